@@ -1,0 +1,186 @@
+/**
+ * Timeline entries: the rich, append-only event vocabulary.
+ * Message entries chain by `parentUuid`; records (collapse commits, latches, pins, titles) have no parent.
+ * The wire request is derived from these by pure functions in `request/` at the last moment.
+ */
+import type { AssistantContentBlock, CacheEditsBlock, StopReason, Usage, UserContentBlock } from "./content.js";
+
+/** Fields every message entry carries. */
+export interface EntryBase {
+  uuid: string;
+  parentUuid: string | null;
+  /** ISO-8601 time of creation. */
+  timestamp: string;
+  sessionId: string;
+  /** True for entries of a subagent's sidechain transcript. */
+  isSidechain?: boolean;
+  /** Subagent id when `isSidechain`. */
+  agentId?: string;
+}
+
+export interface UserEntry extends EntryBase {
+  type: "user";
+  message: { role: "user"; content: string | UserContentBlock[] };
+  /** Injected by the runtime (reminders, continuations), not typed by the person. */
+  isMeta?: boolean;
+  /** Shown in the UI, never sent (tool calls made inside the REPL tool). */
+  isVirtual?: boolean;
+  /** The summary message that starts the conversation after a compaction. */
+  isCompactSummary?: boolean;
+  /** For tool_result messages: uuid of the assistant entry holding the matching tool_use. */
+  sourceToolAssistantUUID?: string;
+  /** Structured tool output for the UI (not sent). */
+  toolUseResult?: unknown;
+}
+
+/** One API response block: entries of the same response share `message.id`. */
+export interface AssistantApiMessage {
+  id: string;
+  type: "message";
+  role: "assistant";
+  model: string;
+  /** Exactly one block per timeline entry. */
+  content: [AssistantContentBlock];
+  stop_reason: StopReason | null;
+  stop_sequence?: string | null;
+  usage?: Usage;
+}
+
+export interface AssistantEntry extends EntryBase {
+  type: "assistant";
+  message: AssistantApiMessage;
+  /** Synthetic error message made by the client (never sent; read by the media-stripping step). */
+  isApiErrorMessage?: boolean;
+  isVirtual?: boolean;
+  /** Provider request id, when known. */
+  requestId?: string;
+}
+
+export interface ProgressEntry extends EntryBase {
+  type: "progress";
+  toolUseID: string;
+  data: { message: string; [key: string]: unknown };
+}
+
+export type SystemSubtype =
+  | "informational"
+  | "local_command"
+  | "api_error"
+  | "compact_boundary"
+  | "microcompact_boundary"
+  | "snip_boundary"
+  | "stream_superseded";
+
+export interface CompactMetadata {
+  trigger: "auto" | "manual" | "reactive";
+  preTokens: number;
+  postTokens: number;
+}
+
+export interface MicrocompactMetadata {
+  trigger: "time" | "cached" | "context_management";
+  preTokens: number;
+  tokensSaved: number;
+  compactedToolIds: string[];
+}
+
+export interface SnipMetadata {
+  removedUuids: string[];
+}
+
+export interface SystemEntry extends EntryBase {
+  type: "system";
+  subtype: SystemSubtype;
+  content: string;
+  level?: "info" | "warning" | "error";
+  /** compact_boundary: the last entry before the boundary. */
+  logicalParentUuid?: string | null;
+  compactMetadata?: CompactMetadata;
+  microcompactMetadata?: MicrocompactMetadata;
+  snipMetadata?: SnipMetadata;
+  /** stream_superseded: partial assistant entries of a response that died mid-stream and was retried. */
+  supersededUuids?: string[];
+  /** api_error: retry bookkeeping. */
+  retryAttempt?: number;
+  retryInMs?: number;
+}
+
+export interface AttachmentEntry extends EntryBase {
+  type: "attachment";
+  attachment: {
+    /** e.g. "context_efficiency", "file", "memory", "todo". */
+    type: string;
+    content: string;
+    [key: string]: unknown;
+  };
+}
+
+export type MessageEntry = UserEntry | AssistantEntry | ProgressEntry | SystemEntry | AttachmentEntry;
+
+/** A committed collapse: the span firstArchivedUuid..lastArchivedUuid is shown to the API as `summary`. */
+export interface CollapseCommitRecord {
+  type: "collapse-commit";
+  collapseId: string;
+  summaryUuid: string;
+  summary: string;
+  firstArchivedUuid: string;
+  lastArchivedUuid: string;
+  timestamp: string;
+  sessionId: string;
+}
+
+export interface StagedCollapse {
+  startUuid: string;
+  endUuid: string;
+  summary: string;
+  stagedAt: string;
+}
+
+/** The ctx-agent's staged (not yet committed) spans, latest snapshot wins. */
+export interface CollapseSnapshotRecord {
+  type: "collapse-snapshot";
+  staged: StagedCollapse[];
+  timestamp: string;
+  sessionId: string;
+}
+
+/** Header latches: betas switched on in this session; the latest record wins. */
+export interface LatchRecord {
+  type: "latches";
+  betas: string[];
+  timestamp: string;
+  sessionId: string;
+}
+
+/** A cache_edits block pinned to a message index of the assembled request. */
+export interface CacheEditPinRecord {
+  type: "cache-edit-pin";
+  messageIndex: number;
+  block: CacheEditsBlock;
+  timestamp: string;
+  sessionId: string;
+}
+
+export interface CustomTitleRecord {
+  type: "custom-title";
+  customTitle: string;
+  sessionId: string;
+}
+
+/** Parentless records: they describe the conversation rather than continue it. */
+export type TimelineRecord =
+  | CollapseCommitRecord
+  | CollapseSnapshotRecord
+  | LatchRecord
+  | CacheEditPinRecord
+  | CustomTitleRecord;
+
+/** Anything the timeline (and transcript) holds. */
+export type TimelineEntry = MessageEntry | TimelineRecord;
+
+const MESSAGE_TYPES: ReadonlySet<string> = new Set(["user", "assistant", "progress", "system", "attachment"]);
+
+/** Whether an entry is a message (has `uuid` and `parentUuid`) rather than a parentless record. */
+export function isMessageEntry(entry: TimelineEntry): entry is MessageEntry {
+  return MESSAGE_TYPES.has(entry.type);
+}

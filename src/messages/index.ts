@@ -1,0 +1,5 @@
+export * from "./constructors.js";
+export * from "./content.js";
+export * from "./entries.js";
+export * from "./models.js";
+export * from "./tokens.js";

@@ -1,0 +1,80 @@
+/**
+ * The one per-model table: context window, output limits and minimum cacheable prefix.
+ * Every stage (request params, compaction thresholds, the emulator) reads limits from here.
+ */
+
+export interface ModelLimits {
+  /** Context window in tokens. */
+  contextWindow: number;
+  /** Largest `max_tokens` the model accepts. */
+  maxOutputTokens: number;
+  /** Output cap used by default; escalated to `ESCALATED_MAX_TOKENS` after a max_tokens stop. */
+  defaultOutputTokens: number;
+  /** Shortest prefix (tokens) the server will cache; shorter prefixes are silently not cached. */
+  minCacheableTokens: number;
+  /** Dollars per million input tokens (cache write 1.25x / 2x, read 0.1x). */
+  inputPricePerMTok: number;
+  /** Dollars per million output tokens. */
+  outputPricePerMTok: number;
+}
+
+/** Default model when neither `--model` nor `ANTHROPIC_MODEL` names one. */
+export const DEFAULT_MODEL = "claude-sonnet-4-5";
+
+/** The default output cap in force unless escalated (PIPELINE §5: 8K). */
+export const DEFAULT_OUTPUT_TOKENS = 8_192;
+
+/** Output cap used for the single retry after a max_tokens stop under the default cap. */
+export const ESCALATED_MAX_TOKENS = 64_000;
+
+const TABLE: ReadonlyArray<readonly [prefix: string, limits: ModelLimits]> = [
+  ["claude-opus-4-5", limits(200_000, 64_000, 4_096, 5, 25)],
+  ["claude-opus-4-1", limits(200_000, 32_000, 1_024, 15, 75)],
+  ["claude-opus-4", limits(200_000, 32_000, 1_024, 15, 75)],
+  ["claude-sonnet-4-5", limits(200_000, 64_000, 1_024, 3, 15)],
+  ["claude-sonnet-4", limits(200_000, 64_000, 1_024, 3, 15)],
+  ["claude-haiku-4-5", limits(200_000, 64_000, 4_096, 1, 5)],
+  ["claude-3-7-sonnet", limits(200_000, 64_000, 1_024, 3, 15)],
+  ["claude-3-5-haiku", limits(200_000, 8_192, 2_048, 0.8, 4)],
+];
+
+/** Limits assumed for a model the table does not know (any Anthropic-compatible server). */
+export const UNKNOWN_MODEL_LIMITS: ModelLimits = limits(200_000, 32_000, 1_024, 3, 15);
+
+function limits(
+  contextWindow: number,
+  maxOutputTokens: number,
+  minCacheableTokens: number,
+  inputPricePerMTok: number,
+  outputPricePerMTok: number,
+): ModelLimits {
+  return {
+    contextWindow,
+    maxOutputTokens,
+    defaultOutputTokens: Math.min(DEFAULT_OUTPUT_TOKENS, maxOutputTokens),
+    minCacheableTokens,
+    inputPricePerMTok,
+    outputPricePerMTok,
+  };
+}
+
+/** Limits for `model`, matched by longest known prefix (dated ids like `claude-sonnet-4-5-20250929` match). */
+export function modelLimits(model: string, overrides?: Partial<ModelLimits>): ModelLimits {
+  let best: ModelLimits = UNKNOWN_MODEL_LIMITS;
+  let bestLength = -1;
+  for (const [prefix, entry] of TABLE) {
+    if (model.startsWith(prefix) && prefix.length > bestLength) {
+      best = entry;
+      bestLength = prefix.length;
+    }
+  }
+  return overrides ? { ...best, ...overrides } : best;
+}
+
+/** Whether the table knows this model (the emulator answers 404 `not_found_error` for others when strict). */
+export function isKnownModel(model: string): boolean {
+  return TABLE.some(([prefix]) => model.startsWith(prefix));
+}
+
+/** Model ids the emulator lists under `GET /v1/models`. */
+export const KNOWN_MODEL_IDS: readonly string[] = TABLE.map(([prefix]) => prefix);

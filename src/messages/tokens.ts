@@ -1,0 +1,59 @@
+/**
+ * The token ruler: characters / 4, images and documents 2,000 each.
+ * Client estimates and the emulator's billing use this same ruler, so comparisons are fair.
+ */
+import type { ApiMessage, ContentBlock } from "./content.js";
+
+/** Characters per token in the estimate. */
+export const CHARS_PER_TOKEN = 4;
+
+/** Tokens charged for one image or document block, whatever its size. */
+export const MEDIA_BLOCK_TOKENS = 2_000;
+
+/** Estimated tokens of a string. */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+/** Estimated tokens of one content block (cache markers and references excluded). */
+export function estimateBlockTokens(block: ContentBlock): number {
+  switch (block.type) {
+    case "text":
+      return estimateTextTokens(block.text);
+    case "image":
+    case "document":
+      return MEDIA_BLOCK_TOKENS;
+    case "thinking":
+      return estimateTextTokens(block.thinking);
+    case "redacted_thinking":
+      return estimateTextTokens(block.data);
+    case "tool_use":
+      return estimateTextTokens(block.name) + estimateTextTokens(JSON.stringify(block.input ?? {}));
+    case "tool_result": {
+      if (block.content === undefined) return 1;
+      if (typeof block.content === "string") return estimateTextTokens(block.content) + 1;
+      let total = 1;
+      for (const inner of block.content) total += estimateBlockTokens(inner);
+      return total;
+    }
+    case "cache_edits":
+      return 0;
+    default:
+      return checkNever(block);
+  }
+}
+
+/** Estimated tokens of a list of wire messages. */
+export function estimateMessagesTokens(messages: readonly ApiMessage[]): number {
+  let total = 0;
+  for (const message of messages) {
+    if (typeof message.content === "string") total += estimateTextTokens(message.content);
+    else for (const block of message.content) total += estimateBlockTokens(block);
+  }
+  return total;
+}
+
+/** Exhaustiveness check for discriminated-union switches. */
+export function checkNever(value: never): never {
+  throw new Error(`unexpected variant: ${JSON.stringify(value)}`);
+}

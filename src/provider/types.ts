@@ -1,0 +1,108 @@
+/**
+ * The provider boundary: one streamed model call. Below it, failures are thrown as typed
+ * `ProviderError`s; above it (the loop) they become timeline messages.
+ */
+import type { AssistantContentBlock, AssistantEntry, EntryContext, StopReason, Usage } from "../messages/index.js";
+import type { AssembledRequest } from "../request/types.js";
+
+/** What a provider can do beyond the public API. */
+export interface ProviderCapabilities {
+  /** Accepts `cache_edits` blocks and `cache_reference` on tool_results (the emulator does; the public API does not). */
+  cacheEdits: boolean;
+  /** Accepts `context_management` edits (beta `context-management-2025-06-27`). */
+  contextManagement: boolean;
+}
+
+/** Raw server-sent event, passed through for the UI (text deltas as they arrive). */
+export interface RawStreamEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+export type ProviderEvent =
+  /** A raw SSE event as it arrived. */
+  | { type: "stream_event"; event: RawStreamEvent }
+  /** A content block finished streaming (a tool_use may start now); its timeline entry follows later. */
+  | { type: "block_complete"; index: number; block: AssistantContentBlock; messageId: string }
+  /** A timeline entry for one block; the last one carries stop_reason and usage. */
+  | { type: "assistant_entry"; entry: AssistantEntry }
+  /** A retry is about to happen; entries already emitted for the failed attempt are listed as superseded. */
+  | { type: "retry"; attempt: number; delayMs: number; error: ProviderError; supersededUuids: string[] }
+  /** Switched to the fallback model after repeated overloads. */
+  | { type: "fallback"; from: string; to: string }
+  /** The response is complete. */
+  | {
+      type: "message_end";
+      messageId: string;
+      model: string;
+      stopReason: StopReason | null;
+      usage: Usage;
+      requestId?: string;
+    };
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+  /** Chain context for each assistant entry the provider creates (called once per entry, in order). */
+  entryContext: () => EntryContext;
+  /** Called before each attempt so params can be rebuilt (e.g. with the fallback model). Defaults to reusing `request`. */
+  rebuild?: (model: string) => AssembledRequest;
+}
+
+export interface Provider {
+  readonly name: string;
+  readonly capabilities: ProviderCapabilities;
+  /** Streams one model call with retries; throws `ProviderError` when it finally fails. */
+  stream(request: AssembledRequest, options: StreamOptions): AsyncIterable<ProviderEvent>;
+  /** A one-shot non-streaming call (summaries, forked agents); same retry policy. */
+  complete?(request: AssembledRequest, options: Omit<StreamOptions, "entryContext">): Promise<CompletedMessage>;
+}
+
+export interface CompletedMessage {
+  id: string;
+  model: string;
+  content: AssistantContentBlock[];
+  stopReason: StopReason | null;
+  usage: Usage;
+}
+
+/** Classified provider failure kinds (see `classify.ts`'s pattern table). */
+export type ProviderErrorKind =
+  | "prompt_too_long"
+  | "request_too_large"
+  | "image_too_large"
+  | "pdf_too_large"
+  | "pdf_password_protected"
+  | "pdf_invalid"
+  | "overloaded"
+  | "rate_limited"
+  | "auth"
+  | "invalid_request"
+  | "not_found"
+  | "server"
+  | "connection"
+  | "stream_error"
+  | "aborted";
+
+export class ProviderError extends Error {
+  override readonly name = "ProviderError";
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly options: {
+      status?: number;
+      retryable?: boolean;
+      /** From retry-after / retry-after-ms headers. */
+      retryAfterMs?: number;
+      /** prompt_too_long: the numbers in "N tokens > M maximum". */
+      actualTokens?: number;
+      maxTokens?: number;
+      requestId?: string;
+    } = {},
+  ) {
+    super(message);
+  }
+
+  get retryable(): boolean {
+    return this.options.retryable ?? false;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The wire request shape threadline sends (a subset of the Messages API body it uses),
+ * and the inputs request assembly is a pure function of.
+ */
+import type { ApiMessage, CacheControl, CacheEditsBlock } from "../messages/index.js";
+
+/** One segment of the system prompt. */
+export interface SystemBlock {
+  type: "text";
+  text: string;
+  cache_control?: CacheControl;
+}
+
+/** A tool as the API receives it (`input_schema` is JSON Schema generated from the tool's zod schema). */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  cache_control?: CacheControl;
+}
+
+export type ToolChoice =
+  | { type: "auto"; disable_parallel_tool_use?: boolean }
+  | { type: "any"; disable_parallel_tool_use?: boolean }
+  | { type: "none" }
+  | { type: "tool"; name: string; disable_parallel_tool_use?: boolean };
+
+export type ThinkingConfig = { type: "enabled"; budget_tokens: number } | { type: "disabled" } | { type: "adaptive" };
+
+export interface ClearToolUsesEdit {
+  type: "clear_tool_uses_20250919";
+  trigger?: { type: "input_tokens" | "tool_uses"; value: number };
+  keep?: { type: "tool_uses"; value: number };
+  clear_at_least?: { type: "input_tokens"; value: number };
+  exclude_tools?: string[];
+  clear_tool_inputs?: boolean | string[];
+}
+
+export interface ClearThinkingEdit {
+  type: "clear_thinking_20251015";
+  keep?: { type: "thinking_turns"; value: number } | "all";
+}
+
+export type ContextManagementEdit = ClearThinkingEdit | ClearToolUsesEdit;
+
+/** The JSON body of `POST /v1/messages` as threadline builds it. Key order here is the serialization order. */
+export interface MessagesRequest {
+  model: string;
+  max_tokens: number;
+  system?: SystemBlock[];
+  messages: ApiMessage[];
+  tools?: ToolDefinition[];
+  tool_choice?: ToolChoice;
+  thinking?: ThinkingConfig;
+  metadata?: { user_id?: string };
+  context_management?: { edits: ContextManagementEdit[] };
+  temperature?: number;
+  stream?: boolean;
+}
+
+/** What assembly returns: the body, the beta headers to send, and the exact serialized bytes. */
+export interface AssembledRequest {
+  body: MessagesRequest;
+  /** Sorted, de-duplicated `anthropic-beta` values (latched ones included). */
+  betas: string[];
+  /** `JSON.stringify(body)`: the bytes the cache key is computed over. */
+  json: string;
+}
+
+/** A cache_edits block pinned to the request message index it was first placed at. */
+export interface CacheEditPin {
+  messageIndex: number;
+  block: CacheEditsBlock;
+}

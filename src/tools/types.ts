@@ -1,0 +1,42 @@
+/**
+ * The tool contract. Tools are stateless objects; everything a call needs arrives in `ToolContext`.
+ */
+import type { z } from "zod";
+import type { ToolResultContentBlock } from "../messages/index.js";
+
+export interface ToolContext {
+  /** The workspace root; paths are confined to it unless `additionalDirectories` allow more. */
+  cwd: string;
+  /** Extra directories tools may touch (default none). */
+  additionalDirectories: readonly string[];
+  /** Aborted when the turn is interrupted. */
+  signal: AbortSignal;
+  toolUseId: string;
+  /** Report progress (shown in the UI as a progress entry). */
+  onProgress: (message: string) => void;
+}
+
+/** A tool's outcome. `isError` results are text-only (the API's rule). */
+export interface ToolOutput {
+  content: string | ToolResultContentBlock[];
+  isError?: boolean;
+  /** Structured data for the UI; never sent to the model. */
+  display?: unknown;
+}
+
+export interface Tool<Input = unknown> {
+  /** Claude Code's name for it (`Read`, `Bash`, ...). */
+  readonly name: string;
+  readonly description: string;
+  /** Validates the model's input; sent to the API as JSON Schema. */
+  readonly inputSchema: z.ZodType<Input>;
+  /** Whether this call only reads (read-only calls may run concurrently). */
+  isReadOnly(input: Input): boolean;
+  /** Whether microcompact may clear this tool's old results. */
+  readonly compactable: boolean;
+  call(input: Input, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** Any tool, erased for registries. */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input type
+export type AnyTool = Tool<any>;

@@ -2,7 +2,16 @@
  * The tool contract. Tools are stateless objects; everything a call needs arrives in `ToolContext`.
  */
 import type { z } from "zod";
-import type { ToolResultContentBlock } from "../messages/index.js";
+import type { TimelineEntry, ToolResultContentBlock } from "../messages/index.js";
+
+/** What a tool may see of the session (Snip and Agent need it; most tools ignore it). */
+export interface ToolSessionAccess {
+  sessionId: string;
+  /** The timeline so far (read-only). */
+  entries(): readonly TimelineEntry[];
+  /** Append a record (e.g. a snip boundary); it lands in the timeline and transcript before the tool result. */
+  append(entry: TimelineEntry): void;
+}
 
 export interface ToolContext {
   /** The workspace root; paths are confined to it unless `additionalDirectories` allow more. */
@@ -14,6 +23,8 @@ export interface ToolContext {
   toolUseId: string;
   /** Report progress (shown in the UI as a progress entry). */
   onProgress: (message: string) => void;
+  /** Session access; absent when a tool runs outside an engine (tests, REPL primitives). */
+  session?: ToolSessionAccess;
 }
 
 /** A tool's outcome. `isError` results are text-only (the API's rule). */

@@ -1,0 +1,266 @@
+/**
+ * The Anthropic provider on the official `@anthropic-ai/sdk`. The SDK does HTTP and SSE framing; retries
+ * are ours (`maxRetries: 0` on the client) so they can be observed, injected and superseded cleanly.
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import type {
+  MessageCreateParamsNonStreaming,
+  MessageCreateParamsStreaming,
+} from "@anthropic-ai/sdk/resources/messages";
+import { checkNever, createAssistantEntry } from "../messages/index.js";
+import type { AssembledRequest } from "../request/types.js";
+import { detectCapabilities } from "./capabilities.js";
+import { completedMessageFrom } from "./completed-message.js";
+import { runWithRetries, type Sleep, sleepWithSignal, throwIfAborted } from "./retry-loop.js";
+import { DEFAULT_MAX_RETRIES } from "./retry-policy.js";
+import { type AccumulatorOutput, StreamAccumulator, streamError } from "./stream-accumulator.js";
+import {
+  type CompletedMessage,
+  type Provider,
+  type ProviderCapabilities,
+  ProviderError,
+  type ProviderEvent,
+  type RawStreamEvent,
+  type StreamOptions,
+} from "./types.js";
+
+/** A stream that delivers no event for this long is abandoned and retried (the API pings well within it). */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 90_000;
+
+/** Per-request timeout until response headers arrive (the SDK's own default). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 600_000;
+
+export interface AnthropicProviderOptions {
+  /** API key. Default: `ANTHROPIC_API_KEY`. */
+  apiKey?: string;
+  /** Bearer token, used when there is no API key. Default: `ANTHROPIC_AUTH_TOKEN`. */
+  authToken?: string;
+  /** Default: `ANTHROPIC_BASE_URL`, else the SDK's `https://api.anthropic.com`. */
+  baseURL?: string;
+  /** Model used after 3 consecutive overloads. Default: none (the call fails with a clear error). */
+  fallbackModel?: string;
+  /** Retries after the first attempt. Default: `DEFAULT_MAX_RETRIES` (10). */
+  maxRetries?: number;
+  /** Waits between retries. Default: a real timer that stops early on abort. */
+  sleep?: Sleep;
+  /** Jitter source in [0, 1). Default: `Math.random`. */
+  random?: () => number;
+  /** Overrides of the detected capabilities. Default: `detectCapabilities(baseURL)`. */
+  capabilities?: Partial<ProviderCapabilities>;
+  /** Time allowed until response headers. Default: `DEFAULT_REQUEST_TIMEOUT_MS`. */
+  timeoutMs?: number;
+  /** Longest silence inside a streaming body before it is retried. Default: `DEFAULT_STREAM_IDLE_TIMEOUT_MS`. */
+  idleTimeoutMs?: number;
+  /** Extra headers on every request. Default: none. */
+  defaultHeaders?: Record<string, string>;
+  /** Where `ANTHROPIC_*` variables are read from. Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export class AnthropicProvider implements Provider {
+  readonly name = "anthropic";
+  readonly capabilities: ProviderCapabilities;
+  /** The base URL requests go to (undefined: the SDK default). */
+  readonly baseURL: string | undefined;
+  private readonly client: Anthropic | null;
+  private readonly secrets: string[];
+  private readonly maxRetries: number;
+  private readonly fallbackModel: string | undefined;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+  private readonly timeoutMs: number;
+  private readonly idleTimeoutMs: number;
+
+  constructor(options: AnthropicProviderOptions = {}) {
+    const env = options.env ?? process.env;
+    const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(env.ANTHROPIC_API_KEY);
+    const authToken =
+      apiKey === undefined ? (nonEmpty(options.authToken) ?? nonEmpty(env.ANTHROPIC_AUTH_TOKEN)) : undefined;
+    this.baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env.ANTHROPIC_BASE_URL);
+    this.secrets = [apiKey, authToken].filter((secret): secret is string => secret !== undefined);
+    this.capabilities = { ...detectCapabilities(this.baseURL), ...options.capabilities };
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.fallbackModel = options.fallbackModel;
+    this.sleep = options.sleep ?? sleepWithSignal;
+    this.random = options.random ?? Math.random;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+    // Without a credential the SDK would go looking for profiles on disk; fail clearly at call time instead.
+    this.client =
+      this.secrets.length === 0
+        ? null
+        : new Anthropic({
+            ...(apiKey !== undefined ? { apiKey } : { authToken: authToken ?? null }),
+            ...(this.baseURL !== undefined ? { baseURL: this.baseURL } : {}),
+            maxRetries: 0,
+            timeout: this.timeoutMs,
+            logLevel: "off",
+            ...(options.defaultHeaders !== undefined ? { defaultHeaders: options.defaultHeaders } : {}),
+          });
+  }
+
+  stream(request: AssembledRequest, options: StreamOptions): AsyncIterable<ProviderEvent> {
+    return runWithRetries(request, options, this.retrySettings(), (attemptRequest, emitted) =>
+      this.streamAttempt(attemptRequest, options, emitted),
+    );
+  }
+
+  async complete(
+    request: AssembledRequest,
+    options: Omit<StreamOptions, "entryContext"> = {},
+  ): Promise<CompletedMessage> {
+    const run = runWithRetries(request, options, this.retrySettings(), (attemptRequest) =>
+      this.completeAttempt(attemptRequest, options.signal),
+    );
+    for (;;) {
+      const next = await run.next();
+      if (next.done === true) return next.value;
+    }
+  }
+
+  private retrySettings() {
+    return {
+      maxRetries: this.maxRetries,
+      fallbackModel: this.fallbackModel,
+      sleep: this.sleep,
+      random: this.random,
+      secrets: this.secrets,
+    };
+  }
+
+  private requireClient(): Anthropic {
+    if (this.client === null) {
+      throw new ProviderError("auth", "No API credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN).", {
+        retryable: false,
+      });
+    }
+    return this.client;
+  }
+
+  private async *streamAttempt(
+    request: AssembledRequest,
+    options: StreamOptions,
+    emitted: string[],
+  ): AsyncGenerator<ProviderEvent, void, undefined> {
+    const client = this.requireClient();
+    throwIfAborted(options.signal);
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    let idleTimer: NodeJS.Timeout | undefined;
+    let idleFired = false;
+    const disarm = (): void => clearTimeout(idleTimer);
+    const arm = (): void => {
+      disarm();
+      idleTimer = setTimeout(() => {
+        idleFired = true;
+        controller.abort();
+      }, this.idleTimeoutMs);
+    };
+    let iterator: AsyncIterator<unknown> | undefined;
+    try {
+      // The body goes out as given (plus stream: true): its bytes are what the prompt cache keys on.
+      const body = { ...request.body, stream: true } as unknown as MessageCreateParamsStreaming;
+      const { data, request_id } = await client.messages
+        .create(body, { signal: controller.signal, ...betaHeaders(request.betas) })
+        .withResponse();
+      const requestId = request_id ?? undefined;
+      iterator = data[Symbol.asyncIterator]();
+      const accumulator = new StreamAccumulator();
+      for (;;) {
+        // The watchdog only runs while we wait on the network, never while the consumer holds an event.
+        arm();
+        const next = await iterator.next();
+        disarm();
+        if (next.done === true) break;
+        const event = next.value as RawStreamEvent;
+        yield { type: "stream_event", event };
+        for (const output of accumulator.push(event)) {
+          const providerEvent = toProviderEvent(output, options, requestId);
+          if (providerEvent.type === "assistant_entry") emitted.push(providerEvent.entry.uuid);
+          yield providerEvent;
+        }
+      }
+      // The SDK ends the iteration quietly on abort; say why it ended.
+      throwIfAborted(options.signal);
+      if (idleFired) throw streamError(`no data for ${this.idleTimeoutMs} ms`);
+      accumulator.finish();
+    } catch (error) {
+      if (idleFired && !(options.signal?.aborted ?? false)) throw streamError(`no data for ${this.idleTimeoutMs} ms`);
+      throw error;
+    } finally {
+      disarm();
+      options.signal?.removeEventListener("abort", onAbort);
+      // Leaving early (consumer break, error) must cancel the HTTP request.
+      if (!controller.signal.aborted) controller.abort();
+      await iterator?.return?.().catch(() => undefined);
+    }
+  }
+
+  // biome-ignore lint/correctness/useYield: an Attempt is a generator; a one-shot call has no events to yield.
+  private async *completeAttempt(
+    request: AssembledRequest,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ProviderEvent, CompletedMessage, undefined> {
+    const client = this.requireClient();
+    throwIfAborted(signal);
+    const { stream: _stream, ...rest } = request.body;
+    const body = rest as unknown as MessageCreateParamsNonStreaming;
+    const data = await client.messages.create(body, {
+      ...(signal !== undefined ? { signal } : {}),
+      ...betaHeaders(request.betas),
+      timeout: this.timeoutMs,
+    });
+    return completedMessageFrom(data);
+  }
+}
+
+function toProviderEvent(
+  output: AccumulatorOutput,
+  options: StreamOptions,
+  requestId: string | undefined,
+): ProviderEvent {
+  switch (output.type) {
+    case "block_complete":
+      return output;
+    case "entry": {
+      const entry = createAssistantEntry(options.entryContext(), output.block, {
+        messageId: output.messageId,
+        model: output.model,
+        ...(output.final !== null ? { stopReason: output.final.stopReason, usage: output.final.usage } : {}),
+        ...(requestId !== undefined ? { requestId } : {}),
+      });
+      if (output.final?.stopSequence != null) entry.message.stop_sequence = output.final.stopSequence;
+      return { type: "assistant_entry", entry };
+    }
+    case "warning":
+      return {
+        type: "stream_event",
+        event: {
+          type: "warning",
+          message: output.message,
+          ...(output.index !== undefined ? { index: output.index } : {}),
+        },
+      };
+    case "message_end":
+      return {
+        type: "message_end",
+        messageId: output.messageId,
+        model: output.model,
+        stopReason: output.stopReason,
+        usage: output.usage,
+        ...(requestId !== undefined ? { requestId } : {}),
+      };
+    default:
+      return checkNever(output);
+  }
+}
+
+/** `anthropic-beta: a,b`, only when there are betas (an empty header is not the same as none). */
+function betaHeaders(betas: readonly string[]): { headers?: Record<string, string> } {
+  return betas.length > 0 ? { headers: { "anthropic-beta": betas.join(",") } } : {};
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}

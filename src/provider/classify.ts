@@ -1,0 +1,282 @@
+/**
+ * Provider error classification by data: a table of patterns, each row with an example message beside it.
+ * The first row that matches wins, so specific rows (prompt too long, PDF, image) come before the
+ * generic status rows they would otherwise fall into. Wording changes over time, so rows match on
+ * status or error type plus a distinctive phrase, never a whole message.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import { type HeaderReader, isRetryableStatus, retryAfterFromHeaders, shouldRetryFromHeaders } from "./retry-policy.js";
+import { scrubSecrets } from "./scrub-secrets.js";
+import { ProviderError, type ProviderErrorKind } from "./types.js";
+
+/** What classification reads from a failure, whatever threw it. */
+export interface ErrorFacts {
+  /** HTTP status; absent for connection failures and for `error` events after a 200. */
+  status?: number;
+  /** `error.type` from the body (e.g. `overloaded_error`). */
+  errorType?: string;
+  /** The human-readable message. */
+  message: string;
+  /** True when the failure happened below HTTP (refused, reset, timed out). */
+  network?: boolean;
+}
+
+/** One row of the table: it matches when its status/type condition and its pattern both hold. */
+export interface ClassificationRow {
+  kind: ProviderErrorKind;
+  /** Any of these statuses matches (with `errorTypes`, either one is enough). */
+  statuses?: readonly number[];
+  /** Statuses at or above this match. */
+  minStatus?: number;
+  /** Any of these body error types matches. */
+  errorTypes?: readonly string[];
+  /** Matches only failures below HTTP. */
+  network?: boolean;
+  /** Must also match the message. */
+  pattern?: RegExp;
+  retryable: boolean;
+  /** A real-world failure this row is written for; the tests classify each one. */
+  example: ErrorFacts;
+}
+
+/** The table. Order matters: first match wins. */
+export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
+  {
+    kind: "prompt_too_long",
+    errorTypes: ["invalid_request_error"],
+    statuses: [400, 413],
+    pattern: /prompt is too long/i,
+    retryable: false,
+    example: {
+      status: 400,
+      errorType: "invalid_request_error",
+      message: "prompt is too long: 210000 tokens > 200000 maximum",
+    },
+  },
+  {
+    kind: "request_too_large",
+    statuses: [413],
+    errorTypes: ["request_too_large"],
+    retryable: false,
+    example: {
+      status: 413,
+      errorType: "request_too_large",
+      message: "Request exceeds the maximum allowed number of bytes.",
+    },
+  },
+  {
+    kind: "image_too_large",
+    statuses: [400],
+    pattern: /image (exceeds|dimensions exceed|is too large)|image.*too large/i,
+    retryable: false,
+    example: {
+      status: 400,
+      errorType: "invalid_request_error",
+      message: "messages.0.content.1.image.source.base64: image exceeds 5 MB maximum: 7340032 bytes > 5242880 bytes",
+    },
+  },
+  {
+    kind: "pdf_password_protected",
+    statuses: [400],
+    pattern: /pdf.*password|password.*pdf/i,
+    retryable: false,
+    example: {
+      status: 400,
+      errorType: "invalid_request_error",
+      message: "messages.0.content.0.pdf.source.base64.data: The PDF specified is password protected.",
+    },
+  },
+  {
+    kind: "pdf_too_large",
+    statuses: [400],
+    pattern: /pdf pages|pdf.*(too large|exceeds)/i,
+    retryable: false,
+    example: {
+      status: 400,
+      errorType: "invalid_request_error",
+      message: "messages.0.content.0.pdf.source.base64.data: A maximum of 100 PDF pages may be provided.",
+    },
+  },
+  {
+    kind: "pdf_invalid",
+    statuses: [400],
+    pattern: /pdf.*(not valid|invalid|could not be processed)/i,
+    retryable: false,
+    example: {
+      status: 400,
+      errorType: "invalid_request_error",
+      message: "messages.0.content.0.pdf.source.base64.data: The PDF specified was not valid.",
+    },
+  },
+  {
+    kind: "overloaded",
+    statuses: [529],
+    errorTypes: ["overloaded_error"],
+    retryable: true,
+    example: { status: 529, errorType: "overloaded_error", message: "Overloaded" },
+  },
+  {
+    kind: "rate_limited",
+    statuses: [429],
+    errorTypes: ["rate_limit_error"],
+    retryable: true,
+    example: {
+      status: 429,
+      errorType: "rate_limit_error",
+      message: "This request would exceed the rate limit for your organization of 50 requests per minute.",
+    },
+  },
+  {
+    kind: "auth",
+    statuses: [401, 403],
+    errorTypes: ["authentication_error", "permission_error"],
+    retryable: false,
+    example: { status: 401, errorType: "authentication_error", message: "invalid x-api-key" },
+  },
+  {
+    kind: "not_found",
+    statuses: [404],
+    errorTypes: ["not_found_error"],
+    retryable: false,
+    example: { status: 404, errorType: "not_found_error", message: "model: claude-nonexistent-1" },
+  },
+  {
+    kind: "connection",
+    statuses: [408],
+    retryable: true,
+    example: { status: 408, errorType: "timeout_error", message: "Request timed out before the body was received." },
+  },
+  {
+    kind: "server",
+    statuses: [409],
+    retryable: true,
+    example: { status: 409, errorType: "api_error", message: "Conflict: a concurrent request holds this resource." },
+  },
+  {
+    kind: "invalid_request",
+    statuses: [400, 422],
+    errorTypes: ["invalid_request_error"],
+    retryable: false,
+    example: {
+      status: 400,
+      errorType: "invalid_request_error",
+      message: "messages.1.content.0: unexpected `tool_use_id` found in `tool_result` blocks",
+    },
+  },
+  {
+    kind: "server",
+    minStatus: 500,
+    errorTypes: ["api_error", "timeout_error"],
+    retryable: true,
+    example: { status: 500, errorType: "api_error", message: "Internal server error" },
+  },
+  {
+    kind: "connection",
+    network: true,
+    retryable: true,
+    example: { message: "Connection error.", network: true },
+  },
+  {
+    kind: "connection",
+    pattern: /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|socket hang up|other side closed|terminated|fetch failed/i,
+    retryable: true,
+    example: { message: "terminated: other side closed" },
+  },
+];
+
+/** Classifies `facts` by the table; unmatched failures are a non-retryable `stream_error` (a bug, not weather). */
+export function classifyFacts(facts: ErrorFacts): { kind: ProviderErrorKind; retryable: boolean } {
+  for (const row of CLASSIFICATION_TABLE) {
+    if (rowMatches(row, facts)) return { kind: row.kind, retryable: row.retryable };
+  }
+  if (facts.status !== undefined) return { kind: "invalid_request", retryable: isRetryableStatus(facts.status) };
+  return { kind: "stream_error", retryable: false };
+}
+
+function rowMatches(row: ClassificationRow, facts: ErrorFacts): boolean {
+  if (row.network === true && facts.network !== true) return false;
+  const hasCondition = row.statuses !== undefined || row.minStatus !== undefined || row.errorTypes !== undefined;
+  if (hasCondition) {
+    const status = facts.status;
+    const byStatus =
+      status !== undefined &&
+      ((row.statuses?.includes(status) ?? false) || (row.minStatus !== undefined && status >= row.minStatus));
+    const byType = facts.errorType !== undefined && (row.errorTypes?.includes(facts.errorType) ?? false);
+    if (!byStatus && !byType) return false;
+  }
+  return row.pattern === undefined || row.pattern.test(facts.message);
+}
+
+/** "N tokens > M maximum" → the two numbers. */
+const TOKEN_NUMBERS = /(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)/i;
+
+/**
+ * Turns anything thrown below the provider into a `ProviderError`: SDK API errors (status, body type,
+ * headers), connection failures, aborts. `secrets` (the API key, the auth token) are scrubbed from the
+ * message, as is anything shaped like `sk-ant-…`.
+ */
+export function classifyError(error: unknown, secrets: readonly string[] = []): ProviderError {
+  if (error instanceof ProviderError) {
+    const clean = scrubSecrets(error.message, secrets);
+    return clean === error.message ? error : new ProviderError(error.kind, clean, error.options);
+  }
+  if (error instanceof APIUserAbortError || isAbortError(error)) {
+    return new ProviderError("aborted", "Request aborted.", { retryable: false });
+  }
+  const facts = factsOf(error);
+  const { kind, retryable } = classifyFacts(facts);
+  const headers = error instanceof APIError ? (error.headers as HeaderReader | undefined) : undefined;
+  const options: ConstructorParameters<typeof ProviderError>[2] = {
+    retryable: shouldRetryFromHeaders(headers) ?? retryable,
+  };
+  if (facts.status !== undefined) options.status = facts.status;
+  const retryAfterMs = retryAfterFromHeaders(headers);
+  if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
+  if (error instanceof APIError && typeof error.requestID === "string") options.requestId = error.requestID;
+  if (kind === "prompt_too_long") {
+    const numbers = TOKEN_NUMBERS.exec(facts.message);
+    if (numbers?.[1] !== undefined && numbers[2] !== undefined) {
+      options.actualTokens = Number.parseInt(numbers[1].replaceAll(",", ""), 10);
+      options.maxTokens = Number.parseInt(numbers[2].replaceAll(",", ""), 10);
+    }
+  }
+  return new ProviderError(kind, scrubSecrets(describe(facts), secrets), options);
+}
+
+function factsOf(error: unknown): ErrorFacts {
+  if (error instanceof APIConnectionError || error instanceof APIConnectionTimeoutError) {
+    const cause = error.cause instanceof Error ? `: ${causeChain(error.cause)}` : "";
+    return { message: `${error.message}${cause}`, network: true };
+  }
+  if (error instanceof APIError) {
+    const facts: ErrorFacts = { message: error.apiMessage ?? error.message };
+    if (typeof error.status === "number") facts.status = error.status;
+    if (error.type !== null) facts.errorType = error.type;
+    return facts;
+  }
+  if (error instanceof Error) return { message: causeChain(error) };
+  return { message: String(error) };
+}
+
+/** `message: cause: cause…`, because fetch hides the useful part ("other side closed") in `cause`. */
+function causeChain(error: Error): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    parts.push(
+      typeof code === "string" && !current.message.includes(code) ? `${current.message} (${code})` : current.message,
+    );
+    current = current.cause;
+  }
+  return parts.join(": ");
+}
+
+function describe(facts: ErrorFacts): string {
+  const prefix = [facts.status, facts.errorType].filter((part) => part !== undefined).join(" ");
+  return prefix === "" ? facts.message : `${prefix}: ${facts.message}`;
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || error.name === "APIUserAbortError");
+}

@@ -1,0 +1,71 @@
+/**
+ * Converts a non-streaming response into a `CompletedMessage`. The response body is a trust boundary,
+ * so it is parsed with the same schemas the stream reducer uses.
+ */
+import { z } from "zod";
+import type { AssistantContentBlock } from "../messages/index.js";
+import { streamError } from "./stream-accumulator.js";
+import {
+  emptyUsage,
+  mergeUsage,
+  redactedThinkingStartSchema,
+  textStartSchema,
+  thinkingStartSchema,
+  toolUseStartSchema,
+  toStopReason,
+} from "./stream-events.js";
+import type { CompletedMessage } from "./types.js";
+
+const messageSchema = z.looseObject({
+  id: z.string(),
+  model: z.string(),
+  content: z.array(z.looseObject({ type: z.string() })),
+  stop_reason: z.string().nullish(),
+  usage: z
+    .looseObject({
+      input_tokens: z.number().nullish(),
+      output_tokens: z.number().nullish(),
+      cache_creation_input_tokens: z.number().nullish(),
+      cache_read_input_tokens: z.number().nullish(),
+    })
+    .optional(),
+});
+
+/** The message, with block types threadline does not model (server tools, …) left out. */
+export function completedMessageFrom(data: unknown): CompletedMessage {
+  const parsed = messageSchema.safeParse(data);
+  if (!parsed.success) throw streamError(`malformed message response: ${parsed.error.message.slice(0, 200)}`);
+  const message = parsed.data;
+  const content: AssistantContentBlock[] = [];
+  for (const block of message.content) {
+    const converted = convertBlock(block);
+    if (converted !== null) content.push(converted);
+  }
+  const reason = message.stop_reason ?? null;
+  return {
+    id: message.id,
+    model: message.model,
+    content,
+    stopReason: toStopReason(reason),
+    usage: mergeUsage(emptyUsage(), message.usage),
+  };
+}
+
+function convertBlock(block: { type: string }): AssistantContentBlock | null {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: textStartSchema.parse(block).text };
+    case "thinking": {
+      const thinking = thinkingStartSchema.parse(block);
+      return { type: "thinking", thinking: thinking.thinking, signature: thinking.signature };
+    }
+    case "redacted_thinking":
+      return { type: "redacted_thinking", data: redactedThinkingStartSchema.parse(block).data };
+    case "tool_use": {
+      const tool = toolUseStartSchema.parse(block);
+      return { type: "tool_use", id: tool.id, name: tool.name, input: tool.input ?? {} };
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The retry driver shared by `stream` and `complete`: runs attempts, classifies failures, waits, falls back.
+ *
+ * Every failed attempt that will be retried produces exactly one `retry` event listing the uuids of the
+ * assistant entries that attempt already emitted (so the loop records a `stream_superseded` entry instead of
+ * editing the timeline). When the model changes after repeated overloads, a `fallback` event comes first and
+ * the retry that follows it has `attempt: 0` and no delay: the retry budget starts afresh on the new model.
+ * Tools started on a superseded attempt's `block_complete` are the loop's to cancel or discard.
+ */
+import type { AssembledRequest } from "../request/types.js";
+import { classifyError } from "./classify.js";
+import { DEFAULT_MAX_CONSECUTIVE_OVERLOADED, retryDelayMs } from "./retry-policy.js";
+import { ProviderError, type ProviderEvent } from "./types.js";
+
+/** Waits `ms`; should reject early when `signal` aborts (the driver re-checks the signal either way). */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export interface RetrySettings {
+  maxRetries: number;
+  fallbackModel: string | undefined;
+  sleep: Sleep;
+  random: () => number;
+  /** Strings scrubbed from every error message (API key, auth token). */
+  secrets: readonly string[];
+}
+
+export interface RetryCallOptions {
+  signal?: AbortSignal;
+  rebuild?: (model: string) => AssembledRequest;
+}
+
+/**
+ * One attempt: yields events, returns its result. `emitted` collects the uuids of assistant entries the
+ * attempt has yielded, so a retry can declare them superseded.
+ */
+export type Attempt<T> = (request: AssembledRequest, emitted: string[]) => AsyncGenerator<ProviderEvent, T, undefined>;
+
+/** Runs `attempt` until it succeeds, a failure is not retryable, or retries run out. */
+export async function* runWithRetries<T>(
+  request: AssembledRequest,
+  options: RetryCallOptions,
+  settings: RetrySettings,
+  attempt: Attempt<T>,
+): AsyncGenerator<ProviderEvent, T, undefined> {
+  let current = request;
+  let retries = 0;
+  let consecutiveOverloaded = 0;
+  let fellBack = false;
+  for (;;) {
+    throwIfAborted(options.signal);
+    const emitted: string[] = [];
+    let failure: ProviderError;
+    try {
+      return yield* attempt(current, emitted);
+    } catch (error) {
+      failure = options.signal?.aborted ? abortedError() : classifyError(error, settings.secrets);
+    }
+    if (failure.kind === "aborted") throw failure;
+
+    consecutiveOverloaded = failure.kind === "overloaded" ? consecutiveOverloaded + 1 : 0;
+    if (consecutiveOverloaded >= DEFAULT_MAX_CONSECUTIVE_OVERLOADED) {
+      const fallback = settings.fallbackModel;
+      if (fallback === undefined || fellBack || fallback === current.body.model) {
+        throw new ProviderError(
+          "overloaded",
+          `${failure.message} (overloaded ${consecutiveOverloaded} times in a row; ${
+            fallback === undefined ? "no fallback model is configured" : `fallback model ${fallback} is overloaded too`
+          })`,
+          { ...failure.options, retryable: false },
+        );
+      }
+      yield { type: "fallback", from: current.body.model, to: fallback };
+      current = options.rebuild ? options.rebuild(fallback) : withModel(current, fallback);
+      fellBack = true;
+      consecutiveOverloaded = 0;
+      retries = 0;
+      yield { type: "retry", attempt: 0, delayMs: 0, error: failure, supersededUuids: emitted };
+      continue;
+    }
+
+    if (!failure.retryable || retries >= settings.maxRetries) {
+      if (retries === 0) throw failure;
+      throw new ProviderError(failure.kind, `${failure.message} (gave up after ${retries} retries)`, failure.options);
+    }
+    retries++;
+    const delayMs = retryDelayMs(retries, settings.random, failure.options.retryAfterMs);
+    yield { type: "retry", attempt: retries, delayMs, error: failure, supersededUuids: emitted };
+    try {
+      await settings.sleep(delayMs, options.signal);
+    } catch (error) {
+      if (options.signal?.aborted) throw abortedError();
+      throw error;
+    }
+    throwIfAborted(options.signal);
+    if (options.rebuild) current = options.rebuild(current.body.model);
+  }
+}
+
+/** The same request for another model (used when the caller gave no `rebuild`). */
+export function withModel(request: AssembledRequest, model: string): AssembledRequest {
+  const body = { ...request.body, model };
+  return { ...request, body, json: JSON.stringify(body) };
+}
+
+/** The default `Sleep`: a timer that rejects as soon as `signal` aborts. */
+export function sleepWithSignal(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortedError());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortedError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export function abortedError(): ProviderError {
+  return new ProviderError("aborted", "Request aborted.", { retryable: false });
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortedError();
+}

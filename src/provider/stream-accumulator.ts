@@ -1,0 +1,301 @@
+/**
+ * The stream reducer: raw SSE events in, block and entry decisions out. Pure (no I/O, no clock), and it
+ * checks event order: a delta for a block never started, a second message_start, a block left open at
+ * message_delta all throw a retryable `stream_error`.
+ *
+ * Append-only timing: `block_complete` at each content_block_stop (so a tool can start at once); the
+ * timeline entry of block k when block k+1 starts, and the last block's entry at message_delta, carrying
+ * stop_reason and the final usage.
+ *
+ * Invalid tool input JSON (a truncated or garbled `input_json_delta` concatenation) yields the tool_use
+ * with input `{}` plus a warning: `{}` is always valid for the API, whereas keeping the raw string would
+ * make every later request fail. The tool then rejects the empty input and the model sees why.
+ */
+import { type AssistantContentBlock, checkNever, type StopReason, type Usage } from "../messages/index.js";
+import {
+  contentBlockDeltaSchema,
+  contentBlockStartSchema,
+  contentBlockStopSchema,
+  emptyUsage,
+  inputJsonDeltaSchema,
+  mergeUsage,
+  messageDeltaSchema,
+  messageStartSchema,
+  redactedThinkingStartSchema,
+  signatureDeltaSchema,
+  textDeltaSchema,
+  textStartSchema,
+  thinkingDeltaSchema,
+  thinkingStartSchema,
+  toolUseStartSchema,
+  toStopReason,
+} from "./stream-events.js";
+import { ProviderError, type RawStreamEvent } from "./types.js";
+
+/** What the reducer decided after one event. */
+export type AccumulatorOutput =
+  | { type: "block_complete"; index: number; block: AssistantContentBlock; messageId: string }
+  /** Make a timeline entry for `block`; `final` entries carry stop_reason and usage. */
+  | { type: "entry"; block: AssistantContentBlock; messageId: string; model: string; final: FinalFields | null }
+  | { type: "warning"; message: string; index?: number }
+  | { type: "message_end"; messageId: string; model: string; stopReason: StopReason | null; usage: Usage };
+
+export interface FinalFields {
+  stopReason: StopReason | null;
+  stopSequence: string | null;
+  usage: Usage;
+}
+
+type OpenBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string }
+  | { type: "tool_use"; id: string; name: string; json: string; startInput: unknown }
+  /** A block type threadline does not model (server tools, …): tolerated and skipped. */
+  | { type: "skipped"; blockType: string };
+
+type Phase = "before_start" | "streaming" | "after_delta" | "stopped";
+
+/** Accumulates one response. Feed every parsed event to `push`; call `finish` when the stream ends. */
+export class StreamAccumulator {
+  private phase: Phase = "before_start";
+  private messageId = "";
+  private model = "";
+  private usage: Usage = emptyUsage();
+  private stopReason: StopReason | null = null;
+  private nextIndex = 0;
+  private open: { index: number; block: OpenBlock } | null = null;
+  /** The finished block whose entry waits for the next block start or message_delta. */
+  private pending: AssistantContentBlock | null = null;
+  private readonly completed: AssistantContentBlock[] = [];
+
+  /** Blocks finished so far, in order. */
+  get blocks(): readonly AssistantContentBlock[] {
+    return this.completed;
+  }
+
+  push(event: RawStreamEvent): AccumulatorOutput[] {
+    switch (event.type) {
+      case "message_start":
+        return this.onMessageStart(event);
+      case "content_block_start":
+        return this.onBlockStart(event);
+      case "content_block_delta":
+        return this.onBlockDelta(event);
+      case "content_block_stop":
+        return this.onBlockStop(event);
+      case "message_delta":
+        return this.onMessageDelta(event);
+      case "message_stop":
+        return this.onMessageStop();
+      default:
+        // ping and any event the API adds later: tolerated, passed through by the caller.
+        return [];
+    }
+  }
+
+  /** Call when the byte stream ends: a response without message_stop is a (retryable) stream error. */
+  finish(): void {
+    if (this.phase !== "stopped") throw streamError(`stream ended before message_stop (${this.phase})`);
+  }
+
+  private onMessageStart(event: RawStreamEvent): AccumulatorOutput[] {
+    if (this.phase !== "before_start") throw streamError("message_start received twice");
+    const parsed = parse(messageStartSchema, event);
+    this.messageId = parsed.message.id;
+    this.model = parsed.message.model;
+    this.usage = mergeUsage(emptyUsage(), parsed.message.usage);
+    this.phase = "streaming";
+    return [];
+  }
+
+  private onBlockStart(event: RawStreamEvent): AccumulatorOutput[] {
+    this.expectPhase("streaming", "content_block_start");
+    const parsed = parse(contentBlockStartSchema, event);
+    if (this.open !== null)
+      throw streamError(`content_block_start ${parsed.index} while block ${this.open.index} is open`);
+    if (parsed.index !== this.nextIndex) {
+      throw streamError(`content_block_start index ${parsed.index}, expected ${this.nextIndex}`);
+    }
+    this.nextIndex++;
+    const outputs: AccumulatorOutput[] = this.flushPending(null);
+    const start = parsed.content_block;
+    let block: OpenBlock;
+    switch (start.type) {
+      case "text":
+        block = { type: "text", text: parse(textStartSchema, start).text };
+        break;
+      case "thinking": {
+        const thinking = parse(thinkingStartSchema, start);
+        block = { type: "thinking", thinking: thinking.thinking, signature: thinking.signature };
+        break;
+      }
+      case "redacted_thinking":
+        block = { type: "redacted_thinking", data: parse(redactedThinkingStartSchema, start).data };
+        break;
+      case "tool_use": {
+        const tool = parse(toolUseStartSchema, start);
+        block = { type: "tool_use", id: tool.id, name: tool.name, json: "", startInput: tool.input ?? {} };
+        break;
+      }
+      default:
+        block = { type: "skipped", blockType: start.type };
+        outputs.push({
+          type: "warning",
+          message: `skipped unsupported content block type "${start.type}"`,
+          index: parsed.index,
+        });
+    }
+    this.open = { index: parsed.index, block };
+    return outputs;
+  }
+
+  private onBlockDelta(event: RawStreamEvent): AccumulatorOutput[] {
+    this.expectPhase("streaming", "content_block_delta");
+    const parsed = parse(contentBlockDeltaSchema, event);
+    const open = this.requireOpen(parsed.index, "content_block_delta");
+    const delta = parsed.delta;
+    const block = open.block;
+    if (block.type === "skipped") return [];
+    switch (delta.type) {
+      case "text_delta":
+        if (block.type !== "text") throw mismatch(delta.type, block);
+        block.text += parse(textDeltaSchema, delta).text;
+        return [];
+      case "input_json_delta":
+        if (block.type !== "tool_use") throw mismatch(delta.type, block);
+        block.json += parse(inputJsonDeltaSchema, delta).partial_json;
+        return [];
+      case "thinking_delta":
+        if (block.type !== "thinking") throw mismatch(delta.type, block);
+        block.thinking += parse(thinkingDeltaSchema, delta).thinking;
+        return [];
+      case "signature_delta":
+        if (block.type !== "thinking") throw mismatch(delta.type, block);
+        block.signature = parse(signatureDeltaSchema, delta).signature;
+        return [];
+      default:
+        // citations_delta and deltas the API adds later change nothing threadline stores.
+        return [];
+    }
+  }
+
+  private onBlockStop(event: RawStreamEvent): AccumulatorOutput[] {
+    this.expectPhase("streaming", "content_block_stop");
+    const parsed = parse(contentBlockStopSchema, event);
+    const open = this.requireOpen(parsed.index, "content_block_stop");
+    this.open = null;
+    const outputs: AccumulatorOutput[] = [];
+    const block = finalizeBlock(open.block, (message) => outputs.push({ type: "warning", message, index: open.index }));
+    if (block === null) return outputs;
+    this.completed.push(block);
+    this.pending = block;
+    outputs.push({ type: "block_complete", index: open.index, block, messageId: this.messageId });
+    return outputs;
+  }
+
+  private onMessageDelta(event: RawStreamEvent): AccumulatorOutput[] {
+    this.expectPhase("streaming", "message_delta");
+    if (this.open !== null) throw streamError(`message_delta while block ${this.open.index} is open`);
+    const parsed = parse(messageDeltaSchema, event);
+    this.usage = mergeUsage(this.usage, parsed.usage);
+    const outputs: AccumulatorOutput[] = [];
+    const reason = parsed.delta.stop_reason ?? null;
+    this.stopReason = toStopReason(reason);
+    if (reason !== null && this.stopReason === null) {
+      outputs.push({ type: "warning", message: `unknown stop_reason "${reason}" recorded as null` });
+    }
+    this.phase = "after_delta";
+    outputs.push(
+      ...this.flushPending({
+        stopReason: this.stopReason,
+        stopSequence: parsed.delta.stop_sequence ?? null,
+        usage: this.usage,
+      }),
+    );
+    return outputs;
+  }
+
+  private onMessageStop(): AccumulatorOutput[] {
+    this.expectPhase("after_delta", "message_stop");
+    this.phase = "stopped";
+    return [
+      {
+        type: "message_end",
+        messageId: this.messageId,
+        model: this.model,
+        stopReason: this.stopReason,
+        usage: this.usage,
+      },
+    ];
+  }
+
+  private flushPending(final: FinalFields | null): AccumulatorOutput[] {
+    if (this.pending === null) return [];
+    const block = this.pending;
+    this.pending = null;
+    return [{ type: "entry", block, messageId: this.messageId, model: this.model, final }];
+  }
+
+  private requireOpen(index: number, eventType: string): { index: number; block: OpenBlock } {
+    if (this.open === null || this.open.index !== index) {
+      throw streamError(`${eventType} for block ${index}, which is not open`);
+    }
+    return this.open;
+  }
+
+  private expectPhase(phase: Phase, eventType: string): void {
+    if (this.phase !== phase) throw streamError(`${eventType} out of order (stream is ${this.phase})`);
+  }
+}
+
+function finalizeBlock(block: OpenBlock, warn: (message: string) => void): AssistantContentBlock | null {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: block.text };
+    case "thinking":
+      return { type: "thinking", thinking: block.thinking, signature: block.signature };
+    case "redacted_thinking":
+      return { type: "redacted_thinking", data: block.data };
+    case "tool_use":
+      return { type: "tool_use", id: block.id, name: block.name, input: parseToolInput(block, warn) };
+    case "skipped":
+      return null;
+    default:
+      return checkNever(block);
+  }
+}
+
+function parseToolInput(block: { name: string; json: string; startInput: unknown }, warn: (message: string) => void) {
+  if (block.json.trim() === "") return block.startInput;
+  try {
+    const value: unknown = JSON.parse(block.json);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value;
+    warn(`tool_use ${block.name}: input JSON is not an object; using {}`);
+  } catch {
+    warn(`tool_use ${block.name}: invalid input JSON (${block.json.length} characters); using {}`);
+  }
+  return {};
+}
+
+interface Parser<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { message: string } };
+}
+
+function parse<T>(schema: Parser<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const type = typeof value === "object" && value !== null ? (value as { type?: unknown }).type : undefined;
+    throw streamError(`malformed ${String(type)} event: ${result.error.message.slice(0, 200)}`);
+  }
+  return result.data;
+}
+
+function mismatch(deltaType: string, block: OpenBlock): ProviderError {
+  return streamError(`${deltaType} for a ${block.type} block`);
+}
+
+/** A malformed or out-of-order stream: worth another attempt. */
+export function streamError(message: string): ProviderError {
+  return new ProviderError("stream_error", `Stream error: ${message}`, { retryable: true });
+}

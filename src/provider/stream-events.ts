@@ -1,0 +1,105 @@
+/**
+ * Schemas for the server-sent events the accumulator reads. Bytes from the network are a trust
+ * boundary: a known event whose shape is wrong is a stream error, not a crash deep in the reducer.
+ * Objects are loose: the API adds fields over time and they must not break parsing.
+ */
+import { z } from "zod";
+import type { StopReason, Usage } from "../messages/index.js";
+
+const usageSchema = z.looseObject({
+  input_tokens: z.number().nullish(),
+  output_tokens: z.number().nullish(),
+  cache_creation_input_tokens: z.number().nullish(),
+  cache_read_input_tokens: z.number().nullish(),
+  cache_creation: z
+    .looseObject({ ephemeral_5m_input_tokens: z.number(), ephemeral_1h_input_tokens: z.number() })
+    .nullish(),
+});
+
+/** Usage as it appears on the wire: every field may be missing (message_delta carries a subset). */
+export type WireUsage = z.infer<typeof usageSchema>;
+
+export const messageStartSchema = z.looseObject({
+  type: z.literal("message_start"),
+  message: z.looseObject({ id: z.string(), model: z.string(), usage: usageSchema.optional() }),
+});
+
+export const contentBlockStartSchema = z.looseObject({
+  type: z.literal("content_block_start"),
+  index: z.number().int().nonnegative(),
+  content_block: z.looseObject({ type: z.string() }),
+});
+
+export const textStartSchema = z.looseObject({ type: z.literal("text"), text: z.string().default("") });
+export const thinkingStartSchema = z.looseObject({
+  type: z.literal("thinking"),
+  thinking: z.string().default(""),
+  signature: z.string().default(""),
+});
+export const redactedThinkingStartSchema = z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() });
+export const toolUseStartSchema = z.looseObject({
+  type: z.literal("tool_use"),
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown().optional(),
+});
+
+export const contentBlockDeltaSchema = z.looseObject({
+  type: z.literal("content_block_delta"),
+  index: z.number().int().nonnegative(),
+  delta: z.looseObject({ type: z.string() }),
+});
+
+export const textDeltaSchema = z.looseObject({ type: z.literal("text_delta"), text: z.string() });
+export const inputJsonDeltaSchema = z.looseObject({ type: z.literal("input_json_delta"), partial_json: z.string() });
+export const thinkingDeltaSchema = z.looseObject({ type: z.literal("thinking_delta"), thinking: z.string() });
+export const signatureDeltaSchema = z.looseObject({ type: z.literal("signature_delta"), signature: z.string() });
+
+export const contentBlockStopSchema = z.looseObject({
+  type: z.literal("content_block_stop"),
+  index: z.number().int().nonnegative(),
+});
+
+export const messageDeltaSchema = z.looseObject({
+  type: z.literal("message_delta"),
+  delta: z.looseObject({ stop_reason: z.string().nullish(), stop_sequence: z.string().nullish() }),
+  usage: usageSchema.optional(),
+});
+
+/** Overlays the fields present in `update` (message_delta usage is cumulative) on `base`. */
+export function mergeUsage(base: Usage, update: WireUsage | undefined): Usage {
+  if (update === undefined) return base;
+  const merged: Usage = { ...base };
+  if (typeof update.input_tokens === "number") merged.input_tokens = update.input_tokens;
+  if (typeof update.output_tokens === "number") merged.output_tokens = update.output_tokens;
+  if (update.cache_creation_input_tokens != null)
+    merged.cache_creation_input_tokens = update.cache_creation_input_tokens;
+  if (update.cache_read_input_tokens != null) merged.cache_read_input_tokens = update.cache_read_input_tokens;
+  if (update.cache_creation != null) {
+    merged.cache_creation = {
+      ephemeral_5m_input_tokens: update.cache_creation.ephemeral_5m_input_tokens,
+      ephemeral_1h_input_tokens: update.cache_creation.ephemeral_1h_input_tokens,
+    };
+  }
+  return merged;
+}
+
+/** Zero usage, the starting point before message_start reports any. */
+export function emptyUsage(): Usage {
+  return { input_tokens: 0, output_tokens: 0 };
+}
+
+const STOP_REASONS: ReadonlySet<string> = new Set<StopReason>([
+  "end_turn",
+  "max_tokens",
+  "stop_sequence",
+  "tool_use",
+  "pause_turn",
+  "refusal",
+  "model_context_window_exceeded",
+]);
+
+/** A wire stop_reason as threadline's `StopReason`; null for none and for values threadline does not know. */
+export function toStopReason(reason: string | null | undefined): StopReason | null {
+  return reason != null && STOP_REASONS.has(reason) ? (reason as StopReason) : null;
+}

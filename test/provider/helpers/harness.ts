@@ -1,0 +1,75 @@
+/**
+ * Shared test scaffolding: a request, a chaining entry context, an event collector, a recording sleep.
+ */
+import type { EntryContext } from "../../../src/messages/index.js";
+import type { ProviderEvent } from "../../../src/provider/index.js";
+import type { AssembledRequest, MessagesRequest } from "../../../src/request/types.js";
+
+/** The fake key used throughout; it must never show up in an error message. */
+export const TEST_API_KEY = "sk-ant-api03-TESTKEY0123456789abcdefghijklmnopqrstuvwxyz";
+
+export function makeRequest(model = "claude-test-1", betas: string[] = []): AssembledRequest {
+  const body: MessagesRequest = {
+    model,
+    max_tokens: 1024,
+    system: [{ type: "text", text: "You are terse. ünïcödé" }],
+    messages: [{ role: "user", content: [{ type: "text", text: "Hello" }] }],
+  };
+  return { body, betas, json: JSON.stringify(body) };
+}
+
+/** Entry contexts chained like the loop chains them: each parent is the previous entry. */
+export function chainedContext(sessionId = "session-1"): { next: () => EntryContext; handed: number } {
+  const state = { handed: 0, parent: null as string | null };
+  let counter = 0;
+  return {
+    get handed() {
+      return state.handed;
+    },
+    next() {
+      state.handed++;
+      counter++;
+      const uuid = `00000000-0000-4000-8000-${String(counter).padStart(12, "0")}`;
+      const context: EntryContext = { sessionId, parentUuid: state.parent, uuid, now: new Date(0) };
+      state.parent = uuid;
+      return context;
+    },
+  };
+}
+
+export async function collect(events: AsyncIterable<ProviderEvent>): Promise<ProviderEvent[]> {
+  const out: ProviderEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+/** Collects until the stream throws; returns the events and the error. */
+export async function collectUntilError(
+  events: AsyncIterable<ProviderEvent>,
+): Promise<{ events: ProviderEvent[]; error: unknown }> {
+  const out: ProviderEvent[] = [];
+  try {
+    for await (const event of events) out.push(event);
+  } catch (error) {
+    return { events: out, error };
+  }
+  throw new Error(`expected the stream to fail; it produced ${out.length} events`);
+}
+
+/** A sleep that records each requested delay and returns at once. */
+export function recordingSleep(): { sleep: (ms: number) => Promise<void>; delays: number[] } {
+  const delays: number[] = [];
+  return {
+    delays,
+    sleep: async (ms: number) => {
+      delays.push(ms);
+    },
+  };
+}
+
+export function ofType<T extends ProviderEvent["type"]>(
+  events: readonly ProviderEvent[],
+  type: T,
+): Extract<ProviderEvent, { type: T }>[] {
+  return events.filter((event): event is Extract<ProviderEvent, { type: T }> => event.type === type);
+}

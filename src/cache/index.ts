@@ -1,0 +1,23 @@
+export {
+  CacheBreakDetector,
+  type CacheBreakDetectorOptions,
+  defaultDiffDir,
+  MAIN_SCOPE,
+  type ScopeCacheStats,
+} from "./break-detector.js";
+export { CACHE_BREAK_NOTICE_PREFIX, describeCacheBreak, parseCacheBreakNotice } from "./break-notice.js";
+export {
+  type BreakRuleOptions,
+  type CacheBreak,
+  type CacheBreakKind,
+  DEFAULT_BREAK_RATIO,
+  DEFAULT_MIN_DROP_TOKENS,
+  formatDuration,
+  isCacheBreak,
+  TTL_1H_MS,
+  TTL_5M_MS,
+} from "./cache-break.js";
+export { formatCacheReport, hitRatio } from "./cache-report.js";
+export { changedDimensions, explainChanges } from "./explain-changes.js";
+export { type Fingerprint, fingerprintRequest, type RequestSnapshot, snapshotRequest } from "./fingerprint.js";
+export { unifiedDiff } from "./unified-diff.js";

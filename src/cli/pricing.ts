@@ -1,0 +1,35 @@
+/**
+ * Dollar cost of one request from its usage, with per-model prices from the model table
+ * (`src/messages/models.ts`) and the cache multipliers the API bills.
+ */
+import { modelLimits } from "../messages/models.js";
+
+/** Cache writes with the default 5-minute TTL cost this many times the input price. */
+export const CACHE_WRITE_5M_MULTIPLIER = 1.25;
+
+/** Cache writes with the 1-hour TTL cost this many times the input price. */
+export const CACHE_WRITE_1H_MULTIPLIER = 2;
+
+/** Cache reads cost this fraction of the input price. */
+export const CACHE_READ_MULTIPLIER = 0.1;
+
+/** The token counts a bill is computed from. */
+export interface BillableTokens {
+  /** Uncached input (the API's `input_tokens`). */
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWrite5mTokens: number;
+  cacheWrite1hTokens: number;
+  outputTokens: number;
+}
+
+/** Dollars for one request to `model` (unknown models use the table's fallback prices). */
+export function requestCostUsd(model: string, tokens: BillableTokens): number {
+  const { inputPricePerMTok, outputPricePerMTok } = modelLimits(model);
+  const inputEquivalent =
+    tokens.inputTokens +
+    tokens.cacheWrite5mTokens * CACHE_WRITE_5M_MULTIPLIER +
+    tokens.cacheWrite1hTokens * CACHE_WRITE_1H_MULTIPLIER +
+    tokens.cacheReadTokens * CACHE_READ_MULTIPLIER;
+  return (inputEquivalent * inputPricePerMTok + tokens.outputTokens * outputPricePerMTok) / 1_000_000;
+}

@@ -1,0 +1,27 @@
+/** Compaction: the four tiers (snip, microcompact, collapse, autocompact) and the window thresholds. */
+export * from "./entry-tokens.js";
+export type { CachedDeleteBatch, CachedDeleteInput } from "./microcompact/cached.js";
+export { deletedCacheReferences, planCachedDeletes } from "./microcompact/cached.js";
+export {
+  CONTEXT_MANAGEMENT_TRIGGER_AUTOCOMPACT_RATIO,
+  clearToolUsesEdit,
+  contextManagementTrigger,
+  excludedToolNames,
+} from "./microcompact/context-management.js";
+export { cacheEditingEnabled, runMicrocompact } from "./microcompact/run-microcompact.js";
+export type { TimeBasedClear, TimeBasedClearInput } from "./microcompact/time-based.js";
+export { lastAssistantTime, planTimeBasedClear, timeClearedToolIds } from "./microcompact/time-based.js";
+export { RecordChain } from "./record-chain.js";
+export { runCompactionTiers } from "./run-tiers.js";
+export * from "./settings.js";
+export { CONTEXT_EFFICIENCY_ATTACHMENT, contextEfficiencyNudge, contextGrowth } from "./snip/nudge.js";
+export { normalizeSnipId, snipShortId } from "./snip/short-id.js";
+export { snipClosure } from "./snip/snip-closure.js";
+export type { SnipPlan, SnipPlanOptions } from "./snip/snip-plan.js";
+export { planSnip, SNIP_TOOL_NAME } from "./snip/snip-plan.js";
+export type { SnipInput, SnipToolOptions } from "./snip/snip-tool.js";
+export { createSnipTool, snipInputSchema } from "./snip/snip-tool.js";
+export * from "./thresholds.js";
+export { applyCollapsesIfNeeded, autoCompactIfNeeded } from "./tier-hooks.js";
+export * from "./tool-results.js";
+export type { CompactionInput, CompactionOutput } from "./types.js";

@@ -1,0 +1,130 @@
+/**
+ * Tier 2, one pass: picks the path (time-based when the cache is cold, else cache edits when the provider
+ * supports them, else the public `context_management` edit) and returns the projected view plus records.
+ */
+import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../../messages/index.js";
+import { createSystemEntry } from "../../messages/index.js";
+import type { ContextManagementEdit } from "../../request/types.js";
+import type { RecordChain } from "../record-chain.js";
+import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveKeepRecent } from "../settings.js";
+import { tokenCountWithEstimation } from "../thresholds.js";
+import { applyClearedToolResults } from "../tool-results.js";
+import type { CompactionInput } from "../types.js";
+import { deletedCacheReferences, planCachedDeletes } from "./cached.js";
+import { clearToolUsesEdit, contextManagementTrigger, excludedToolNames } from "./context-management.js";
+import { planTimeBasedClear, timeClearedToolIds } from "./time-based.js";
+
+export interface MicrocompactResult {
+  messages: MessageEntry[];
+  newCacheEdits: CacheEditDelete[];
+  cacheEditing: boolean;
+  contextManagement?: { edits: ContextManagementEdit[] };
+  expectCacheDrop?: string;
+}
+
+/** Whether cache editing is used: THREADLINE_CACHE_EDITS wins, "auto" asks the provider. */
+export function cacheEditingEnabled(input: Pick<CompactionInput, "settings" | "capabilities">): boolean {
+  switch (input.settings.cacheEdits) {
+    case "on":
+      return true;
+    case "off":
+      return false;
+    case "auto":
+      return input.capabilities.cacheEdits;
+  }
+}
+
+/**
+ * Runs microcompact over `entries` (the timeline plus records earlier tiers made this pass) whose API view is
+ * `view`. Must only be called when the tier is on.
+ */
+export function runMicrocompact(
+  input: CompactionInput,
+  entries: readonly TimelineEntry[],
+  view: readonly MessageEntry[],
+  chain: RecordChain,
+): MicrocompactResult {
+  const keepRecent = effectiveKeepRecent(input.settings);
+  const cleared = timeClearedToolIds(entries);
+  const timeClear = planTimeBasedClear({
+    view: applyClearedToolResults(view, cleared),
+    now: input.now,
+    gapMs: input.settings.timeBasedGapMs,
+    keepRecent,
+    compactableTools: input.compactableTools,
+    alreadyCleared: cleared,
+  });
+  let expectCacheDrop: string | undefined;
+  if (timeClear !== undefined) {
+    const preTokens = tokenCountWithEstimation(applyClearedToolResults(view, cleared));
+    const count = timeClear.toolIds.length;
+    chain.push(
+      createSystemEntry(
+        chain.context(),
+        "microcompact_boundary",
+        `Cleared ${count} old tool result${count === 1 ? "" : "s"} after ${Math.round(timeClear.idleMs / 60_000)} min idle (~${timeClear.tokensSaved} tokens)`,
+        {
+          microcompactMetadata: {
+            trigger: "time",
+            preTokens,
+            tokensSaved: timeClear.tokensSaved,
+            compactedToolIds: timeClear.toolIds,
+          },
+        },
+      ),
+    );
+    for (const id of timeClear.toolIds) cleared.add(id);
+    expectCacheDrop = `microcompact: cleared ${count} old tool results after ${Math.round(timeClear.idleMs / 60_000)} min idle`;
+  }
+  const messages = applyClearedToolResults(view, cleared);
+  const result: MicrocompactResult = { messages, newCacheEdits: [], cacheEditing: false };
+  if (expectCacheDrop !== undefined) result.expectCacheDrop = expectCacheDrop;
+
+  if (cacheEditingEnabled(input)) {
+    result.cacheEditing = true;
+    // A cold cache was just rewritten client-side; deleting from it would save nothing this turn.
+    if (timeClear !== undefined) return result;
+    const batch = planCachedDeletes({
+      view: messages,
+      keepRecent,
+      minClearTokens: input.settings.minClearTokens,
+      compactableTools: input.compactableTools,
+      alreadyDeleted: deletedCacheReferences(entries),
+      alreadyCleared: cleared,
+    });
+    if (batch === undefined) return result;
+    result.newCacheEdits = batch.deletes;
+    const count = batch.toolIds.length;
+    chain.push(
+      createSystemEntry(
+        chain.context(),
+        "microcompact_boundary",
+        `Deleted ${count} old tool result${count === 1 ? "" : "s"} from the prompt cache (~${batch.tokensSaved} tokens)`,
+        {
+          microcompactMetadata: {
+            trigger: "cached",
+            preTokens: tokenCountWithEstimation(messages),
+            tokensSaved: batch.tokensSaved,
+            compactedToolIds: batch.toolIds,
+          },
+        },
+      ),
+    );
+    return result;
+  }
+
+  if (input.capabilities.contextManagement) {
+    const edit = clearToolUsesEdit({
+      keepRecent,
+      minClearTokens: input.settings.minClearTokens,
+      triggerTokens: contextManagementTrigger(
+        input.settings.contextManagementTriggerTokens,
+        input.model,
+        input.contextWindow,
+      ),
+      excludeTools: excludedToolNames(input.toolNames ?? [], DEFAULT_NEVER_CLEARED_TOOLS, input.compactableTools),
+    });
+    result.contextManagement = { edits: [edit] };
+  }
+  return result;
+}

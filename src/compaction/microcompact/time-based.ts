@@ -1,0 +1,75 @@
+/**
+ * Microcompact, time-based path: once the prompt cache is surely cold (≥ 60 min since the last assistant
+ * message), changing bytes costs nothing, so all but the most recent compactable results are replaced by
+ * a placeholder. The clearing is recorded in a `microcompact_boundary` and re-applied on every later turn,
+ * so the bytes change once and then stay stable.
+ */
+import type { MessageEntry, TimelineEntry } from "../../messages/index.js";
+import { clearSavings, compactableResults, type ToolResultRef } from "../tool-results.js";
+
+/** Tool ids cleared by earlier time-based boundaries: the view keeps applying them every turn. */
+export function timeClearedToolIds(entries: readonly TimelineEntry[]): Set<string> {
+  const cleared = new Set<string>();
+  for (const entry of entries) {
+    if (entry.type !== "system" || entry.subtype !== "microcompact_boundary" || entry.isSidechain) continue;
+    const metadata = entry.microcompactMetadata;
+    if (metadata?.trigger !== "time") continue;
+    for (const id of metadata.compactedToolIds) cleared.add(id);
+  }
+  return cleared;
+}
+
+/** Time of the last real assistant message in the view (synthetic API errors are not replies). */
+export function lastAssistantTime(view: readonly MessageEntry[]): Date | undefined {
+  for (let index = view.length - 1; index >= 0; index--) {
+    const entry = view[index]!;
+    if (entry.type === "assistant" && !entry.isApiErrorMessage) return new Date(entry.timestamp);
+  }
+  return undefined;
+}
+
+export interface TimeBasedClearInput {
+  /** The API view (earlier clears may or may not be applied; `alreadyCleared` says which). */
+  view: readonly MessageEntry[];
+  now: Date;
+  gapMs: number;
+  /** Already floored at MIN_KEEP_RECENT by the caller. */
+  keepRecent: number;
+  compactableTools: ReadonlySet<string>;
+  alreadyCleared: ReadonlySet<string>;
+}
+
+export interface TimeBasedClear {
+  /** Tool ids to clear now (not already cleared), in view order. */
+  toolIds: string[];
+  tokensSaved: number;
+  /** Idle time that triggered it. */
+  idleMs: number;
+}
+
+/** What the time-based path clears this turn, or undefined (cache may be warm, or nothing new to clear). */
+export function planTimeBasedClear(input: TimeBasedClearInput): TimeBasedClear | undefined {
+  const last = lastAssistantTime(input.view);
+  if (last === undefined) return undefined;
+  const idleMs = input.now.getTime() - last.getTime();
+  if (!(idleMs >= input.gapMs)) return undefined;
+  const results = uniqueByToolId(compactableResults(input.view, input.compactableTools));
+  const older = results.slice(0, Math.max(0, results.length - input.keepRecent));
+  const toClear = older.filter((result) => !input.alreadyCleared.has(result.toolUseId));
+  if (toClear.length === 0) return undefined;
+  return {
+    toolIds: toClear.map((result) => result.toolUseId),
+    tokensSaved: toClear.reduce((sum, result) => sum + clearSavings(result), 0),
+    idleMs,
+  };
+}
+
+/** First occurrence of each tool id (a malformed timeline may answer one tool_use twice). */
+export function uniqueByToolId(results: readonly ToolResultRef[]): ToolResultRef[] {
+  const seen = new Set<string>();
+  return results.filter((result) => {
+    if (seen.has(result.toolUseId)) return false;
+    seen.add(result.toolUseId);
+    return true;
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * Compaction settings: one switch per tier plus the named policy defaults. A tier that is off is never
+ * run by any path (DESIGN invariant 6).
+ */
+
+/** Idle time after which the prompt cache is surely cold and the time-based clear runs: 60 minutes. */
+export const DEFAULT_TIME_BASED_GAP_MS = 60 * 60 * 1000;
+
+/** Most recent compactable tool results that always stay verbatim: 5. */
+export const DEFAULT_KEEP_RECENT = 5;
+
+/** Floor for `keepRecentToolResults`: a setting below it is raised to it. */
+export const MIN_KEEP_RECENT = 5;
+
+/** A cached-path batch is emitted only when the clearable results total at least this many tokens: 10,000. */
+export const DEFAULT_MIN_CLEAR_TOKENS = 10_000;
+
+/** `context_management` trigger (input tokens) for providers without cache editing: 100,000 (capped by the window). */
+export const DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS = 100_000;
+
+/** A `context_efficiency` nudge is attached after each this-many tokens of growth: 10,000. */
+export const DEFAULT_NUDGE_INTERVAL_TOKENS = 10_000;
+
+/** Tool names whose results are never cleared by the server-side edit, whatever the tool list says. */
+export const DEFAULT_NEVER_CLEARED_TOOLS: readonly string[] = ["Agent", "Snip", "Task"];
+
+export type CacheEditsMode = "auto" | "on" | "off";
+
+export interface CompactionSettings {
+  /** Tier 1 (short id tags, the Snip tool, nudges). Default on. */
+  snip: boolean;
+  /** Tier 2 (clearing old tool results, every path). Default on. */
+  microcompact: boolean;
+  /** Tier 3 (context collapse). Default on. */
+  collapse: boolean;
+  /** Tier 4 (LLM summary). Default on. */
+  autocompact: boolean;
+  /** "auto" uses the provider capability; from THREADLINE_CACHE_EDITS=auto|on|off. Default "auto". */
+  cacheEdits: CacheEditsMode;
+  /** Idle gap that makes the time-based clear run. Default DEFAULT_TIME_BASED_GAP_MS (60 min). */
+  timeBasedGapMs: number;
+  /** Compactable results kept verbatim; never fewer than MIN_KEEP_RECENT. Default DEFAULT_KEEP_RECENT (5). */
+  keepRecentToolResults: number;
+  /** Smallest worthwhile cached-path batch / server `clear_at_least`. Default DEFAULT_MIN_CLEAR_TOKENS (10,000). */
+  minClearTokens: number;
+  /** Server-side clearing trigger in input tokens. Default DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS (100,000). */
+  contextManagementTriggerTokens: number;
+  /** Growth between `context_efficiency` nudges. Default DEFAULT_NUDGE_INTERVAL_TOKENS (10,000). */
+  nudgeIntervalTokens: number;
+}
+
+export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
+  snip: true,
+  microcompact: true,
+  collapse: true,
+  autocompact: true,
+  cacheEdits: "auto",
+  timeBasedGapMs: DEFAULT_TIME_BASED_GAP_MS,
+  keepRecentToolResults: DEFAULT_KEEP_RECENT,
+  minClearTokens: DEFAULT_MIN_CLEAR_TOKENS,
+  contextManagementTriggerTokens: DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS,
+  nudgeIntervalTokens: DEFAULT_NUDGE_INTERVAL_TOKENS,
+});
+
+/** Environment variables read by `compactionSettingsFromEnv`; a truthy DISABLE turns its tier off. */
+export const COMPACTION_ENV = {
+  cacheEdits: "THREADLINE_CACHE_EDITS",
+  disableSnip: "THREADLINE_DISABLE_SNIP",
+  disableMicrocompact: "THREADLINE_DISABLE_MICROCOMPACT",
+  disableCollapse: "THREADLINE_DISABLE_COLLAPSE",
+  disableAutocompact: "THREADLINE_DISABLE_AUTOCOMPACT",
+  /** Claude Code's own names, honoured so habits carry over. */
+  claudeDisableMicrocompact: "DISABLE_MICROCOMPACT",
+  claudeDisableAutocompact: "DISABLE_AUTO_COMPACT",
+} as const;
+
+const CACHE_EDITS_MODES: readonly CacheEditsMode[] = ["auto", "on", "off"];
+
+function isTruthy(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  return ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
+}
+
+function parseCacheEdits(value: string | undefined): CacheEditsMode {
+  if (value === undefined || value.trim() === "") return "auto";
+  const normalized = value.trim().toLowerCase();
+  const mode = CACHE_EDITS_MODES.find((candidate) => candidate === normalized);
+  if (mode === undefined) {
+    throw new Error(`${COMPACTION_ENV.cacheEdits} must be one of auto|on|off, got ${JSON.stringify(value)}`);
+  }
+  return mode;
+}
+
+/**
+ * Settings from the environment, then `overrides` (explicit options win over the environment).
+ * `keepRecentToolResults` is raised to MIN_KEEP_RECENT; an unknown THREADLINE_CACHE_EDITS value throws.
+ */
+export function compactionSettingsFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  overrides: Partial<CompactionSettings> = {},
+): CompactionSettings {
+  const fromEnv: CompactionSettings = {
+    ...DEFAULT_COMPACTION_SETTINGS,
+    snip: !isTruthy(env[COMPACTION_ENV.disableSnip]),
+    microcompact: !(
+      isTruthy(env[COMPACTION_ENV.disableMicrocompact]) || isTruthy(env[COMPACTION_ENV.claudeDisableMicrocompact])
+    ),
+    collapse: !isTruthy(env[COMPACTION_ENV.disableCollapse]),
+    autocompact: !(
+      isTruthy(env[COMPACTION_ENV.disableAutocompact]) || isTruthy(env[COMPACTION_ENV.claudeDisableAutocompact])
+    ),
+    cacheEdits: parseCacheEdits(env[COMPACTION_ENV.cacheEdits]),
+  };
+  const merged: CompactionSettings = { ...fromEnv };
+  for (const [key, value] of Object.entries(overrides) as Array<[keyof CompactionSettings, unknown]>) {
+    if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
+  }
+  merged.keepRecentToolResults = effectiveKeepRecent(merged);
+  return merged;
+}
+
+/** The keep count policies use: the setting, never below MIN_KEEP_RECENT. */
+export function effectiveKeepRecent(settings: Pick<CompactionSettings, "keepRecentToolResults">): number {
+  const value = Number.isFinite(settings.keepRecentToolResults) ? Math.floor(settings.keepRecentToolResults) : 0;
+  return Math.max(MIN_KEEP_RECENT, value);
+}

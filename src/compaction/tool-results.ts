@@ -1,0 +1,94 @@
+/**
+ * Finding tool results in an API view, and projecting the time-based clears onto it.
+ * Both microcompact paths work from this one list, so they agree on what "compactable" and "recent" mean.
+ */
+import type { MessageEntry, ToolResultBlock, UserEntry } from "../messages/index.js";
+import { estimateBlockTokens } from "../messages/index.js";
+
+/** What a cleared tool result's content becomes (byte-stable: every turn projects the same text). */
+export const CLEARED_TOOL_RESULT_TEXT = "[Old tool result content cleared]";
+
+/** One tool_result block of the view and what answered it. */
+export interface ToolResultRef {
+  toolUseId: string;
+  /** Name of the tool whose tool_use this answers; undefined when the tool_use is not in the view. */
+  toolName: string | undefined;
+  /** The user entry holding the result. */
+  entryUuid: string;
+  /** Index of that entry in the view. */
+  viewIndex: number;
+  /** Estimated tokens of the block as it stands in the view. */
+  tokens: number;
+}
+
+/** Every tool_result block in view order, each with the name of the tool it answers. */
+export function collectToolResults(view: readonly MessageEntry[]): ToolResultRef[] {
+  const toolNames = new Map<string, string>();
+  const results: ToolResultRef[] = [];
+  view.forEach((entry, viewIndex) => {
+    if (entry.type === "assistant") {
+      const block = entry.message.content[0];
+      if (block.type === "tool_use") toolNames.set(block.id, block.name);
+      return;
+    }
+    if (entry.type !== "user" || typeof entry.message.content === "string") return;
+    for (const block of entry.message.content) {
+      if (block.type !== "tool_result") continue;
+      results.push({
+        toolUseId: block.tool_use_id,
+        toolName: toolNames.get(block.tool_use_id),
+        entryUuid: entry.uuid,
+        viewIndex,
+        tokens: estimateBlockTokens(block),
+      });
+    }
+  });
+  return results;
+}
+
+/** The results microcompact may clear: those answering a tool in `compactableTools`. */
+export function compactableResults(
+  view: readonly MessageEntry[],
+  compactableTools: ReadonlySet<string>,
+): ToolResultRef[] {
+  return collectToolResults(view).filter(
+    (result) => result.toolName !== undefined && compactableTools.has(result.toolName),
+  );
+}
+
+/** Tokens a result would save if cleared (its size now minus the placeholder's). */
+export function clearSavings(result: ToolResultRef): number {
+  const placeholder = estimateBlockTokens({ type: "tool_result", tool_use_id: "", content: CLEARED_TOOL_RESULT_TEXT });
+  return Math.max(0, result.tokens - placeholder);
+}
+
+function clearedBlock(block: ToolResultBlock): ToolResultBlock {
+  // Copy so the timeline's entry is untouched; every other field (ids, cache_reference, is_error) stays.
+  return { ...block, content: CLEARED_TOOL_RESULT_TEXT };
+}
+
+/**
+ * The view with the content of every tool result in `clearedIds` replaced by the placeholder.
+ * Untouched entries are returned as the same objects; touched ones are shallow copies.
+ */
+export function applyClearedToolResults(
+  view: readonly MessageEntry[],
+  clearedIds: ReadonlySet<string>,
+): MessageEntry[] {
+  if (clearedIds.size === 0) return view.slice();
+  return view.map((entry) => {
+    if (entry.type !== "user" || typeof entry.message.content === "string") return entry;
+    const content = entry.message.content;
+    if (!content.some((block) => block.type === "tool_result" && clearedIds.has(block.tool_use_id))) return entry;
+    const copy: UserEntry = {
+      ...entry,
+      message: {
+        ...entry.message,
+        content: content.map((block) =>
+          block.type === "tool_result" && clearedIds.has(block.tool_use_id) ? clearedBlock(block) : block,
+        ),
+      },
+    };
+    return copy;
+  });
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_MIN_CLEAR_TOKENS,
+  deletedCacheReferences,
+  planCachedDeletes,
+  runCompactionTiers,
+} from "../../src/compaction/index.js";
+import type { CacheEditPinRecord, SystemEntry } from "../../src/messages/index.js";
+import { apiViewWithErrors } from "../../src/timeline/index.js";
+import { compactionInput, EMULATOR_CAPABILITIES, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
+import { COMPACTABLE_TOOLS, SESSION_ID, TimelineBuilder, toolUseId } from "./timeline-builder.js";
+
+/** `count` Read rounds of `size` characters each, then a prompt; all within the warm-cache window. */
+function warmSession(count: number, size: number) {
+  const builder = new TimelineBuilder();
+  builder.user("Read everything.");
+  const reads = Array.from({ length: count }, () => builder.round("Read", "r".repeat(size)));
+  return { builder, ids: reads.map((read) => toolUseId(read.use)) };
+}
+
+function pinFor(deletes: readonly string[], messageIndex: number): CacheEditPinRecord {
+  return {
+    type: "cache-edit-pin",
+    messageIndex,
+    block: { type: "cache_edits", edits: deletes.map((id) => ({ type: "delete", cache_reference: id })) },
+    timestamp: "2025-01-01T00:00:00.000Z",
+    sessionId: SESSION_ID,
+  };
+}
+
+const policy = { keepRecent: 5, compactableTools: COMPACTABLE_TOOLS, alreadyCleared: new Set<string>() };
+
+describe("microcompact, cached-path policy", () => {
+  it("deletes every compactable result but the 5 most recent once the batch is worth it", () => {
+    const { builder, ids } = warmSession(9, 12_000);
+    const batch = planCachedDeletes({
+      ...policy,
+      view: apiViewWithErrors(builder.entries),
+      minClearTokens: DEFAULT_MIN_CLEAR_TOKENS,
+      alreadyDeleted: new Set(),
+    });
+    expect(batch?.toolIds).toEqual(ids.slice(0, 4));
+    expect(batch?.deletes).toEqual(ids.slice(0, 4).map((id) => ({ type: "delete", cache_reference: id })));
+    expect(batch?.tokensSaved).toBe(4 * (3_000 + 1));
+  });
+
+  it("batches: nothing until the clearable results reach the threshold", () => {
+    const { builder } = warmSession(7, 12_000);
+    const view = apiViewWithErrors(builder.entries);
+    // Two clearable results of 3,001 tokens each.
+    expect(planCachedDeletes({ ...policy, view, minClearTokens: 6_003, alreadyDeleted: new Set() })).toBeUndefined();
+    expect(
+      planCachedDeletes({ ...policy, view, minClearTokens: 6_002, alreadyDeleted: new Set() })?.toolIds,
+    ).toHaveLength(2);
+  });
+
+  it("never deletes a reference twice (pins in the timeline are the record)", () => {
+    const { builder, ids } = warmSession(12, 12_000);
+    builder.timeline.append(pinFor(ids.slice(0, 4), 3));
+    const alreadyDeleted = deletedCacheReferences(builder.entries);
+    expect([...alreadyDeleted]).toEqual(ids.slice(0, 4));
+    const batch = planCachedDeletes({
+      ...policy,
+      view: apiViewWithErrors(builder.entries),
+      minClearTokens: 1,
+      alreadyDeleted,
+    });
+    expect(batch?.toolIds).toEqual(ids.slice(4, 7));
+  });
+
+  it("keeps at least 5 verbatim even when asked for fewer by a direct caller", async () => {
+    const { builder, ids } = warmSession(9, 12_000);
+    const output = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: EMULATOR_CAPABILITIES,
+        settings: { keepRecentToolResults: 0, minClearTokens: 1 },
+      }),
+    );
+    expect(output.newCacheEdits.map((edit) => edit.cache_reference)).toEqual(ids.slice(0, 4));
+  });
+
+  it("emits the batch with a cached microcompact_boundary and leaves the bytes alone", async () => {
+    const { builder, ids } = warmSession(9, 12_000);
+    const output = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: EMULATOR_CAPABILITIES,
+        settings: { nudgeIntervalTokens: Number.MAX_SAFE_INTEGER },
+      }),
+    );
+    expect(output.cacheEditing).toBe(true);
+    expect(output.contextManagement).toBeUndefined();
+    expect(output.expectCacheDrop).toBeUndefined();
+    expect(JSON.stringify(output.messages)).toBe(JSON.stringify(apiViewWithErrors(builder.entries)));
+    expect(output.records).toHaveLength(1);
+    const boundary = output.records[0] as SystemEntry;
+    expect(boundary.microcompactMetadata).toMatchObject({
+      trigger: "cached",
+      tokensSaved: 4 * 3_001,
+      compactedToolIds: ids.slice(0, 4),
+    });
+
+    // Once pinned, the next pass adds nothing.
+    builder.timeline.appendAll(output.records);
+    builder.timeline.append(pinFor(ids.slice(0, 4), 20));
+    const next = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: EMULATOR_CAPABILITIES,
+        settings: { nudgeIntervalTokens: Number.MAX_SAFE_INTEGER },
+      }),
+    );
+    expect(next.newCacheEdits).toEqual([]);
+    expect(next.records).toEqual([]);
+  });
+
+  it("never deletes results of the final message (not yet in the cached prefix)", () => {
+    const builder = new TimelineBuilder();
+    builder.user("Go.");
+    const messageId = builder.nextMessageId();
+    const uses = Array.from({ length: 8 }, () => builder.toolUse("Read", {}, messageId));
+    builder.toolResults(
+      uses,
+      uses.map(() => "x".repeat(40_000)),
+    );
+    const batch = planCachedDeletes({
+      ...policy,
+      view: apiViewWithErrors(builder.entries),
+      minClearTokens: 1,
+      alreadyDeleted: new Set(),
+    });
+    expect(batch).toBeUndefined();
+  });
+
+  it("follows THREADLINE_CACHE_EDITS: off falls back to context_management, on forces cache edits", async () => {
+    const { builder } = warmSession(9, 12_000);
+    const off = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: EMULATOR_CAPABILITIES,
+        settings: { cacheEdits: "off" },
+      }),
+    );
+    expect(off.cacheEditing).toBe(false);
+    expect(off.newCacheEdits).toEqual([]);
+    expect(off.contextManagement?.edits[0]?.type).toBe("clear_tool_uses_20250919");
+    const on = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: PUBLIC_API_CAPABILITIES,
+        settings: { cacheEdits: "on" },
+      }),
+    );
+    expect(on.cacheEditing).toBe(true);
+    expect(on.newCacheEdits).toHaveLength(4);
+    expect(on.contextManagement).toBeUndefined();
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { contextManagementTrigger, runCompactionTiers } from "../../src/compaction/index.js";
+import { apiViewWithErrors } from "../../src/timeline/index.js";
+import { compactionInput, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
+import { MODEL, TimelineBuilder } from "./timeline-builder.js";
+
+describe("microcompact, public context_management path", () => {
+  it("sends clear_tool_uses_20250919 with trigger, keep, clear_at_least and exclude_tools", async () => {
+    const builder = new TimelineBuilder();
+    builder.user("Hello.");
+    builder.round("Read", "text");
+    const output = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: PUBLIC_API_CAPABILITIES,
+        toolNames: ["Read", "Bash", "Agent", "Snip", "TodoWrite"],
+      }),
+    );
+    expect(output.contextManagement).toEqual({
+      edits: [
+        {
+          type: "clear_tool_uses_20250919",
+          trigger: { type: "input_tokens", value: 100_000 },
+          keep: { type: "tool_uses", value: 5 },
+          clear_at_least: { type: "input_tokens", value: 10_000 },
+          exclude_tools: ["Agent", "Snip", "Task", "TodoWrite"],
+        },
+      ],
+    });
+    expect(output.cacheEditing).toBe(false);
+    expect(output.newCacheEdits).toEqual([]);
+    expect(output.records).toEqual([]);
+    expect(JSON.stringify(output.messages)).toBe(JSON.stringify(apiViewWithErrors(builder.entries)));
+  });
+
+  it("is byte-stable from turn to turn", async () => {
+    const builder = new TimelineBuilder();
+    builder.user("Hello.");
+    builder.round("Read", "text");
+    const first = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, { capabilities: PUBLIC_API_CAPABILITIES }),
+    );
+    builder.round("Bash", "more");
+    const second = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, { capabilities: PUBLIC_API_CAPABILITIES }),
+    );
+    expect(JSON.stringify(second.contextManagement)).toBe(JSON.stringify(first.contextManagement));
+  });
+
+  it("moves the trigger below autocompact for small windows", () => {
+    // 50K window: effective 30,000, autocompact 17,000, trigger 75% of that.
+    expect(contextManagementTrigger(100_000, MODEL, 50_000)).toBe(12_750);
+    expect(contextManagementTrigger(100_000, MODEL, 200_000)).toBe(100_000);
+  });
+
+  it("sends nothing to a provider with neither extension", async () => {
+    const builder = new TimelineBuilder();
+    builder.user("Hello.");
+    const output = await runCompactionTiers(compactionInput(builder.entries, builder.clock));
+    expect(output.contextManagement).toBeUndefined();
+    expect(output.cacheEditing).toBe(false);
+  });
+});

@@ -1,0 +1,14 @@
+export * from "./bash-read-only.js";
+export * from "./bash-tool.js";
+export * from "./default-tools.js";
+export * from "./edit-tool.js";
+export * from "./glob-tool.js";
+export * from "./grep-tool.js";
+export * from "./output-buffer.js";
+export * from "./permissions.js";
+export * from "./read-tool.js";
+export * from "./run-tool.js";
+export * from "./tool-registry.js";
+export type * from "./types.js";
+export * from "./workspace-paths.js";
+export * from "./write-tool.js";

@@ -1,0 +1,19 @@
+/** `cat -n` style numbering shared by Read and Edit's snippets. */
+
+/** Longest line Read shows in full; longer lines are cut with a marker. */
+export const DEFAULT_MAX_LINE_CHARS = 2000;
+
+/** Width `cat -n` right-aligns line numbers to. */
+const NUMBER_WIDTH = 6;
+
+/** One line as `cat -n` prints it: the number right-aligned to six columns, a tab, the text (cut when too long). */
+export function numberLine(lineNumber: number, text: string, maxLineChars: number = DEFAULT_MAX_LINE_CHARS): string {
+  const shown =
+    text.length > maxLineChars ? `${text.slice(0, maxLineChars)}... [line truncated: ${text.length} characters]` : text;
+  return `${String(lineNumber).padStart(NUMBER_WIDTH, " ")}\t${shown}`;
+}
+
+/** Numbers `lines`, the first being line `firstLineNumber` (1-based). */
+export function numberLines(lines: readonly string[], firstLineNumber: number): string {
+  return lines.map((line, index) => numberLine(firstLineNumber + index, line)).join("\n");
+}

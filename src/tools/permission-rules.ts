@@ -1,0 +1,70 @@
+/**
+ * Allow/deny rules: `Tool` (every call of a tool), `Bash(npm test)` (that exact command) and
+ * `Bash(npm test:*)` (commands starting with `npm test`).
+ */
+
+export interface PermissionRule {
+  toolName: string;
+  /** The text inside the parentheses, when present. */
+  specifier?: string;
+}
+
+/** Parses `Name` or `Name(specifier)`; returns undefined for text that is neither. */
+export function parsePermissionRule(rule: string): PermissionRule | undefined {
+  const match = /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s.exec(rule.trim());
+  if (match === null) return undefined;
+  const toolName = match[1] ?? "";
+  const specifier = match[2];
+  return specifier === undefined || specifier === "" ? { toolName } : { toolName, specifier };
+}
+
+/** Shell syntax after which a prefix no longer says what runs (chains, substitutions, redirections). */
+const SHELL_COMPOSITION = /[;&|`$<>(){}\n\\]/;
+
+/** Leading `VAR=value` assignments, which do not change which program runs. */
+function stripAssignments(segment: string): string {
+  return segment.replace(/^(?:\s*[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, "").trim();
+}
+
+function prefixMatches(command: string, prefix: string): boolean {
+  return command === prefix || command.startsWith(`${prefix} `);
+}
+
+function bashCommandOf(input: unknown): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const command = (input as { command?: unknown }).command;
+  return typeof command === "string" ? command : undefined;
+}
+
+/**
+ * Whether an allow rule covers this call. A Bash rule with a specifier never allows a composed command
+ * (`npm test && rm -rf x`), since the prefix would only vouch for its first part. Specifiers on other tools are
+ * not understood and allow nothing.
+ */
+export function allowRuleMatches(rule: PermissionRule, toolName: string, input: unknown): boolean {
+  if (rule.toolName !== toolName) return false;
+  if (rule.specifier === undefined) return true;
+  if (toolName !== "Bash") return false;
+  const command = bashCommandOf(input)?.trim();
+  if (command === undefined || SHELL_COMPOSITION.test(command)) return false;
+  const stripped = stripAssignments(command);
+  if (rule.specifier.endsWith(":*")) return prefixMatches(stripped, rule.specifier.slice(0, -2).trim());
+  return stripped === rule.specifier.trim();
+}
+
+/**
+ * Whether a deny rule covers this call. Deny errs the other way: a Bash rule matches when any part of a chain,
+ * pipeline or substitution starts with its prefix, and a specifier on another tool denies the whole tool.
+ */
+export function denyRuleMatches(rule: PermissionRule, toolName: string, input: unknown): boolean {
+  if (rule.toolName !== toolName) return false;
+  if (rule.specifier === undefined || toolName !== "Bash") return true;
+  const command = bashCommandOf(input);
+  if (command === undefined) return true;
+  const isPrefix = rule.specifier.endsWith(":*");
+  const wanted = (isPrefix ? rule.specifier.slice(0, -2) : rule.specifier).trim();
+  return command
+    .split(/[;&|`\n(){}]|\$\(/)
+    .map(stripAssignments)
+    .some((segment) => (isPrefix ? segment.startsWith(wanted) : segment === wanted));
+}

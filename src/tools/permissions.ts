@@ -1,0 +1,103 @@
+/** Permission modes and rules: decides whether a tool call may run, asking a person when the policy says so. */
+import { allowRuleMatches, denyRuleMatches, parsePermissionRule } from "./permission-rules.js";
+import type { AnyTool } from "./types.js";
+
+/**
+ * `default`: read-only calls run, others ask. `acceptEdits`: file edits (Write, Edit) run too, Bash still asks.
+ * `bypassPermissions`: everything not denied runs.
+ */
+export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions";
+
+export interface PermissionRequest {
+  tool: string;
+  input: unknown;
+  /** One line for a person: `Bash(npm install)`, `Write(/ws/a.ts)`. */
+  summary: string;
+}
+
+export interface PermissionPolicy {
+  mode: PermissionMode;
+  /** Rules whose calls run without asking (`Read`, `Bash(npm test:*)`). */
+  allow: string[];
+  /** Rules whose calls never run; deny wins over everything else. */
+  deny: string[];
+  /** Asks a person; resolves true to allow. Without it, calls that need asking are denied. */
+  ask?: (request: PermissionRequest) => Promise<boolean>;
+}
+
+export type PermissionDecision = { behavior: "allow" } | { behavior: "deny"; message: string };
+
+/** Tools that `acceptEdits` lets through: they change files inside the workspace only. */
+const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit"]);
+
+/** Longest argument shown in a summary. */
+const SUMMARY_ARGUMENT_CHARS = 200;
+
+/** A short human-readable description of a call, e.g. `Bash(npm test)`. */
+export function summarizeToolCall(toolName: string, input: unknown): string {
+  let argument = "";
+  if (typeof input === "object" && input !== null) {
+    const fields = input as Record<string, unknown>;
+    const primary = fields.command ?? fields.file_path ?? fields.pattern ?? fields.path;
+    argument = typeof primary === "string" ? primary : JSON.stringify(input);
+  }
+  if (argument.length > SUMMARY_ARGUMENT_CHARS) argument = `${argument.slice(0, SUMMARY_ARGUMENT_CHARS)}…`;
+  return `${toolName}(${argument})`;
+}
+
+function isReadOnlyCall(tool: AnyTool, input: unknown): boolean {
+  try {
+    return tool.isReadOnly(input);
+  } catch {
+    return false;
+  }
+}
+
+/** Decides one call. Order: deny rules, bypass mode, allow rules, read-only calls, acceptEdits, then ask. */
+export async function checkPermission(
+  tool: AnyTool,
+  input: unknown,
+  policy: PermissionPolicy,
+): Promise<PermissionDecision> {
+  const summary = summarizeToolCall(tool.name, input);
+  for (const text of policy.deny) {
+    const rule = parsePermissionRule(text);
+    if (rule !== undefined && denyRuleMatches(rule, tool.name, input)) {
+      return {
+        behavior: "deny",
+        message: `Permission denied: ${summary} is blocked by the deny rule "${text}". Do not retry it; find another way or ask the user.`,
+      };
+    }
+  }
+  if (policy.mode === "bypassPermissions") return { behavior: "allow" };
+  for (const text of policy.allow) {
+    const rule = parsePermissionRule(text);
+    if (rule !== undefined && allowRuleMatches(rule, tool.name, input)) return { behavior: "allow" };
+  }
+  if (isReadOnlyCall(tool, input)) return { behavior: "allow" };
+  if (policy.mode === "acceptEdits" && FILE_EDIT_TOOLS.has(tool.name)) return { behavior: "allow" };
+  if (policy.ask === undefined) {
+    return {
+      behavior: "deny",
+      message:
+        `Permission denied: ${summary} needs approval, but permission mode "${policy.mode}" has no way to ask ` +
+        "the user. The user can allow it with an allow rule (e.g. " +
+        `"${tool.name}") or another permission mode; until then, do not retry this call.`,
+    };
+  }
+  let approved: boolean;
+  try {
+    approved = await policy.ask({ tool: tool.name, input, summary });
+  } catch (error) {
+    return {
+      behavior: "deny",
+      message: `Permission denied: asking the user about ${summary} failed (${(error as Error).message}).`,
+    };
+  }
+  return approved
+    ? { behavior: "allow" }
+    : {
+        behavior: "deny",
+        message: `The user denied permission for ${summary}. Do not retry it; ask the user what to do instead.`,
+      };
+}

@@ -1,0 +1,76 @@
+/** The one way a tool call runs: validate, check permission, call, and turn every failure into a result. */
+
+import { contentText } from "../messages/index.js";
+import { formatInputValidationError } from "./input-validation.js";
+import { checkPermission, type PermissionPolicy } from "./permissions.js";
+import type { AnyTool, ToolContext, ToolOutput } from "./types.js";
+
+/** What the model reads when a call is interrupted. */
+export const INTERRUPTED_MESSAGE = "Interrupted by the user: the tool call was stopped before it finished.";
+
+function interrupted(): ToolOutput {
+  return { content: INTERRUPTED_MESSAGE, isError: true };
+}
+
+/** Error results must be non-empty text (the API's rule for `is_error`). */
+function asErrorOutput(output: ToolOutput): ToolOutput {
+  const text = typeof output.content === "string" ? output.content : contentText(output.content);
+  const result: ToolOutput = {
+    content: text.trim() === "" ? "The tool failed without a message." : text,
+    isError: true,
+  };
+  if (output.display !== undefined) result.display = output.display;
+  return result;
+}
+
+function thrownMessage(error: unknown): string {
+  if (error instanceof Error)
+    return error.name === "Error" ? `Error: ${error.message}` : `${error.name}: ${error.message}`;
+  return `Error: ${String(error)}`;
+}
+
+/** Resolves when `signal` aborts (never rejects); the listener is removed by `dispose`. */
+function abortPromise(signal: AbortSignal): { promise: Promise<"aborted">; dispose: () => void } {
+  let onAbort = (): void => {};
+  const promise = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return { promise, dispose: () => signal.removeEventListener("abort", onAbort) };
+}
+
+/**
+ * Runs one call of `tool` with the model's raw input. Never throws: invalid input, a denied permission and a
+ * thrown error all come back as `isError` text the model can act on; an abort returns `INTERRUPTED_MESSAGE`.
+ */
+export async function runTool(
+  tool: AnyTool,
+  rawInput: unknown,
+  context: ToolContext,
+  policy: PermissionPolicy,
+): Promise<ToolOutput> {
+  if (context.signal.aborted) return interrupted();
+  const parsed = tool.inputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    return { content: formatInputValidationError(tool.name, tool.inputSchema, parsed.error), isError: true };
+  }
+  const abort = abortPromise(context.signal);
+  try {
+    const decision = await Promise.race([checkPermission(tool, parsed.data, policy), abort.promise]);
+    if (decision === "aborted") return interrupted();
+    if (decision.behavior === "deny") return { content: decision.message, isError: true };
+    // The race returns promptly on abort even if a tool ignores its signal; tools that own processes kill them.
+    const call = tool.call(parsed.data, context);
+    const outcome = await Promise.race([call, abort.promise]);
+    if (outcome === "aborted") {
+      call.catch(() => {});
+      return interrupted();
+    }
+    return outcome.isError ? asErrorOutput(outcome) : outcome;
+  } catch (error) {
+    if (context.signal.aborted) return interrupted();
+    return { content: thrownMessage(error), isError: true };
+  } finally {
+    abort.dispose();
+  }
+}

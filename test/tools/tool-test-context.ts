@@ -1,0 +1,45 @@
+/** Shared helpers for the tool tests: real temp workspaces and contexts. */
+import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { PermissionPolicy } from "../../src/tools/permissions.js";
+import type { ToolContext } from "../../src/tools/types.js";
+
+/** A fresh temp directory (realpath'd, since macOS-style /tmp symlinks would confuse path assertions). */
+export async function makeTempDirectory(prefix = "threadline-tools-"): Promise<string> {
+  return realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
+}
+
+export async function removeDirectory(directory: string): Promise<void> {
+  await rm(directory, { recursive: true, force: true });
+}
+
+export function makeContext(cwd: string, overrides: Partial<ToolContext> = {}): ToolContext {
+  return {
+    cwd,
+    additionalDirectories: [],
+    signal: new AbortController().signal,
+    toolUseId: "toolu_test",
+    onProgress: () => {},
+    ...overrides,
+  };
+}
+
+export const BYPASS: PermissionPolicy = { mode: "bypassPermissions", allow: [], deny: [] };
+
+/** Text of a ToolOutput's content. */
+export function outputText(content: unknown): string {
+  if (typeof content === "string") return content;
+  throw new Error(`expected text content, got ${JSON.stringify(content).slice(0, 200)}`);
+}
+
+/** Whether a process exists and is not a zombie (a zombie has exited; it only waits to be reaped). */
+export async function isProcessAlive(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Zod schemas for transcript lines: the trust boundary between bytes on disk and `TimelineEntry`.
+ * They check the envelope (type, ids, parent link, the fields each kind is dispatched on) and the shape of
+ * each content block's `type`, not every nested field: loading must stay fast on 100 MB files, and deeper
+ * checks belong to the request normalizer, which runs on every turn anyway.
+ */
+import { z } from "zod";
+import type { TimelineEntry } from "../messages/index.js";
+
+const blockEnvelope = z.looseObject({ type: z.string() });
+
+const entryBase = {
+  uuid: z.string().min(1),
+  parentUuid: z.string().nullable(),
+  timestamp: z.string(),
+  sessionId: z.string(),
+  isSidechain: z.boolean().optional(),
+  agentId: z.string().optional(),
+};
+
+const userSchema = z.looseObject({
+  ...entryBase,
+  type: z.literal("user"),
+  message: z.looseObject({ role: z.literal("user"), content: z.union([z.string(), z.array(blockEnvelope)]) }),
+  isMeta: z.boolean().optional(),
+  isVirtual: z.boolean().optional(),
+  isCompactSummary: z.boolean().optional(),
+  sourceToolAssistantUUID: z.string().optional(),
+});
+
+const assistantSchema = z.looseObject({
+  ...entryBase,
+  type: z.literal("assistant"),
+  message: z.looseObject({
+    id: z.string(),
+    role: z.literal("assistant"),
+    model: z.string(),
+    // One block per entry: the streaming layer splits responses, and the normalizer merges by message.id.
+    content: z.array(blockEnvelope).length(1),
+    stop_reason: z.string().nullable().optional(),
+  }),
+  isApiErrorMessage: z.boolean().optional(),
+  isVirtual: z.boolean().optional(),
+});
+
+const progressSchema = z.looseObject({
+  ...entryBase,
+  type: z.literal("progress"),
+  toolUseID: z.string(),
+  data: z.looseObject({ message: z.string() }),
+});
+
+const systemSchema = z.looseObject({
+  ...entryBase,
+  type: z.literal("system"),
+  subtype: z.enum([
+    "informational",
+    "local_command",
+    "api_error",
+    "compact_boundary",
+    "microcompact_boundary",
+    "snip_boundary",
+    "stream_superseded",
+  ]),
+  content: z.string(),
+  logicalParentUuid: z.string().nullable().optional(),
+  snipMetadata: z.looseObject({ removedUuids: z.array(z.string()) }).optional(),
+  supersededUuids: z.array(z.string()).optional(),
+});
+
+const attachmentSchema = z.looseObject({
+  ...entryBase,
+  type: z.literal("attachment"),
+  attachment: z.looseObject({ type: z.string(), content: z.string() }),
+});
+
+const recordBase = { timestamp: z.string(), sessionId: z.string() };
+
+const collapseCommitSchema = z.looseObject({
+  ...recordBase,
+  type: z.literal("collapse-commit"),
+  collapseId: z.string(),
+  summaryUuid: z.string(),
+  summary: z.string(),
+  firstArchivedUuid: z.string(),
+  lastArchivedUuid: z.string(),
+});
+
+const collapseSnapshotSchema = z.looseObject({
+  ...recordBase,
+  type: z.literal("collapse-snapshot"),
+  staged: z.array(z.looseObject({ startUuid: z.string(), endUuid: z.string(), summary: z.string() })),
+});
+
+const latchesSchema = z.looseObject({ ...recordBase, type: z.literal("latches"), betas: z.array(z.string()) });
+
+const cacheEditPinSchema = z.looseObject({
+  ...recordBase,
+  type: z.literal("cache-edit-pin"),
+  messageIndex: z.number().int().nonnegative(),
+  block: z.looseObject({ type: z.literal("cache_edits"), edits: z.array(blockEnvelope) }),
+});
+
+const customTitleSchema = z.looseObject({
+  type: z.literal("custom-title"),
+  customTitle: z.string(),
+  sessionId: z.string(),
+});
+
+/** One schema per entry type; the mapped type makes adding a kind to `TimelineEntry` a compile error here. */
+export const ENTRY_SCHEMAS: { readonly [Type in TimelineEntry["type"]]: z.ZodType } = {
+  user: userSchema,
+  assistant: assistantSchema,
+  progress: progressSchema,
+  system: systemSchema,
+  attachment: attachmentSchema,
+  "collapse-commit": collapseCommitSchema,
+  "collapse-snapshot": collapseSnapshotSchema,
+  latches: latchesSchema,
+  "cache-edit-pin": cacheEditPinSchema,
+  "custom-title": customTitleSchema,
+};
+
+/** Whether `type` names a kind of timeline entry this build understands. */
+export function isKnownEntryType(type: string): type is TimelineEntry["type"] {
+  return Object.hasOwn(ENTRY_SCHEMAS, type);
+}
+
+/** A short description of the first schema issue, for problem reports. */
+export function describeSchemaError(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue === undefined) return "invalid record";
+  const path = issue.path.length > 0 ? issue.path.join(".") : "(record)";
+  return `${path}: ${issue.message}`;
+}

@@ -1,0 +1,42 @@
+/**
+ * Where transcripts live: `<home>/projects/<cwd-slug>/<session-id>.jsonl`, the same layout Claude Code uses
+ * under `~/.claude`, so people who know one know the other.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** Environment variable that moves threadline's home directory (default `~/.threadline`). */
+export const THREADLINE_HOME_ENV = "THREADLINE_HOME";
+
+/** Name of the home directory under the user's home when `THREADLINE_HOME` is unset. */
+export const DEFAULT_THREADLINE_DIR = ".threadline";
+
+/** Extension of transcript files. */
+export const TRANSCRIPT_EXTENSION = ".jsonl";
+
+/** threadline's home directory: `$THREADLINE_HOME`, else `~/.threadline`. */
+export function threadlineHome(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env[THREADLINE_HOME_ENV];
+  if (override !== undefined && override !== "") return override;
+  return join(homedir(), DEFAULT_THREADLINE_DIR);
+}
+
+/** A directory name for a working directory: every non-alphanumeric character becomes "-" (Claude Code's rule). */
+export function cwdSlug(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, "-");
+}
+
+/** The folder holding every transcript of one working directory. `home` defaults to `threadlineHome()`. */
+export function projectDir(cwd: string, home: string = threadlineHome()): string {
+  return join(home, "projects", cwdSlug(cwd));
+}
+
+/** The transcript file of one session. `home` defaults to `threadlineHome()`. */
+export function transcriptPath(sessionId: string, cwd: string, home: string = threadlineHome()): string {
+  return join(projectDir(cwd, home), `${sessionId}${TRANSCRIPT_EXTENSION}`);
+}
+
+/** Claude Code's transcript folder for a working directory. `home` defaults to the user's home directory. */
+export function claudeCodeProjectDir(cwd: string, home: string = homedir()): string {
+  return join(home, ".claude", "projects", cwdSlug(cwd));
+}

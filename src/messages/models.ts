@@ -19,7 +19,7 @@ export interface ModelLimits {
 }
 
 /** Default model when neither `--model` nor `ANTHROPIC_MODEL` names one. */
-export const DEFAULT_MODEL = "claude-sonnet-4-5";
+export const DEFAULT_MODEL = "claude-sonnet-4-6";
 
 /** The default output cap in force unless escalated (PIPELINE §5: 8K). */
 export const DEFAULT_OUTPUT_TOKENS = 8_192;
@@ -27,7 +27,13 @@ export const DEFAULT_OUTPUT_TOKENS = 8_192;
 /** Output cap used for the single retry after a max_tokens stop under the default cap. */
 export const ESCALATED_MAX_TOKENS = 64_000;
 
+// Rows for models newer than the published docs we had are conservative assumptions; `--context-window`
+// (THREADLINE_CONTEXT_WINDOW) overrides the window for any model.
 const TABLE: ReadonlyArray<readonly [prefix: string, limits: ModelLimits]> = [
+  ["claude-opus-4-8", limits(200_000, 128_000, 4_096, 5, 25)],
+  ["claude-opus-4-7", limits(200_000, 128_000, 4_096, 5, 25)],
+  ["claude-opus-4-6", limits(200_000, 128_000, 4_096, 5, 25)],
+  ["claude-sonnet-4-6", limits(200_000, 64_000, 1_024, 3, 15)],
   ["claude-opus-4-5", limits(200_000, 64_000, 4_096, 5, 25)],
   ["claude-opus-4-1", limits(200_000, 32_000, 1_024, 15, 75)],
   ["claude-opus-4", limits(200_000, 32_000, 1_024, 15, 75)],

@@ -1,0 +1,259 @@
+/**
+ * QueryEngine: the library entry point. `submitMessage` records the person's message (timeline and
+ * transcript, flushed) before the model is called, runs the query loop, and finishes in the background.
+ */
+import { randomUUID } from "node:crypto";
+import { CacheBreakDetector } from "../cache/index.js";
+import { type CompactionSettings, compactionSettingsFromEnv, createSnipTool } from "../compaction/index.js";
+import type { EngineEvent } from "../loop/events.js";
+import { emptyUsage, type TurnUsage } from "../loop/events.js";
+import { type LoopConfig, query } from "../loop/query.js";
+import {
+  createSystemEntry,
+  createUserEntry,
+  DEFAULT_MODEL,
+  type ModelLimits,
+  type TimelineEntry,
+  type UserContentBlock,
+} from "../messages/index.js";
+import { AnthropicProvider } from "../provider/index.js";
+import type { Provider } from "../provider/types.js";
+import { emptyLatches, latchesFromEntries, toolDefinitions } from "../request/index.js";
+import { Timeline } from "../timeline/index.js";
+import { defaultTools } from "../tools/index.js";
+import type { PermissionPolicy } from "../tools/permissions.js";
+import type { AnyTool } from "../tools/types.js";
+import {
+  JsonlTranscriptStore,
+  MemoryTranscriptStore,
+  resumeSession,
+  type TranscriptStore,
+  transcriptPath,
+} from "../transcript/index.js";
+import { DeferredTranscriptStore } from "./deferred-transcript.js";
+import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
+import { buildSystemPrompt } from "./system-prompt.js";
+
+export interface QueryEngineOptions {
+  /** Workspace root; tools are confined to it. Default `process.cwd()`. */
+  cwd?: string;
+  /** Default: `AnthropicProvider` configured from `ANTHROPIC_BASE_URL` / `ANTHROPIC_API_KEY`. */
+  provider?: Provider;
+  /** Default `ANTHROPIC_MODEL`, else `DEFAULT_MODEL`. */
+  model?: string;
+  /** Model to switch to after repeated overloads (default none). */
+  fallbackModel?: string;
+  /** Default: Read, Write, Edit, Bash, Grep, Glob, plus Snip when snip is on. */
+  tools?: AnyTool[];
+  /** Default mode "default" with no ask callback (non-read-only tools are denied). */
+  permission?: Partial<PermissionPolicy>;
+  /** Replaces the default instructions segment. */
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  /** Default a random UUID. */
+  sessionId?: string;
+  /** Default: a JSONL file under THREADLINE_HOME; `false` keeps the transcript in memory. */
+  transcript?: TranscriptStore | false;
+  /** Overrides THREADLINE_HOME for the default transcript location. */
+  home?: string;
+  compaction?: Partial<CompactionSettings>;
+  /** Model requests allowed per turn (default unlimited). */
+  maxTurns?: number;
+  /** Overrides the model table's context window. */
+  contextWindow?: number;
+  thinking?: LoopConfig["thinking"];
+  maxTokens?: number;
+  /** Default "5m". */
+  cacheTtl?: "5m" | "1h";
+  additionalDirectories?: string[];
+  /** Entries to start from (resume). */
+  initialEntries?: readonly TimelineEntry[];
+  /** Clock, for tests. Default `() => new Date()`. */
+  now?: () => Date;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface SubmitOptions {
+  signal?: AbortSignal;
+}
+
+export class QueryEngine {
+  readonly sessionId: string;
+  readonly timeline: Timeline;
+  readonly cwd: string;
+  readonly provider: Provider;
+  readonly transcript: TranscriptStore;
+  readonly config: LoopConfig;
+  readonly cacheDetector = new CacheBreakDetector();
+  /** Usage summed over the whole session. */
+  readonly totals: TurnUsage = emptyUsage();
+  readonly #tools: Map<string, AnyTool>;
+  readonly #policy: PermissionPolicy;
+  readonly #options: QueryEngineOptions;
+  readonly #finisher: BackgroundFinisher;
+  readonly #state: { latches: ReturnType<typeof emptyLatches>; model: string };
+  #controller: AbortController | undefined;
+  #turns = 0;
+
+  constructor(options: QueryEngineOptions = {}) {
+    const env = options.env ?? process.env;
+    this.#options = options;
+    this.cwd = options.cwd ?? process.cwd();
+    this.sessionId = options.sessionId ?? randomUUID();
+    this.timeline = new Timeline(options.initialEntries ?? []);
+    this.provider =
+      options.provider ?? new AnthropicProvider(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {});
+    this.transcript =
+      options.transcript === false
+        ? new MemoryTranscriptStore()
+        : (options.transcript ??
+          openJsonl(this.sessionId, this.cwd, transcriptPath(this.sessionId, this.cwd, options.home)));
+    const compaction = compactionSettingsFromEnv(env, options.compaction ?? {});
+    const model = options.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
+    const modelOverrides: Partial<ModelLimits> | undefined =
+      options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : undefined;
+    this.config = {
+      model,
+      systemPrompt: buildSystemPrompt({
+        cwd: this.cwd,
+        ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+        ...(options.appendSystemPrompt !== undefined ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+        ...(options.now ? { date: options.now() } : {}),
+      }),
+      compaction,
+      ...(options.fallbackModel !== undefined ? { fallbackModel: options.fallbackModel } : {}),
+      ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
+      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+      ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
+      ...(modelOverrides ? { modelOverrides } : {}),
+    };
+    const tools = options.tools ?? [...defaultTools(), ...(compaction.snip ? [createSnipTool()] : [])];
+    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.#policy = { mode: "default", allow: [], deny: [], ...options.permission };
+    this.#state = { latches: latchesFromEntries(this.timeline.entries) ?? emptyLatches(), model };
+    this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
+  }
+
+  /** Resume a saved session by id (or transcript path); reports what the loader had to skip. */
+  static async resume(
+    sessionIdOrPath: string,
+    options: QueryEngineOptions = {},
+  ): Promise<{ engine: QueryEngine; problems: string[] }> {
+    const cwd = options.cwd ?? process.cwd();
+    const resumed = await resumeSession(sessionIdOrPath, {
+      cwd,
+      ...(options.home !== undefined ? { home: options.home } : {}),
+    });
+    const engine = new QueryEngine({
+      ...options,
+      cwd,
+      sessionId: resumed.header.sessionId,
+      initialEntries: resumed.entries,
+      transcript: options.transcript ?? openJsonl(resumed.header.sessionId, cwd, resumed.path),
+    });
+    engine.cacheDetector.expectDrop("resume");
+    return { engine, problems: resumed.problems.map((problem) => `line ${problem.line}: ${problem.reason}`) };
+  }
+
+  /** Path of the JSONL transcript, when on disk. */
+  get transcriptPath(): string | undefined {
+    return this.transcript.path;
+  }
+
+  get model(): string {
+    return this.#state.model;
+  }
+
+  get tools(): readonly AnyTool[] {
+    return [...this.#tools.values()];
+  }
+
+  /** Add a task to run after each turn (collapse ctx-agent, session memory, metrics). */
+  addBackgroundHook(hook: BackgroundHook): void {
+    this.#finisher.add(hook);
+  }
+
+  /** Interrupt the running turn (tools are cancelled; the transcript stays resumable). */
+  interrupt(): void {
+    this.#controller?.abort();
+  }
+
+  /** Submit a user message and iterate the turn's events; the last event is `turn_end`. */
+  async *submitMessage(input: string | UserContentBlock[], options: SubmitOptions = {}): AsyncGenerator<EngineEvent> {
+    await this.#finisher.idle();
+    const controller = new AbortController();
+    this.#controller = controller;
+    const relay = () => controller.abort();
+    options.signal?.addEventListener("abort", relay, { once: true });
+    try {
+      const user = createUserEntry(this.#context(), input);
+      this.timeline.append(user);
+      this.transcript.append(user);
+      await this.transcript.flush();
+      yield { type: "user", entry: user };
+      this.#turns++;
+      const turn = query({
+        sessionId: this.sessionId,
+        timeline: this.timeline,
+        transcript: this.transcript,
+        provider: this.provider,
+        tools: this.#tools,
+        toolDefinitions: toolDefinitions([...this.#tools.values()]),
+        policy: this.#policy,
+        cwd: this.cwd,
+        additionalDirectories: this.#options.additionalDirectories ?? [],
+        config: this.config,
+        state: this.#state,
+        cacheDetector: this.cacheDetector,
+        now: this.#now,
+        signal: controller.signal,
+      });
+      for await (const event of turn) {
+        if (event.type === "turn_end") this.#addTotals(event.usage);
+        yield event;
+      }
+    } finally {
+      options.signal?.removeEventListener("abort", relay);
+      this.#controller = undefined;
+      await this.transcript.flush();
+      this.#finisher.start({ sessionId: this.sessionId, entries: this.timeline.entries, usage: this.totals });
+    }
+  }
+
+  /** Number of turns submitted in this process. */
+  get turnCount(): number {
+    return this.#turns;
+  }
+
+  /** Wait for background work, flush and close the transcript. */
+  async close(): Promise<void> {
+    await this.#finisher.idle();
+    await this.transcript.close();
+  }
+
+  readonly #now = (): Date => (this.#options.now ? this.#options.now() : new Date());
+
+  #context() {
+    return { sessionId: this.sessionId, parentUuid: this.timeline.lastMessage?.uuid ?? null, now: this.#now() };
+  }
+
+  #note(message: string): void {
+    const entry = createSystemEntry(this.#context(), "informational", message, { level: "warning" });
+    this.timeline.append(entry);
+    this.transcript.append(entry);
+  }
+
+  #addTotals(usage: TurnUsage): void {
+    this.totals.inputTokens += usage.inputTokens;
+    this.totals.outputTokens += usage.outputTokens;
+    this.totals.cacheReadInputTokens += usage.cacheReadInputTokens;
+    this.totals.cacheCreationInputTokens += usage.cacheCreationInputTokens;
+    this.totals.requests += usage.requests;
+    this.totals.costUsd += usage.costUsd;
+  }
+}
+
+function openJsonl(sessionId: string, cwd: string, path: string): TranscriptStore {
+  return new DeferredTranscriptStore(path, () => JsonlTranscriptStore.open({ sessionId, cwd, path }));
+}

@@ -1,0 +1,83 @@
+/**
+ * What the loop and engine tell their caller, and the explicit reasons a loop iteration continues or ends.
+ */
+import type { AssistantEntry, MessageEntry, SystemEntry, ToolUseBlock, Usage, UserEntry } from "../messages/index.js";
+import type { RawStreamEvent } from "../provider/types.js";
+import type { AssembledRequest } from "../request/types.js";
+
+/** Why the loop goes round again. */
+export type ContinueReason =
+  | "tool_use"
+  | "max_tokens_escalation"
+  | "max_tokens_continuation"
+  | "media_stripped"
+  | "collapse_drain"
+  | "reactive_compact";
+
+/** Why the loop stopped. */
+export type TerminalReason =
+  | "completed"
+  | "aborted"
+  | "max_turns"
+  | "max_tokens"
+  | "prompt_too_long"
+  | "blocking_limit"
+  | "error";
+
+export interface TurnUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  /** Model requests made (retries not counted). */
+  requests: number;
+  costUsd: number;
+}
+
+export type EngineEvent =
+  /** A raw SSE event as it arrives (text_delta etc.), for live rendering. */
+  | { type: "stream_event"; event: RawStreamEvent }
+  /** The request about to be sent (for /context and debugging). */
+  | { type: "request_start"; request: AssembledRequest; iteration: number }
+  /** One assistant block has been recorded. */
+  | { type: "assistant"; entry: AssistantEntry }
+  | { type: "user"; entry: UserEntry }
+  | { type: "tool_start"; block: ToolUseBlock }
+  | { type: "tool_progress"; toolUseId: string; message: string }
+  | { type: "tool_result"; block: ToolUseBlock; entry: UserEntry; isError: boolean }
+  /** A notice for the person: retries, fallbacks, cache breaks, compactions. */
+  | { type: "notice"; level: "info" | "warning" | "error"; message: string; entry?: SystemEntry }
+  | { type: "loop_continue"; reason: ContinueReason }
+  | { type: "turn_end"; reason: TerminalReason; usage: TurnUsage; iterations: number; error?: string; lastText: string }
+  /** Any other timeline entry appended during the turn (records, attachments, boundaries). */
+  | { type: "entry"; entry: MessageEntry };
+
+export function emptyUsage(): TurnUsage {
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadInputTokens: 0,
+    cacheCreationInputTokens: 0,
+    requests: 0,
+    costUsd: 0,
+  };
+}
+
+/** Adds one response's usage to a running total (cost from the model table's prices). */
+export function addUsage(
+  total: TurnUsage,
+  usage: Usage,
+  prices: { inputPerMTok: number; outputPerMTok: number },
+): void {
+  const cacheRead = usage.cache_read_input_tokens ?? 0;
+  const cacheWrite = usage.cache_creation_input_tokens ?? 0;
+  const write1h = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
+  const write5m = cacheWrite - write1h;
+  total.inputTokens += usage.input_tokens;
+  total.outputTokens += usage.output_tokens;
+  total.cacheReadInputTokens += cacheRead;
+  total.cacheCreationInputTokens += cacheWrite;
+  total.requests += 1;
+  const inputDollars = (usage.input_tokens + 1.25 * write5m + 2 * write1h + 0.1 * cacheRead) * prices.inputPerMTok;
+  total.costUsd += (inputDollars + usage.output_tokens * prices.outputPerMTok) / 1_000_000;
+}

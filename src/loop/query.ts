@@ -1,0 +1,450 @@
+/**
+ * The query loop: compaction ▸ assembly ▸ fingerprint ▸ stream ▸ append ▸ tools, repeated while the reply
+ * asks for tools. Every entry is appended to the timeline and queued to the transcript as it happens; the
+ * transcript is flushed before each model call.
+ */
+import type { CacheBreakDetector } from "../cache/index.js";
+import type { CompactionSettings } from "../compaction/index.js";
+import { runCompactionTiers } from "../compaction/index.js";
+import {
+  type AssistantEntry,
+  createApiErrorEntry,
+  createProgressEntry,
+  createSystemEntry,
+  createToolResultEntry,
+  createUserEntry,
+  type EntryContext,
+  type MessageEntry,
+  type ModelLimits,
+  modelLimits,
+  type TimelineEntry,
+  type ToolUseBlock,
+  toolResultBlock,
+} from "../messages/index.js";
+import { type Provider, ProviderError } from "../provider/types.js";
+import { assembleRequest, type LatchState, latchRecord, type RequestSettings } from "../request/index.js";
+import type { AssembledRequest, CacheEditPin, ThinkingConfig, ToolDefinition } from "../request/types.js";
+import type { Timeline } from "../timeline/index.js";
+import type { PermissionPolicy } from "../tools/permissions.js";
+import type { AnyTool, ToolOutput } from "../tools/types.js";
+import type { TranscriptStore } from "../transcript/index.js";
+import { blockingLimitMessage } from "./blocking.js";
+import { Channel } from "./channel.js";
+import { addUsage, type EngineEvent, emptyUsage, type TerminalReason, type TurnUsage } from "./events.js";
+import { CONTINUATION_PROMPT, decideMaxTokens, isMediaError, syntheticErrorText } from "./recovery.js";
+import { ToolExecutor } from "./tool-executor.js";
+
+/** Settings that stay fixed for a session (the loop reads them every iteration). */
+export interface LoopConfig {
+  model: string;
+  fallbackModel?: string;
+  systemPrompt: readonly string[];
+  /** Stop after this many model requests in one turn (default unlimited). */
+  maxTurns?: number;
+  thinking?: RequestSettings["thinking"];
+  maxTokens?: number;
+  cacheTtl?: "5m" | "1h";
+  compaction: CompactionSettings;
+  modelOverrides?: Partial<ModelLimits>;
+  metadata?: { user_id?: string };
+}
+
+/** Mutable per-session state the loop carries between turns. */
+export interface LoopState {
+  latches: LatchState;
+  /** The model in use; switches to the fallback after repeated overloads. */
+  model: string;
+}
+
+export interface QueryContext {
+  sessionId: string;
+  timeline: Timeline;
+  transcript: TranscriptStore;
+  provider: Provider;
+  tools: ReadonlyMap<string, AnyTool>;
+  toolDefinitions: readonly ToolDefinition[];
+  policy: PermissionPolicy;
+  cwd: string;
+  additionalDirectories: readonly string[];
+  config: LoopConfig;
+  state: LoopState;
+  cacheDetector?: CacheBreakDetector;
+  now: () => Date;
+  signal: AbortSignal;
+}
+
+type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
+
+/** One user turn's loop. Yields events as they happen; the last event is always `turn_end`. */
+export async function* query(context: QueryContext): AsyncGenerator<EngineEvent, TerminalReason> {
+  const { timeline, config, state, signal } = context;
+  const usage: TurnUsage = emptyUsage();
+  const maxTokensState = { override: undefined as number | undefined, escalated: false, continuations: 0 };
+  let iterations = 0;
+  let mediaRetried = false;
+  let lastText = "";
+
+  const entryContext = (): EntryContext => ({
+    sessionId: context.sessionId,
+    parentUuid: timeline.lastMessage?.uuid ?? null,
+    now: context.now(),
+  });
+  const append = (entry: TimelineEntry): void => {
+    timeline.append(entry);
+    context.transcript.append(entry);
+  };
+  const finish = (reason: TerminalReason, error?: string): EngineEvent => ({
+    type: "turn_end",
+    reason,
+    usage,
+    iterations,
+    lastText,
+    ...(error !== undefined ? { error } : {}),
+  });
+
+  while (true) {
+    if (signal.aborted) {
+      yield finish("aborted");
+      return "aborted";
+    }
+    if (config.maxTurns !== undefined && iterations >= config.maxTurns) {
+      yield finish("max_turns", `Reached the limit of ${config.maxTurns} model requests for this turn.`);
+      return "max_turns";
+    }
+    iterations++;
+    const limits = modelLimits(state.model, config.modelOverrides);
+
+    // 1. Compaction tiers, in their fixed order; they only add records.
+    const compaction = await runCompactionTiers({
+      entries: timeline.entries,
+      now: context.now(),
+      settings: config.compaction,
+      capabilities: context.provider.capabilities,
+      model: state.model,
+      contextWindow: limits.contextWindow,
+      sessionId: context.sessionId,
+      parentUuid: timeline.lastMessage?.uuid ?? null,
+      compactableTools: compactableToolNames(context.tools),
+      toolNames: [...context.tools.keys()],
+    });
+    for (const record of compaction.records) {
+      append(record);
+      if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
+    }
+    if (compaction.expectCacheDrop) context.cacheDetector?.expectDrop(compaction.expectCacheDrop);
+
+    // 2. Assembly: a pure function of the projected view, settings, latches and pins.
+    const pins = pinsFromEntries(timeline.entries);
+    const settingsFor = (model: string): RequestSettings => ({
+      model,
+      systemPrompt: config.systemPrompt,
+      tools: context.toolDefinitions,
+      ...(config.thinking ? { thinking: config.thinking } : {}),
+      ...(maxTokensState.override !== undefined
+        ? { maxTokens: maxTokensState.override }
+        : config.maxTokens !== undefined
+          ? { maxTokens: config.maxTokens }
+          : {}),
+      cacheTtl: config.cacheTtl ?? "5m",
+      snipTags: compaction.snipTags,
+      cacheEditing: compaction.cacheEditing,
+      ...(compaction.contextManagement ? { contextManagement: compaction.contextManagement } : {}),
+      ...(config.metadata ? { metadata: config.metadata } : {}),
+      ...(config.modelOverrides ? { modelOverrides: config.modelOverrides } : {}),
+    });
+    const assembled = assembleRequest({
+      messages: compaction.messages,
+      settings: settingsFor(state.model),
+      latches: state.latches,
+      pins,
+      newCacheEdits: compaction.newCacheEdits,
+    });
+    if (assembled.latches.betas.length !== state.latches.betas.length) {
+      state.latches = assembled.latches;
+      append(latchRecord(state.latches, context.sessionId, context.now()));
+    }
+    for (const pin of assembled.newPins) {
+      append({
+        type: "cache-edit-pin",
+        messageIndex: pin.messageIndex,
+        block: pin.block,
+        timestamp: context.now().toISOString(),
+        sessionId: context.sessionId,
+      });
+    }
+    const blocked = blockingLimitMessage(
+      compaction.messages,
+      assembled.request.body,
+      state.model,
+      limits,
+      config.compaction,
+    );
+    if (blocked) {
+      const notice = createSystemEntry(entryContext(), "informational", blocked, { level: "error" });
+      append(notice);
+      yield { type: "notice", level: "error", message: blocked, entry: notice };
+      yield finish("blocking_limit", blocked);
+      return "blocking_limit";
+    }
+    const rebuild = (model: string): AssembledRequest => {
+      state.model = model;
+      return assembleRequest({
+        messages: compaction.messages,
+        settings: settingsFor(model),
+        latches: state.latches,
+        pins: pinsFromEntries(timeline.entries),
+      }).request;
+    };
+
+    // 3. Fingerprint, then make sure the transcript holds everything before the model is called.
+    context.cacheDetector?.beforeRequest(assembled.request);
+    yield { type: "request_start", request: assembled.request, iteration: iterations };
+    await context.transcript.flush();
+
+    // 4. Stream the response; tools start as their blocks finish.
+    const channel = new Channel<LoopItem>();
+    const newExecutor = (): ToolExecutor =>
+      new ToolExecutor({
+        tools: context.tools,
+        policy: context.policy,
+        cwd: context.cwd,
+        additionalDirectories: context.additionalDirectories,
+        signal,
+        session: {
+          sessionId: context.sessionId,
+          entries: () => timeline.entries,
+          append: (entry) => append(entry),
+        },
+        onStart: (block) => channel.push({ type: "tool_start", block }),
+        onProgress: (toolUseId, message) => {
+          const entry = createProgressEntry(entryContext(), toolUseId, message);
+          append(entry);
+          channel.push({ type: "tool_progress", toolUseId, message });
+        },
+      });
+    let executor = newExecutor();
+    let attemptEntries: AssistantEntry[] = [];
+    const toolOwners = new Map<string, AssistantEntry>();
+    let stopReason: string | null = null;
+    let responseText = "";
+    try {
+      for await (const event of context.provider.stream(assembled.request, { signal, entryContext, rebuild })) {
+        switch (event.type) {
+          case "stream_event":
+            yield event;
+            break;
+          case "block_complete":
+            if (event.block.type === "tool_use") executor.add(event.block);
+            break;
+          case "assistant_entry": {
+            append(event.entry);
+            attemptEntries.push(event.entry);
+            const block = event.entry.message.content[0];
+            if (block.type === "tool_use") toolOwners.set(block.id, event.entry);
+            if (block.type === "text") responseText += block.text;
+            yield { type: "assistant", entry: event.entry };
+            break;
+          }
+          case "retry": {
+            if (event.supersededUuids.length > 0) {
+              append(
+                createSystemEntry(entryContext(), "stream_superseded", "Partial response superseded by a retry.", {
+                  supersededUuids: event.supersededUuids,
+                }),
+              );
+            }
+            // The retried attempt starts over: forget this attempt's blocks and cancel its tools.
+            executor.discard();
+            executor = newExecutor();
+            attemptEntries = [];
+            toolOwners.clear();
+            responseText = "";
+            const message = `${event.error.message} — retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt})`;
+            const notice = createSystemEntry(entryContext(), "api_error", message, {
+              level: "warning",
+              retryAttempt: event.attempt,
+              retryInMs: event.delayMs,
+            });
+            append(notice);
+            yield { type: "notice", level: "warning", message, entry: notice };
+            break;
+          }
+          case "fallback": {
+            const message = `Model ${event.from} is overloaded; switched to ${event.to}.`;
+            const notice = createSystemEntry(entryContext(), "informational", message, { level: "warning" });
+            append(notice);
+            yield { type: "notice", level: "warning", message, entry: notice };
+            break;
+          }
+          case "message_end":
+            stopReason = event.stopReason;
+            addUsage(usage, event.usage, {
+              inputPerMTok: limits.inputPricePerMTok,
+              outputPerMTok: limits.outputPricePerMTok,
+            });
+            {
+              const cacheBreak = context.cacheDetector?.afterResponse(event.usage);
+              if (cacheBreak && context.cacheDetector) {
+                const message = context.cacheDetector.describe(cacheBreak);
+                const notice = createSystemEntry(entryContext(), "informational", message, { level: "warning" });
+                append(notice);
+                yield { type: "notice", level: "warning", message, entry: notice };
+              }
+            }
+            break;
+        }
+        for (const item of channel.drain()) if (item.type !== "_result") yield item;
+      }
+    } catch (error) {
+      const failure = error instanceof ProviderError ? error : new ProviderError("connection", String(error));
+      if (failure.kind === "aborted" || signal.aborted) {
+        yield* recordInterruption(attemptEntries, toolOwners);
+        yield finish("aborted");
+        return "aborted";
+      }
+      // Blocks recorded by the failed attempt would otherwise dangle without a stop reason.
+      if (attemptEntries.length > 0) {
+        append(
+          createSystemEntry(entryContext(), "stream_superseded", "Partial response from a failed request.", {
+            supersededUuids: attemptEntries.map((entry) => entry.uuid),
+          }),
+        );
+      }
+      executor.discard();
+      const synthetic = syntheticErrorText(failure);
+      if (synthetic) append(createApiErrorEntry(entryContext(), synthetic, state.model));
+      if (isMediaError(failure) && !mediaRetried) {
+        mediaRetried = true;
+        yield { type: "loop_continue", reason: "media_stripped" };
+        continue;
+      }
+      const message = `API error (${failure.kind}): ${failure.message}`;
+      const notice = createSystemEntry(entryContext(), "api_error", message, { level: "error" });
+      append(notice);
+      yield { type: "notice", level: "error", message, entry: notice };
+      const reason: TerminalReason = failure.kind === "prompt_too_long" ? "prompt_too_long" : "error";
+      yield finish(reason, message);
+      return reason;
+    }
+    if (responseText) lastText = responseText;
+
+    // 5. Tool results, in block order, each answering a recorded tool_use.
+    if (toolOwners.size > 0) {
+      yield* collectResults();
+      if (signal.aborted) {
+        yield finish("aborted");
+        return "aborted";
+      }
+    }
+    if (stopReason === "max_tokens") {
+      const decision = decideMaxTokens(
+        maxTokensState,
+        maxTokensState.override === undefined && config.maxTokens === undefined,
+      );
+      if (decision.action === "escalate" && toolOwners.size === 0) {
+        maxTokensState.escalated = true;
+        maxTokensState.override = decision.maxTokens;
+        append(
+          createSystemEntry(
+            entryContext(),
+            "stream_superseded",
+            "Truncated response retried with a larger output cap.",
+            {
+              supersededUuids: attemptEntries.map((entry) => entry.uuid),
+            },
+          ),
+        );
+        yield { type: "loop_continue", reason: "max_tokens_escalation" };
+        continue;
+      }
+      if (decision.action !== "surface") {
+        maxTokensState.continuations++;
+        const entry = createUserEntry(entryContext(), CONTINUATION_PROMPT, { isMeta: true });
+        append(entry);
+        yield { type: "user", entry };
+        yield { type: "loop_continue", reason: "max_tokens_continuation" };
+        continue;
+      }
+      yield finish("max_tokens", decision.message);
+      return "max_tokens";
+    }
+    if (toolOwners.size > 0) {
+      yield { type: "loop_continue", reason: "tool_use" };
+      continue;
+    }
+    yield finish("completed");
+    return "completed";
+
+    // Local helpers close over this iteration's state.
+    async function* collectResults(): AsyncGenerator<EngineEvent> {
+      void (async () => {
+        for await (const result of executor.results()) channel.push({ type: "_result", ...result });
+        channel.close();
+      })();
+      for await (const item of channel) {
+        if (item.type !== "_result") {
+          yield item;
+          continue;
+        }
+        const owner = toolOwners.get(item.block.id);
+        if (!owner) continue; // its tool_use was never recorded (stream cut before the entry landed)
+        const entry = createToolResultEntry(
+          entryContext(),
+          [toolResultBlock(item.block.id, item.output.content, item.output.isError ?? false)],
+          owner.uuid,
+          item.output.display,
+        );
+        append(entry);
+        yield { type: "tool_result", block: item.block, entry, isError: item.output.isError ?? false };
+      }
+    }
+
+    async function* recordInterruption(
+      recorded: readonly AssistantEntry[],
+      owners: Map<string, AssistantEntry>,
+    ): AsyncGenerator<EngineEvent> {
+      if (owners.size > 0 && executor.size > 0) yield* collectResults();
+      // tool_use entries recorded but never handed to the executor still need an answer
+      for (const entry of recorded) {
+        const block = entry.message.content[0];
+        if (block.type !== "tool_use" || answered(block.id)) continue;
+        const result = createToolResultEntry(
+          entryContext(),
+          [toolResultBlock(block.id, "Interrupted by user before the tool ran.", true)],
+          entry.uuid,
+        );
+        append(result);
+      }
+      const note = createUserEntry(entryContext(), "[Request interrupted by user]", { isMeta: true });
+      append(note);
+      yield { type: "user", entry: note };
+      await context.transcript.flush();
+    }
+
+    function answered(toolUseId: string): boolean {
+      for (let index = timeline.entries.length - 1; index >= 0; index--) {
+        const entry = timeline.entries[index]!;
+        if (entry.type !== "user" || typeof entry.message.content === "string") continue;
+        if (entry.message.content.some((block) => block.type === "tool_result" && block.tool_use_id === toolUseId))
+          return true;
+      }
+      return false;
+    }
+  }
+}
+
+/** Cache edits pinned by earlier turns, in the order they were pinned. */
+export function pinsFromEntries(entries: readonly TimelineEntry[]): CacheEditPin[] {
+  const pins: CacheEditPin[] = [];
+  for (const entry of entries)
+    if (entry.type === "cache-edit-pin") pins.push({ messageIndex: entry.messageIndex, block: entry.block });
+  return pins;
+}
+
+function compactableToolNames(tools: ReadonlyMap<string, AnyTool>): Set<string> {
+  const names = new Set<string>();
+  for (const [name, tool] of tools) if (tool.compactable) names.add(name);
+  return names;
+}
+
+export type { MessageEntry, ThinkingConfig };

@@ -1,0 +1,72 @@
+/**
+ * Recovery policy for the loop: what to do after a max_tokens stop, and which provider errors become
+ * synthetic API-error messages (so the next request strips what caused them).
+ */
+import { API_ERROR_TEXT, ESCALATED_MAX_TOKENS } from "../messages/index.js";
+import type { ProviderError } from "../provider/types.js";
+
+/** How many "resume where you stopped" continuations a turn may append after max_tokens stops. */
+export const DEFAULT_MAX_CONTINUATIONS = 3;
+
+/** The meta message appended after a max_tokens stop once escalation is used up. */
+export const CONTINUATION_PROMPT =
+  "Output token limit hit. Resume directly where you stopped, with no apology and no recap. " +
+  "Pick up mid-thought if that is where the cut happened, and break the remaining work into smaller pieces.";
+
+export interface MaxTokensState {
+  /** The max_tokens override now in force (undefined: the settings' default). */
+  override: number | undefined;
+  escalated: boolean;
+  continuations: number;
+}
+
+export type MaxTokensDecision =
+  | { action: "escalate"; maxTokens: number }
+  | { action: "continue" }
+  | { action: "surface"; message: string };
+
+/**
+ * After a max_tokens stop: with the default output cap in force, retry once at `ESCALATED_MAX_TOKENS`;
+ * otherwise append up to `DEFAULT_MAX_CONTINUATIONS` continuation prompts; then surface the error.
+ */
+export function decideMaxTokens(state: MaxTokensState, defaultCapInForce: boolean): MaxTokensDecision {
+  if (defaultCapInForce && !state.escalated) return { action: "escalate", maxTokens: ESCALATED_MAX_TOKENS };
+  if (state.continuations < DEFAULT_MAX_CONTINUATIONS) return { action: "continue" };
+  return {
+    action: "surface",
+    message: `The response hit the output token limit ${state.continuations + 1} times in a row; stopping.`,
+  };
+}
+
+/** The synthetic API-error text recorded for a provider error, when the error names content to strip. */
+export function syntheticErrorText(error: ProviderError): string | undefined {
+  switch (error.kind) {
+    case "image_too_large":
+      return API_ERROR_TEXT.imageTooLarge;
+    case "pdf_too_large":
+      return API_ERROR_TEXT.pdfTooLarge;
+    case "pdf_password_protected":
+      return API_ERROR_TEXT.pdfPasswordProtected;
+    case "pdf_invalid":
+      return API_ERROR_TEXT.pdfInvalid;
+    case "request_too_large":
+      return API_ERROR_TEXT.requestTooLarge;
+    case "prompt_too_long":
+      return error.options.actualTokens !== undefined && error.options.maxTokens !== undefined
+        ? `${API_ERROR_TEXT.promptTooLong}: ${error.options.actualTokens} tokens > ${error.options.maxTokens} maximum`
+        : API_ERROR_TEXT.promptTooLong;
+    default:
+      return undefined;
+  }
+}
+
+/** Errors whose synthetic message makes the next request smaller by stripping media, so one retry is worth it. */
+export function isMediaError(error: ProviderError): boolean {
+  return (
+    error.kind === "image_too_large" ||
+    error.kind === "pdf_too_large" ||
+    error.kind === "pdf_password_protected" ||
+    error.kind === "pdf_invalid" ||
+    error.kind === "request_too_large"
+  );
+}

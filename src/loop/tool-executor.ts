@@ -1,0 +1,159 @@
+/**
+ * Runs the tool_use blocks of one response. Blocks are added as soon as they finish streaming, so tools
+ * start while the response is still arriving. Consecutive read-only calls run together (up to
+ * `DEFAULT_MAX_CONCURRENCY`); any other call runs alone. Results come back in block order.
+ */
+import type { ToolUseBlock } from "../messages/index.js";
+import { runTool } from "../tools/index.js";
+import type { PermissionPolicy } from "../tools/permissions.js";
+import type { AnyTool, ToolOutput, ToolSessionAccess } from "../tools/types.js";
+
+/** How many read-only tools may run at once. */
+export const DEFAULT_MAX_CONCURRENCY = 10;
+
+/** Result text recorded for a tool that an interruption stopped or never started. */
+export const INTERRUPTED_TOOL_MESSAGE = "Interrupted by user: the tool call was cancelled before it finished.";
+
+export interface ToolExecutorOptions {
+  tools: ReadonlyMap<string, AnyTool>;
+  policy: PermissionPolicy;
+  cwd: string;
+  additionalDirectories: readonly string[];
+  /** The turn's signal: aborting it cancels running tools. */
+  signal: AbortSignal;
+  session?: ToolSessionAccess;
+  onStart?: (block: ToolUseBlock) => void;
+  onProgress?: (toolUseId: string, message: string) => void;
+  /** Default `DEFAULT_MAX_CONCURRENCY`. */
+  maxConcurrency?: number;
+}
+
+interface Item {
+  block: ToolUseBlock;
+  readOnly: boolean;
+  state: "queued" | "running" | "done";
+  controller: AbortController;
+  result: Promise<ToolOutput>;
+  resolve: (output: ToolOutput) => void;
+}
+
+export class ToolExecutor {
+  readonly #options: ToolExecutorOptions;
+  readonly #items: Item[] = [];
+  #discarded = false;
+
+  constructor(options: ToolExecutorOptions) {
+    this.#options = options;
+    options.signal.addEventListener("abort", () => this.#abortAll(), { once: true });
+  }
+
+  /** Number of blocks added so far. */
+  get size(): number {
+    return this.#items.length;
+  }
+
+  /** Queue a finished tool_use block; it starts as soon as the concurrency rules allow. */
+  add(block: ToolUseBlock): void {
+    let resolve!: (output: ToolOutput) => void;
+    const result = new Promise<ToolOutput>((done) => {
+      resolve = done;
+    });
+    const tool = this.#options.tools.get(block.name);
+    let readOnly = false;
+    if (tool) {
+      const parsed = tool.inputSchema.safeParse(block.input);
+      readOnly = parsed.success ? safeIsReadOnly(tool, parsed.data) : false;
+    }
+    this.#items.push({ block, readOnly, state: "queued", controller: new AbortController(), result, resolve });
+    if (this.#options.signal.aborted) this.#abortAll();
+    else this.#pump();
+  }
+
+  /** Cancel everything from a response that is being retried; results are never reported. */
+  discard(): void {
+    this.#discarded = true;
+    for (const item of this.#items) item.controller.abort();
+  }
+
+  /** Outputs in block order; resolves each as soon as it and every block before it are done. */
+  async *results(): AsyncGenerator<{ block: ToolUseBlock; output: ToolOutput }> {
+    for (let index = 0; index < this.#items.length; index++) {
+      const item = this.#items[index]!;
+      const output = await item.result;
+      yield { block: item.block, output };
+    }
+  }
+
+  #pump(): void {
+    if (this.#discarded || this.#options.signal.aborted) return;
+    const limit = this.#options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+    for (const item of this.#items) {
+      if (item.state === "done") continue;
+      const running = this.#items.filter((other) => other.state === "running");
+      if (item.state === "running") {
+        if (!item.readOnly) return; // an exclusive tool holds the line
+        continue;
+      }
+      const canStart =
+        running.length === 0 || (item.readOnly && running.every((other) => other.readOnly) && running.length < limit);
+      if (!canStart) return;
+      this.#start(item);
+      if (!item.readOnly) return;
+    }
+  }
+
+  #start(item: Item): void {
+    item.state = "running";
+    const options = this.#options;
+    options.onStart?.(item.block);
+    const tool = options.tools.get(item.block.name);
+    const run = tool
+      ? runTool(
+          tool,
+          item.block.input,
+          {
+            cwd: options.cwd,
+            additionalDirectories: options.additionalDirectories,
+            signal: item.controller.signal,
+            toolUseId: item.block.id,
+            onProgress: (message) => options.onProgress?.(item.block.id, message),
+            ...(options.session ? { session: options.session } : {}),
+          },
+          options.policy,
+        )
+      : Promise.resolve<ToolOutput>({
+          content: `Error: No such tool available: ${item.block.name}`,
+          isError: true,
+        });
+    run
+      .catch((error: unknown): ToolOutput => ({ content: `Error: ${describe(error)}`, isError: true }))
+      .then((output) => {
+        const final = item.controller.signal.aborted ? { content: INTERRUPTED_TOOL_MESSAGE, isError: true } : output;
+        item.state = "done";
+        item.resolve(final);
+        this.#pump();
+      });
+  }
+
+  #abortAll(): void {
+    for (const item of this.#items) {
+      item.controller.abort();
+      if (item.state === "queued") {
+        item.state = "done";
+        item.resolve({ content: INTERRUPTED_TOOL_MESSAGE, isError: true });
+      }
+    }
+  }
+}
+
+function safeIsReadOnly(tool: AnyTool, input: unknown): boolean {
+  try {
+    return tool.isReadOnly(input);
+  } catch {
+    return false;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,84 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import type { Emulator, EmulatorOptions } from "../../src/emulator/index.js";
+import { startEmulator } from "../../src/emulator/index.js";
+import { QueryEngine, type QueryEngineOptions } from "../../src/engine/query-engine.js";
+import type { EngineEvent } from "../../src/loop/events.js";
+import { AnthropicProvider } from "../../src/provider/index.js";
+import type { Tool } from "../../src/tools/types.js";
+
+export interface Harness {
+  emulator: Emulator;
+  engine: QueryEngine;
+  workspace: string;
+  home: string;
+  close(): Promise<void>;
+}
+
+/** An emulator, a temp workspace with a few files, and an engine wired to both over real HTTP. */
+export async function startHarness(
+  emulatorOptions: EmulatorOptions,
+  engineOptions: Partial<QueryEngineOptions> = {},
+): Promise<Harness> {
+  const emulator = await startEmulator(emulatorOptions);
+  const workspace = await mkdtemp(join(tmpdir(), "threadline-ws-"));
+  const home = await mkdtemp(join(tmpdir(), "threadline-home-"));
+  await writeFile(join(workspace, "greet.ts"), 'export function greet(name: string) {\n  return "Helo, " + name;\n}\n');
+  await writeFile(join(workspace, "README.md"), "# sample\nA tiny project.\n");
+  const engine = new QueryEngine({
+    cwd: workspace,
+    home,
+    provider: fastProvider(emulator.url),
+    permission: { mode: "bypassPermissions" },
+    ...engineOptions,
+  });
+  return {
+    emulator,
+    engine,
+    workspace,
+    home,
+    async close() {
+      await engine.close();
+      await emulator.close();
+    },
+  };
+}
+
+/** The real provider with instant backoff so fault tests stay fast. */
+export function fastProvider(url: string, extra: Record<string, unknown> = {}): AnthropicProvider {
+  return new AnthropicProvider({ baseURL: url, apiKey: "test-key-not-secret", sleep: async () => {}, ...extra });
+}
+
+export async function collect(events: AsyncIterable<EngineEvent>): Promise<EngineEvent[]> {
+  const all: EngineEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}
+
+export function turnEnd(events: EngineEvent[]): Extract<EngineEvent, { type: "turn_end" }> {
+  const last = events.at(-1);
+  if (last?.type !== "turn_end") throw new Error(`last event is ${last?.type}, not turn_end`);
+  return last;
+}
+
+/** A read-only tool that sleeps and records when it ran, to observe concurrency. */
+export function sleepyTool(
+  log: Array<{ id: string; start: number; end: number }>,
+  milliseconds = 150,
+): Tool<{ id: string }> {
+  return {
+    name: "Sleepy",
+    description: "Waits a moment and echoes its id.",
+    inputSchema: z.strictObject({ id: z.string() }),
+    compactable: true,
+    isReadOnly: () => true,
+    async call(input) {
+      const start = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, milliseconds));
+      log.push({ id: input.id, start, end: performance.now() });
+      return { content: `slept ${input.id}` };
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Emulator options, each with its default.
+ */
+import type { FaultSpec, ScenarioStep } from "./scenario.js";
+
+/** Default seconds in a 429's `retry-after` (small: tests must run fast; 0 is allowed). */
+export const DEFAULT_RETRY_AFTER_SECONDS = 1;
+/** How long a stalled stream stays silent before the emulator drops the connection. */
+export const DEFAULT_STALL_MS = 30_000;
+/** Seed for ids, chunk splits and rate faults without their own seed. */
+export const DEFAULT_SEED = 1;
+
+export interface EmulatorOptions {
+  /** TCP port; default 0 (any free port). */
+  port?: number;
+  /** Bind address; loopback only (127.0.0.0/8, ::1, localhost), anything else throws. Default "127.0.0.1". */
+  host?: string;
+  /** Scripted turns for main-loop requests, in order; steps may be functions of the request. Default none (echo). */
+  scenario?: readonly ScenarioStep[];
+  /** Scenario JSON file (see scenario.ts); its turns follow `scenario`'s and its faults join `faults`. Default none. */
+  scenarioFile?: string;
+  /** Faults to inject. Default none. */
+  faults?: readonly FaultSpec[];
+  /** `retry-after` seconds on injected 429s. Default DEFAULT_RETRY_AFTER_SECONDS (1). */
+  retryAfterSeconds?: number;
+  /** Record violations without rejecting (for measuring other clients). Default false. */
+  lenient?: boolean;
+  /** Append every request record to this JSONL file. Default none (memory only). */
+  logPath?: string;
+  /** Clock in ms for cache TTLs and log times. Default Date.now. */
+  now?: () => number;
+  /** Context window for every model, overriding the model table. Default modelLimits(model).contextWindow. */
+  contextWindow?: number;
+  /** Largest request body in bytes; larger gets 413. Default 32 MB. */
+  maxRequestBytes?: number;
+  /** When set, only this key is accepted (others get 401); otherwise any key. Default none. */
+  apiKey?: string;
+  /** Accept `cache_edits` / `cache_reference`. Default true. */
+  cacheEditing?: boolean;
+  /** HMAC secret for thinking signatures. Default DEFAULT_SIGNATURE_SECRET. */
+  signatureSecret?: string;
+  /** Verify the latest assistant turn's thinking signatures. Default true. */
+  verifySignatures?: boolean;
+  /** Answer 404 for models the table does not know. Default false. */
+  strictModels?: boolean;
+  /** Require the context-management beta header for `context_management`. Default true. */
+  requireBetas?: boolean;
+  /** Treat requests without tools as side requests (summary answer, no step consumed). Default true. */
+  sideRequestsWithoutTools?: boolean;
+  /** Silence of a stalled stream before the connection is dropped, in ms. Default DEFAULT_STALL_MS. */
+  stallMs?: number;
+  /** Seed for ids and chunk splits. Default DEFAULT_SEED. */
+  seed?: number;
+}

@@ -1,0 +1,55 @@
+/**
+ * The request log: one record per HTTP request, kept in memory and, when a path is given, appended to a
+ * JSONL file (one JSON object a line, LF framing).
+ */
+import { appendFileSync } from "node:fs";
+import type { StopReason } from "../messages/index.js";
+import type { AppliedEdit } from "./context-management.js";
+import type { ResponseUsage } from "./response.js";
+import type { FaultKind } from "./scenario.js";
+import type { ReplySource } from "./scripted-model.js";
+import type { Violation } from "./validator.js";
+
+export interface RequestLogEntry {
+  /** 1-based position among all HTTP requests. */
+  index: number;
+  /** 1-based position among `POST /v1/messages` requests (what fault specs count). */
+  messagesRequest?: number;
+  method: string;
+  path: string;
+  /** Injected-clock time the request arrived. */
+  receivedAt: number;
+  /** Wall time spent answering, for benchmarks; tests never assert it. */
+  durationMs: number;
+  requestId: string;
+  status: number;
+  stream: boolean;
+  /** The parsed body (absent when it was not JSON). */
+  body?: unknown;
+  violations: Violation[];
+  fault?: FaultKind;
+  usage?: ResponseUsage;
+  stopReason?: StopReason | null;
+  /** Block types of the answer, in order. */
+  contentTypes?: string[];
+  source?: ReplySource;
+  /** Scenario step consumed (0-based). */
+  step?: number;
+  /** Blocks served from the prompt cache. */
+  cacheReadBlocks?: number;
+  appliedEdits?: AppliedEdit[];
+  error?: { type: string; message: string };
+}
+
+export class RequestLog {
+  readonly entries: RequestLogEntry[] = [];
+
+  /** `path`: JSONL file to append to; default none (memory only). */
+  constructor(private readonly path?: string) {}
+
+  add(entry: RequestLogEntry): void {
+    this.entries.push(entry);
+    // Synchronous so records land in order and survive an abrupt close; this is a test server.
+    if (this.path !== undefined) appendFileSync(this.path, `${JSON.stringify(entry)}\n`, "utf8");
+  }
+}

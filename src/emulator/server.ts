@@ -1,0 +1,248 @@
+/**
+ * `startEmulator`: a node:http server on loopback speaking the Messages API — routes, auth and the
+ * `anthropic-version` check, count_tokens and models, the request log, and a clean close.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { KNOWN_MODEL_IDS, modelLimits } from "../messages/index.js";
+import { applyContextManagement } from "./context-management.js";
+import { errorReply } from "./errors.js";
+import { FaultPlan } from "./faults.js";
+import { apiKeyOf, betasOf, header, isLoopback, readBody, sendError, sendJson } from "./http-io.js";
+import { CacheLedger } from "./ledger.js";
+import { handleMessages } from "./messages-handler.js";
+import { DEFAULT_RETRY_AFTER_SECONDS, DEFAULT_SEED, DEFAULT_STALL_MS, type EmulatorOptions } from "./options.js";
+import { IdGenerator, seededRandom } from "./random.js";
+import { RequestLog, type RequestLogEntry } from "./request-log.js";
+import { estimateRequestTokens } from "./request-tokens.js";
+import type { EmulatorRequest } from "./request-types.js";
+import { loadScenarioFile, type ScenarioStep } from "./scenario.js";
+import { ScriptedModel } from "./scripted-model.js";
+import { DEFAULT_SIGNATURE_SECRET } from "./signature.js";
+import type { EmulatorState } from "./state.js";
+import { DEFAULT_MAX_REQUEST_BYTES, validateRequest } from "./validator.js";
+
+/** Counts since start. */
+export interface EmulatorStats {
+  requests: number;
+  messagesRequests: number;
+  /** Requests that broke at least one contract rule (rejected, or recorded in lenient mode). */
+  violations: number;
+  faults: number;
+  /** Scenario steps not yet consumed. */
+  stepsRemaining: number;
+}
+
+export interface Emulator {
+  /** Base URL, e.g. "http://127.0.0.1:PORT" (pass as the SDK's baseURL). */
+  url: string;
+  port: number;
+  /** Stops listening and drops open connections (stalled streams included). */
+  close(): Promise<void>;
+  /** The prompt-cache ledger. */
+  ledger: CacheLedger;
+  /** Every request record, in order. */
+  requests: RequestLogEntry[];
+  stats(): EmulatorStats;
+}
+
+/** Starts an emulator; resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const host = options.host ?? "127.0.0.1";
+  if (!isLoopback(host)) throw new Error(`emulator binds to loopback only; refused host ${host}`);
+  const steps: ScenarioStep[] = [...(options.scenario ?? [])];
+  const faults = [...(options.faults ?? [])];
+  if (options.scenarioFile !== undefined) {
+    const file = await loadScenarioFile(options.scenarioFile);
+    steps.push(...file.turns);
+    faults.push(...(file.faults ?? []));
+  }
+  const seed = options.seed ?? DEFAULT_SEED;
+  const now = options.now ?? Date.now;
+  const ids = new IdGenerator(seed);
+  const signatureSecret = options.signatureSecret ?? DEFAULT_SIGNATURE_SECRET;
+  const state: EmulatorState = {
+    ledger: new CacheLedger(now),
+    log: new RequestLog(options.logPath),
+    model: new ScriptedModel(steps, {
+      signatureSecret,
+      ids,
+      sideRequestsWithoutTools: options.sideRequestsWithoutTools ?? true,
+    }),
+    faults: new FaultPlan(faults),
+    ids,
+    random: seededRandom(seed),
+    now,
+    settings: {
+      lenient: options.lenient ?? false,
+      retryAfterSeconds: options.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS,
+      contextWindow: options.contextWindow,
+      maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+      apiKey: options.apiKey,
+      cacheEditing: options.cacheEditing ?? true,
+      signatureSecret,
+      verifySignatures: options.verifySignatures ?? true,
+      strictModels: options.strictModels ?? false,
+      requireBetas: options.requireBetas ?? true,
+      stallMs: options.stallMs ?? DEFAULT_STALL_MS,
+    },
+    messagesRequests: 0,
+    violationRequests: 0,
+    faultsInjected: 0,
+    stalls: new Set(),
+  };
+
+  const sockets = new Set<Socket>();
+  const server = createServer((request, response) => {
+    handle(request, response, state).catch((error: unknown) => {
+      if (!response.headersSent) sendError(response, errorReply(500, String(error)), "req_emulator_internal");
+      else response.destroy();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    ledger: state.ledger,
+    requests: state.log.entries,
+    stats: () => ({
+      requests: state.log.entries.length,
+      messagesRequests: state.messagesRequests,
+      violations: state.violationRequests,
+      faults: state.faultsInjected,
+      stepsRemaining: state.model.remaining(),
+    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const release of [...state.stalls]) release();
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handle(request: IncomingMessage, response: ServerResponse, state: EmulatorState): Promise<void> {
+  const started = performance.now();
+  const path = (request.url ?? "/").split("?")[0] ?? "/";
+  const method = request.method ?? "GET";
+  const entry: RequestLogEntry = {
+    index: state.log.entries.length + 1,
+    method,
+    path,
+    receivedAt: state.now(),
+    durationMs: 0,
+    requestId: state.ids.next("req"),
+    status: 0,
+    stream: false,
+    violations: [],
+  };
+  try {
+    await route(request, response, path, method, entry, state);
+  } finally {
+    entry.durationMs = performance.now() - started;
+    state.log.add(entry);
+  }
+}
+
+async function route(
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+  method: string,
+  entry: RequestLogEntry,
+  state: EmulatorState,
+): Promise<void> {
+  const fail = (status: number, message: string): void => {
+    const reply = errorReply(status, message);
+    entry.status = status;
+    entry.error = { type: reply.type, message };
+    sendError(response, reply, entry.requestId);
+  };
+  const isMessages = method === "POST" && path === "/v1/messages";
+  const isCount = method === "POST" && path === "/v1/messages/count_tokens";
+  const isModels = method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"));
+  if (!isMessages && !isCount && !isModels) {
+    request.resume();
+    return fail(404, `Not found: ${method} ${path}`);
+  }
+  const key = apiKeyOf(request);
+  if (key === undefined) return fail(401, "x-api-key header is required");
+  if (state.settings.apiKey !== undefined && key !== state.settings.apiKey) return fail(401, "invalid x-api-key");
+  if (header(request, "anthropic-version") === undefined) return fail(400, "anthropic-version: header is required");
+  if (isModels) return answerModels(response, path, entry, fail);
+
+  const read = await readBody(request, state.settings.maxRequestBytes);
+  if (read.kind === "too_large") return fail(413, "Request exceeds the maximum allowed number of bytes.");
+  let body: unknown;
+  try {
+    body = JSON.parse(read.bytes.toString("utf8"));
+  } catch {
+    return fail(400, "The request body is not valid JSON.");
+  }
+  entry.body = body;
+  if (isMessages) return handleMessages(request, response, body, read.bytes.length, entry, state);
+
+  const violations = validateRequest(body, {
+    endpoint: "count_tokens",
+    bodyBytes: read.bytes.length,
+    maxRequestBytes: state.settings.maxRequestBytes,
+    cacheEditing: state.settings.cacheEditing,
+    ...(state.settings.contextWindow !== undefined ? { contextWindow: state.settings.contextWindow } : {}),
+    ...(state.settings.requireBetas ? { betas: betasOf(request) } : {}),
+  });
+  entry.violations = violations;
+  const first = violations[0];
+  if (first) {
+    state.violationRequests++;
+    if (!state.settings.lenient) {
+      entry.status = first.status;
+      entry.error = { type: first.type, message: first.message };
+      return sendError(response, { status: first.status, type: first.type, message: first.message }, entry.requestId);
+    }
+  }
+  const managed = applyContextManagement(body as EmulatorRequest);
+  entry.status = 200;
+  sendJson(response, 200, { input_tokens: estimateRequestTokens(managed.request) }, { "request-id": entry.requestId });
+}
+
+function answerModels(
+  response: ServerResponse,
+  path: string,
+  entry: RequestLogEntry,
+  fail: (status: number, message: string) => void,
+): void {
+  const describe = (id: string) => ({
+    type: "model",
+    id,
+    display_name: id,
+    created_at: "2025-01-01T00:00:00Z",
+    max_input_tokens: modelLimits(id).contextWindow,
+    max_tokens: modelLimits(id).maxOutputTokens,
+  });
+  if (path !== "/v1/models") {
+    const id = decodeURIComponent(path.slice("/v1/models/".length));
+    if (!KNOWN_MODEL_IDS.includes(id)) fail(404, `model: ${id}`);
+    else {
+      entry.status = 200;
+      sendJson(response, 200, describe(id), { "request-id": entry.requestId });
+    }
+    return;
+  }
+  const data = KNOWN_MODEL_IDS.map(describe);
+  entry.status = 200;
+  sendJson(
+    response,
+    200,
+    { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null },
+    { "request-id": entry.requestId },
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * What one running emulator holds: resolved options and the parts every handler shares.
+ */
+import type { FaultPlan } from "./faults.js";
+import type { CacheLedger } from "./ledger.js";
+import type { IdGenerator } from "./random.js";
+import type { RequestLog } from "./request-log.js";
+import type { ScriptedModel } from "./scripted-model.js";
+
+export interface EmulatorState {
+  readonly ledger: CacheLedger;
+  readonly log: RequestLog;
+  readonly model: ScriptedModel;
+  readonly faults: FaultPlan;
+  readonly ids: IdGenerator;
+  /** Seeded generator for chunk splits. */
+  readonly random: () => number;
+  readonly now: () => number;
+  readonly settings: {
+    readonly lenient: boolean;
+    readonly retryAfterSeconds: number;
+    readonly contextWindow: number | undefined;
+    readonly maxRequestBytes: number;
+    readonly apiKey: string | undefined;
+    readonly cacheEditing: boolean;
+    readonly signatureSecret: string;
+    readonly verifySignatures: boolean;
+    readonly strictModels: boolean;
+    readonly requireBetas: boolean;
+    readonly stallMs: number;
+  };
+  /** Count of `POST /v1/messages` requests so far. */
+  messagesRequests: number;
+  /** Requests that broke at least one rule, and faults injected. */
+  violationRequests: number;
+  faultsInjected: number;
+  /** Timers and sockets of stalled streams, released on close. */
+  readonly stalls: Set<() => void>;
+}

@@ -1,0 +1,256 @@
+/**
+ * Per-block rules: allowed fields for each block type, which role may carry it, non-empty text,
+ * media limits, tool_result content and `is_error`, and cache-editing blocks.
+ */
+import { checkCacheControl } from "./cache-control-rules.js";
+import type { ValidationContext } from "./context.js";
+import { imageDimensions } from "./image-size.js";
+import { checkExtraKeys, invalid, isRecord } from "./violation.js";
+
+/** Largest base64 image payload the API accepts (5 MB). */
+export const MAX_IMAGE_BASE64_BYTES = 5 * 1024 * 1024;
+/** Largest PDF page count the API accepts. */
+export const MAX_PDF_PAGES = 100;
+
+const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+
+const KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  text: new Set(["type", "text", "cache_control", "citations"]),
+  image: new Set(["type", "source", "cache_control"]),
+  document: new Set(["type", "source", "title", "context", "citations", "cache_control"]),
+  thinking: new Set(["type", "thinking", "signature"]),
+  redacted_thinking: new Set(["type", "data"]),
+  tool_use: new Set(["type", "id", "name", "input", "cache_control"]),
+  tool_result: new Set(["type", "tool_use_id", "content", "is_error", "cache_control"]),
+  tool_result_with_reference: new Set([
+    "type",
+    "tool_use_id",
+    "content",
+    "is_error",
+    "cache_control",
+    "cache_reference",
+  ]),
+  cache_edits: new Set(["type", "edits"]),
+};
+
+const USER_TYPES: ReadonlySet<string> = new Set(["text", "image", "document", "tool_result", "cache_edits"]);
+const ASSISTANT_TYPES: ReadonlySet<string> = new Set(["text", "thinking", "redacted_thinking", "tool_use"]);
+
+/** Checks one content block of a message; returns its `type` when it is a known, well-formed tag. */
+export function checkMessageBlock(
+  block: unknown,
+  path: string,
+  role: "user" | "assistant",
+  context: ValidationContext,
+): string | undefined {
+  const out = context.out;
+  if (!isRecord(block)) {
+    out.push(invalid(path, "Input should be a valid dictionary"));
+    return undefined;
+  }
+  const type = block.type;
+  const allowedHere = role === "user" ? USER_TYPES : ASSISTANT_TYPES;
+  if (typeof type !== "string" || !(type in KEYS) || type === "tool_result_with_reference") {
+    out.push(
+      invalid(`${path}.type`, `Input tag '${String(type)}' found using 'type' does not match any of the expected tags`),
+    );
+    return undefined;
+  }
+  if (type === "cache_edits" && !context.cacheEditing) {
+    out.push(
+      invalid(`${path}.type`, "Input tag 'cache_edits' found using 'type' does not match any of the expected tags"),
+    );
+    return undefined;
+  }
+  if (!allowedHere.has(type)) {
+    out.push(invalid(path, `\`${type}\` blocks are not allowed in \`${role}\` messages`));
+    return type;
+  }
+  switch (type) {
+    case "text":
+      checkTextBlock(block, path, context);
+      break;
+    case "image":
+      checkImageBlock(block, path, context);
+      break;
+    case "document":
+      checkDocumentBlock(block, path, context);
+      break;
+    case "thinking":
+      checkExtraKeys(block, KEYS.thinking!, path, out);
+      if (typeof block.thinking !== "string") out.push(invalid(`${path}.thinking`, "Field required"));
+      if (typeof block.signature !== "string" || block.signature.length === 0) {
+        out.push(invalid(`${path}.signature`, "Field required: thinking blocks must carry their original signature"));
+      }
+      break;
+    case "redacted_thinking":
+      checkExtraKeys(block, KEYS.redacted_thinking!, path, out);
+      if (typeof block.data !== "string" || block.data.length === 0)
+        out.push(invalid(`${path}.data`, "Field required"));
+      break;
+    case "tool_use":
+      checkExtraKeys(block, KEYS.tool_use!, path, out);
+      if (typeof block.id !== "string" || block.id.length === 0) out.push(invalid(`${path}.id`, "Field required"));
+      if (typeof block.name !== "string" || block.name.length === 0)
+        out.push(invalid(`${path}.name`, "Field required"));
+      if (!isRecord(block.input)) out.push(invalid(`${path}.input`, "Input should be a valid dictionary"));
+      checkCacheControl(block, path, context);
+      break;
+    case "tool_result":
+      checkToolResultBlock(block, path, context);
+      break;
+    case "cache_edits":
+      checkCacheEditsBlock(block, path, context);
+      break;
+  }
+  return type;
+}
+
+function checkTextBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {
+  checkExtraKeys(block, KEYS.text!, path, context.out);
+  const text = block.text;
+  if (typeof text !== "string") {
+    context.out.push(invalid(`${path}.text`, "Field required"));
+    return;
+  }
+  if (text.length === 0) context.out.push(invalid(path, "text content blocks must be non-empty"));
+  else if (text.trim().length === 0)
+    context.out.push(invalid(path, "text content blocks must contain non-whitespace text"));
+  checkCacheControl(block, path, context);
+}
+
+function checkImageBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {
+  checkExtraKeys(block, KEYS.image!, path, context.out);
+  context.mediaCount++;
+  checkCacheControl(block, path, context);
+  const source = block.source;
+  if (!isRecord(source)) {
+    context.out.push(invalid(`${path}.source`, "Field required"));
+    return;
+  }
+  if (source.type === "url") {
+    if (typeof source.url !== "string") context.out.push(invalid(`${path}.source.url`, "Field required"));
+    return;
+  }
+  if (source.type !== "base64") {
+    context.out.push(invalid(`${path}.source.type`, "Input should be 'base64' or 'url'"));
+    return;
+  }
+  const mediaType = source.media_type;
+  if (typeof mediaType !== "string" || !IMAGE_MEDIA_TYPES.has(mediaType)) {
+    context.out.push(
+      invalid(`${path}.source.media_type`, "Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'"),
+    );
+    return;
+  }
+  const data = source.data;
+  if (typeof data !== "string" || data.length === 0) {
+    context.out.push(invalid(`${path}.source.data`, "Field required"));
+    return;
+  }
+  if (data.length > MAX_IMAGE_BASE64_BYTES) {
+    context.out.push(
+      invalid(
+        `${path}.source.base64`,
+        `image exceeds 5 MB maximum: ${data.length} bytes > ${MAX_IMAGE_BASE64_BYTES} bytes`,
+      ),
+    );
+    return;
+  }
+  const size = imageDimensions(data, mediaType);
+  if (size) context.images.push({ path, width: size.width, height: size.height });
+}
+
+function checkDocumentBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {
+  checkExtraKeys(block, KEYS.document!, path, context.out);
+  context.mediaCount++;
+  checkCacheControl(block, path, context);
+  const source = block.source;
+  if (!isRecord(source)) {
+    context.out.push(invalid(`${path}.source`, "Field required"));
+    return;
+  }
+  if (source.type === "base64" && source.media_type === "application/pdf" && typeof source.data === "string") {
+    const pages = countPdfPages(source.data);
+    if (pages > MAX_PDF_PAGES) {
+      context.out.push(invalid(`${path}.source`, `A maximum of ${MAX_PDF_PAGES} PDF pages may be provided.`));
+    }
+  }
+}
+
+/** Counts `/Type /Page` objects (not `/Pages`): enough for the page limit without a PDF parser. */
+function countPdfPages(base64: string): number {
+  const text = Buffer.from(base64, "base64").toString("latin1");
+  const matches = text.match(/\/Type\s*\/Page(?![a-zA-Z])/g);
+  return matches ? matches.length : 0;
+}
+
+function checkToolResultBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {
+  const out = context.out;
+  checkExtraKeys(block, context.cacheEditing ? KEYS.tool_result_with_reference! : KEYS.tool_result!, path, out);
+  if (typeof block.tool_use_id !== "string" || block.tool_use_id.length === 0) {
+    out.push(invalid(`${path}.tool_use_id`, "Field required"));
+  }
+  if (context.cacheEditing && block.cache_reference !== undefined) {
+    if (typeof block.cache_reference !== "string" || block.cache_reference.length === 0) {
+      out.push(invalid(`${path}.cache_reference`, "Input should be a non-empty string"));
+    } else context.toolResultReferences.add(block.cache_reference);
+  }
+  checkCacheControl(block, path, context);
+  const content = block.content;
+  const isError = block.is_error === true;
+  if (block.is_error !== undefined && typeof block.is_error !== "boolean") {
+    out.push(invalid(`${path}.is_error`, "Input should be a valid boolean"));
+  }
+  if (content === undefined || (typeof content === "string" && content.length === 0)) {
+    if (isError) out.push(invalid(path, "content cannot be empty if `is_error` is true"));
+    return;
+  }
+  if (typeof content === "string") return;
+  if (!Array.isArray(content)) {
+    out.push(invalid(`${path}.content`, "Input should be a valid string or list"));
+    return;
+  }
+  if (isError && content.length === 0) out.push(invalid(path, "content cannot be empty if `is_error` is true"));
+  for (let index = 0; index < content.length; index++) {
+    const inner: unknown = content[index];
+    const innerPath = `${path}.content.${index}`;
+    if (!isRecord(inner)) {
+      out.push(invalid(innerPath, "Input should be a valid dictionary"));
+      continue;
+    }
+    if (isError && inner.type !== "text") {
+      out.push(invalid(innerPath, "`is_error` tool results may only contain text content"));
+      continue;
+    }
+    if (inner.type === "text") checkTextBlock(inner, innerPath, context);
+    else if (inner.type === "image") checkImageBlock(inner, innerPath, context);
+    else if (inner.type === "document") checkDocumentBlock(inner, innerPath, context);
+    else {
+      out.push(
+        invalid(
+          `${innerPath}.type`,
+          `Input tag '${String(inner.type)}' found using 'type' does not match any of the expected tags`,
+        ),
+      );
+    }
+  }
+}
+
+function checkCacheEditsBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {
+  checkExtraKeys(block, KEYS.cache_edits!, path, context.out);
+  const edits = block.edits;
+  if (!Array.isArray(edits) || edits.length === 0) {
+    context.out.push(invalid(`${path}.edits`, "Input should be a non-empty list"));
+    return;
+  }
+  for (let index = 0; index < edits.length; index++) {
+    const edit: unknown = edits[index];
+    const editPath = `${path}.edits.${index}`;
+    if (!isRecord(edit) || edit.type !== "delete" || typeof edit.cache_reference !== "string") {
+      context.out.push(invalid(editPath, "Input should be {type: 'delete', cache_reference: string}"));
+      continue;
+    }
+    context.cacheEditDeletes.push({ path: editPath, reference: edit.cache_reference });
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * Request-level rules: top-level fields, model and max_tokens, system, tool definitions and tool_choice,
+ * thinking configuration, metadata and context_management.
+ */
+import { modelLimits } from "../../messages/index.js";
+import { checkCacheControl } from "./cache-control-rules.js";
+import type { ValidationContext } from "./context.js";
+import { checkExtraKeys, invalid, isRecord } from "./violation.js";
+
+/** Smallest `thinking.budget_tokens` the API accepts. */
+export const MIN_THINKING_BUDGET_TOKENS = 1024;
+/** Beta that unlocks `context_management`. */
+export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
+
+const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
+
+const MESSAGES_FIELDS: ReadonlySet<string> = new Set([
+  "model",
+  "max_tokens",
+  "messages",
+  "system",
+  "tools",
+  "tool_choice",
+  "thinking",
+  "metadata",
+  "context_management",
+  "temperature",
+  "top_p",
+  "top_k",
+  "stop_sequences",
+  "stream",
+  "service_tier",
+  "container",
+  "mcp_servers",
+]);
+const COUNT_TOKENS_FIELDS: ReadonlySet<string> = new Set([
+  "model",
+  "messages",
+  "system",
+  "tools",
+  "tool_choice",
+  "thinking",
+  "context_management",
+  "mcp_servers",
+]);
+const SYSTEM_BLOCK_KEYS: ReadonlySet<string> = new Set(["type", "text", "cache_control", "citations"]);
+const CUSTOM_TOOL_KEYS: ReadonlySet<string> = new Set(["type", "name", "description", "input_schema", "cache_control"]);
+const METADATA_KEYS: ReadonlySet<string> = new Set(["user_id"]);
+const TOOL_CHOICE_TYPES: ReadonlySet<string> = new Set(["auto", "any", "none", "tool"]);
+const CONTEXT_EDIT_TYPES: ReadonlySet<string> = new Set(["clear_tool_uses_20250919", "clear_thinking_20251015"]);
+
+/** Checks every top-level field except `messages`; returns the tool names defined. */
+export function checkRequestFields(body: Record<string, unknown>, context: ValidationContext): Set<string> {
+  const out = context.out;
+  const endpoint = context.options.endpoint ?? "messages";
+  checkExtraKeys(body, endpoint === "messages" ? MESSAGES_FIELDS : COUNT_TOKENS_FIELDS, "", out);
+  if (typeof body.model !== "string" || body.model.length === 0) out.push(invalid("model", "Field required"));
+  if (endpoint === "messages") checkMaxTokens(body, context);
+  checkSystem(body.system, context);
+  const toolNames = checkTools(body.tools, context);
+  checkThinking(body, context);
+  checkToolChoice(body, toolNames, context);
+  if (body.metadata !== undefined) {
+    if (!isRecord(body.metadata)) out.push(invalid("metadata", "Input should be a valid dictionary"));
+    else checkExtraKeys(body.metadata, METADATA_KEYS, "metadata", out);
+  }
+  if (body.stream !== undefined && typeof body.stream !== "boolean")
+    out.push(invalid("stream", "Input should be a valid boolean"));
+  checkContextManagement(body.context_management, context);
+  return toolNames;
+}
+
+function checkMaxTokens(body: Record<string, unknown>, context: ValidationContext): void {
+  const maxTokens = body.max_tokens;
+  if (maxTokens === undefined) {
+    context.out.push(invalid("max_tokens", "Field required"));
+    return;
+  }
+  if (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens < 1) {
+    context.out.push(invalid("max_tokens", "Input should be a positive integer"));
+    return;
+  }
+  if (typeof body.model !== "string") return;
+  const limit = modelLimits(body.model).maxOutputTokens;
+  if (maxTokens > limit) {
+    context.out.push(
+      invalid(
+        "max_tokens",
+        `${maxTokens} > ${limit}, which is the maximum allowed number of output tokens for ${body.model}`,
+      ),
+    );
+  }
+}
+
+function checkSystem(system: unknown, context: ValidationContext): void {
+  if (system === undefined || typeof system === "string") return;
+  if (!Array.isArray(system)) {
+    context.out.push(invalid("system", "Input should be a valid string or list"));
+    return;
+  }
+  for (let index = 0; index < system.length; index++) {
+    const block: unknown = system[index];
+    const path = `system.${index}`;
+    if (!isRecord(block) || block.type !== "text") {
+      context.out.push(invalid(path, "Input should be a text block"));
+      continue;
+    }
+    checkExtraKeys(block, SYSTEM_BLOCK_KEYS, path, context.out);
+    if (typeof block.text !== "string") context.out.push(invalid(`${path}.text`, "Field required"));
+    else if (block.text.length === 0) context.out.push(invalid(path, "text content blocks must be non-empty"));
+    else if (block.text.trim().length === 0) {
+      context.out.push(invalid(path, "text content blocks must contain non-whitespace text"));
+    }
+    checkCacheControl(block, path, context);
+  }
+}
+
+function checkTools(tools: unknown, context: ValidationContext): Set<string> {
+  const names = new Set<string>();
+  if (tools === undefined) return names;
+  if (!Array.isArray(tools)) {
+    context.out.push(invalid("tools", "Input should be a valid list"));
+    return names;
+  }
+  for (let index = 0; index < tools.length; index++) {
+    const tool: unknown = tools[index];
+    const path = `tools.${index}`;
+    if (!isRecord(tool)) {
+      context.out.push(invalid(path, "Input should be a valid dictionary"));
+      continue;
+    }
+    const isCustom = tool.type === undefined || tool.type === "custom";
+    if (isCustom) {
+      checkExtraKeys(tool, CUSTOM_TOOL_KEYS, `${path}.custom`, context.out);
+      if (!isRecord(tool.input_schema)) context.out.push(invalid(`${path}.custom.input_schema`, "Field required"));
+    }
+    const name = tool.name;
+    if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
+      context.out.push(invalid(`${path}.custom.name`, `String should match pattern '${TOOL_NAME_PATTERN.source}'`));
+    } else if (names.has(name)) {
+      context.out.push(invalid("tools", `Tool names must be unique. Found duplicate: ${name}`));
+    } else names.add(name);
+    checkCacheControl(tool, path, context);
+  }
+  return names;
+}
+
+function checkThinking(body: Record<string, unknown>, context: ValidationContext): void {
+  const thinking = body.thinking;
+  if (thinking === undefined) return;
+  if (!isRecord(thinking)) {
+    context.out.push(invalid("thinking", "Input should be a valid dictionary"));
+    return;
+  }
+  if (thinking.type === "disabled" || thinking.type === "adaptive") return;
+  if (thinking.type !== "enabled") {
+    context.out.push(invalid("thinking.type", "Input should be 'enabled', 'disabled' or 'adaptive'"));
+    return;
+  }
+  const budget = thinking.budget_tokens;
+  if (typeof budget !== "number" || !Number.isInteger(budget)) {
+    context.out.push(invalid("thinking.enabled.budget_tokens", "Field required"));
+    return;
+  }
+  if (budget < MIN_THINKING_BUDGET_TOKENS) {
+    context.out.push(
+      invalid(
+        "thinking.enabled.budget_tokens",
+        `Input should be greater than or equal to ${MIN_THINKING_BUDGET_TOKENS}`,
+      ),
+    );
+  }
+  if (
+    (context.options.endpoint ?? "messages") === "messages" &&
+    typeof body.max_tokens === "number" &&
+    budget >= body.max_tokens
+  ) {
+    context.out.push(invalid("max_tokens", "`max_tokens` must be greater than `thinking.budget_tokens`"));
+  }
+}
+
+function checkToolChoice(body: Record<string, unknown>, toolNames: Set<string>, context: ValidationContext): void {
+  const choice = body.tool_choice;
+  if (choice === undefined) return;
+  if (!isRecord(choice) || typeof choice.type !== "string" || !TOOL_CHOICE_TYPES.has(choice.type)) {
+    context.out.push(invalid("tool_choice", "Input should be one of auto, any, none or tool"));
+    return;
+  }
+  if (choice.type === "tool" && (typeof choice.name !== "string" || !toolNames.has(choice.name))) {
+    context.out.push(invalid("tool_choice.tool.name", `Tool '${String(choice.name)}' not found in the provided tools`));
+  }
+  const thinking = body.thinking;
+  const thinkingOn = isRecord(thinking) && (thinking.type === "enabled" || thinking.type === "adaptive");
+  if (thinkingOn && (choice.type === "any" || choice.type === "tool")) {
+    context.out.push(invalid("tool_choice", "Thinking may not be enabled when tool_choice forces tool use."));
+  }
+}
+
+function checkContextManagement(value: unknown, context: ValidationContext): void {
+  if (value === undefined) return;
+  const betas = context.options.betas;
+  if (betas !== undefined && !betas.includes(CONTEXT_MANAGEMENT_BETA)) {
+    context.out.push(invalid("context_management", "Extra inputs are not permitted"));
+    return;
+  }
+  if (!isRecord(value) || !Array.isArray(value.edits)) {
+    context.out.push(invalid("context_management.edits", "Field required"));
+    return;
+  }
+  for (let index = 0; index < value.edits.length; index++) {
+    const edit: unknown = value.edits[index];
+    const path = `context_management.edits.${index}`;
+    if (!isRecord(edit) || typeof edit.type !== "string" || !CONTEXT_EDIT_TYPES.has(edit.type)) {
+      context.out.push(invalid(`${path}.type`, "Input tag does not match any of the expected tags"));
+      continue;
+    }
+    if (edit.type === "clear_thinking_20251015" && index !== 0) {
+      context.out.push(invalid(path, "clear_thinking_20251015 must be listed first in context_management.edits"));
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `threadline emulator`: in-process with a stop promise, and as a real child process via tsx.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runEmulatorCommand } from "../../src/emulator/index.js";
+
+const HEADERS = { "x-api-key": "k", "anthropic-version": "2023-06-01" };
+
+describe("runEmulatorCommand", () => {
+  it("prints its URL and serves until told to stop", async () => {
+    let stop: () => void = () => {};
+    const until = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    const lines: string[] = [];
+    let listening: (url: string) => void = () => {};
+    const url = new Promise<string>((resolve) => {
+      listening = resolve;
+    });
+    const exit = runEmulatorCommand(["--port", "0"], {
+      until,
+      write: (line) => {
+        lines.push(line);
+        const match = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+)$/);
+        if (match?.[1]) listening(match[1]);
+      },
+    });
+    const base = await url;
+    const models = await fetch(`${base}/v1/models`, { headers: HEADERS });
+    expect(models.status).toBe(200);
+    stop();
+    expect(await exit).toBe(0);
+    expect(lines[0]).toMatch(/^threadline emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it("answers bad flags with one line and exit code 2", async () => {
+    const errors: string[] = [];
+    expect(await runEmulatorCommand(["--port", "abc"], { writeError: (line) => errors.push(line) })).toBe(2);
+    expect(await runEmulatorCommand(["--colour"], { writeError: (line) => errors.push(line) })).toBe(2);
+    expect(errors).toHaveLength(2);
+    expect(errors.every((line) => line.startsWith("threadline emulator: ") && !line.includes("\n"))).toBe(true);
+  });
+
+  it("runs as a child process and stops on SIGTERM", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "emulator-cli-"));
+    const entry = join(directory, "run.mts");
+    const source = pathToFileURL(join(process.cwd(), "src/emulator/index.ts")).href;
+    await writeFile(
+      entry,
+      `import { runEmulatorCommand } from ${JSON.stringify(source)};\nprocess.exitCode = await runEmulatorCommand(process.argv.slice(2));\n`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", entry, "--port", "0"], {
+      cwd: process.cwd(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = output.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+        if (match?.[1]) resolve(match[1]);
+      });
+      child.on("exit", (code) => reject(new Error(`exited early with ${code}: ${output}`)));
+    });
+    const response = await fetch(`${url}/v1/messages`, {
+      method: "POST",
+      headers: { ...HEADERS, "content-type": "application/json" },
+      body: JSON.stringify({ model: "claude-sonnet-4", max_tokens: 10, messages: [{ role: "user", content: "ping" }] }),
+    });
+    expect(response.status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+});

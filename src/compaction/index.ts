@@ -1,7 +1,13 @@
 /** Compaction: the four tiers (snip, microcompact, collapse, autocompact) and the window thresholds. */
 export * from "./entry-tokens.js";
 export type { CachedDeleteBatch, CachedDeleteInput } from "./microcompact/cached.js";
-export { deletedCacheReferences, planCachedDeletes } from "./microcompact/cached.js";
+export {
+  cachedDeleteBudget,
+  DEFAULT_CACHE_READ_RETENTION,
+  DEFAULT_MIN_CACHED_BATCH_TOKENS,
+  deletedCacheReferences,
+  planCachedDeletes,
+} from "./microcompact/cached.js";
 export {
   CONTEXT_MANAGEMENT_TRIGGER_AUTOCOMPACT_RATIO,
   clearToolUsesEdit,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
-  DEFAULT_MIN_CLEAR_TOKENS,
+  cachedDeleteBudget,
+  DEFAULT_MIN_CACHED_BATCH_TOKENS,
   deletedCacheReferences,
   planCachedDeletes,
   runCompactionTiers,
@@ -31,27 +32,34 @@ function pinFor(deletes: readonly string[], messageIndex: number): CacheEditPinR
 const policy = { keepRecent: 5, compactableTools: COMPACTABLE_TOOLS, alreadyCleared: new Set<string>() };
 
 describe("microcompact, cached-path policy", () => {
-  it("deletes every compactable result but the 5 most recent once the batch is worth it", () => {
+  it("paces deletes oldest first within the turn's budget (growth + 5 % of the prefix)", () => {
     const { builder, ids } = warmSession(9, 12_000);
-    const batch = planCachedDeletes({
-      ...policy,
-      view: apiViewWithErrors(builder.entries),
-      minClearTokens: DEFAULT_MIN_CLEAR_TOKENS,
-      alreadyDeleted: new Set(),
-    });
-    expect(batch?.toolIds).toEqual(ids.slice(0, 4));
-    expect(batch?.deletes).toEqual(ids.slice(0, 4).map((id) => ({ type: "delete", cache_reference: id })));
-    expect(batch?.tokensSaved).toBe(4 * (3_000 + 1));
+    const view = apiViewWithErrors(builder.entries);
+    // 8 earlier rounds (~24,000 tokens) and one new round (~3,000): budget ~4,200 fits one 3,001-token result.
+    expect(cachedDeleteBudget(view)).toBeGreaterThan(3_001);
+    expect(cachedDeleteBudget(view)).toBeLessThan(2 * 3_001);
+    const batch = planCachedDeletes({ ...policy, view, alreadyDeleted: new Set() });
+    expect(batch?.toolIds).toEqual(ids.slice(0, 1));
+    expect(batch?.deletes).toEqual([{ type: "delete", cache_reference: ids[0] }]);
+    expect(batch?.tokensSaved).toBe(3_000 + 1);
   });
 
-  it("batches: nothing until the clearable results reach the threshold", () => {
+  it("a big new round buys a bigger batch, never touching the 5 most recent", () => {
+    const { builder, ids } = warmSession(9, 12_000);
+    const last = builder.round("Read", "r".repeat(200_000));
+    const batch = planCachedDeletes({ ...policy, view: apiViewWithErrors(builder.entries), alreadyDeleted: new Set() });
+    expect(batch?.toolIds).toEqual(ids.slice(0, 5));
+    expect(batch?.toolIds).not.toContain(toolUseId(last.use));
+  });
+
+  it("a batch below the minimum is not worth a block", () => {
     const { builder } = warmSession(7, 12_000);
     const view = apiViewWithErrors(builder.entries);
-    // Two clearable results of 3,001 tokens each.
-    expect(planCachedDeletes({ ...policy, view, minClearTokens: 6_003, alreadyDeleted: new Set() })).toBeUndefined();
+    expect(planCachedDeletes({ ...policy, view, minBatchTokens: 3_002, alreadyDeleted: new Set() })).toBeUndefined();
     expect(
-      planCachedDeletes({ ...policy, view, minClearTokens: 6_002, alreadyDeleted: new Set() })?.toolIds,
-    ).toHaveLength(2);
+      planCachedDeletes({ ...policy, view, minBatchTokens: 3_001, alreadyDeleted: new Set() })?.toolIds,
+    ).toHaveLength(1);
+    expect(DEFAULT_MIN_CACHED_BATCH_TOKENS).toBe(2_000);
   });
 
   it("never deletes a reference twice (pins in the timeline are the record)", () => {
@@ -62,21 +70,22 @@ describe("microcompact, cached-path policy", () => {
     const batch = planCachedDeletes({
       ...policy,
       view: apiViewWithErrors(builder.entries),
-      minClearTokens: 1,
+      minBatchTokens: 1,
       alreadyDeleted,
     });
-    expect(batch?.toolIds).toEqual(ids.slice(4, 7));
+    expect(batch?.toolIds).toEqual(ids.slice(4, 5));
   });
 
   it("keeps at least 5 verbatim even when asked for fewer by a direct caller", async () => {
     const { builder, ids } = warmSession(9, 12_000);
+    builder.round("Read", "r".repeat(200_000));
     const output = await runCompactionTiers(
       compactionInput(builder.entries, builder.clock, {
         capabilities: EMULATOR_CAPABILITIES,
         settings: { keepRecentToolResults: 0, minClearTokens: 1 },
       }),
     );
-    expect(output.newCacheEdits.map((edit) => edit.cache_reference)).toEqual(ids.slice(0, 4));
+    expect(output.newCacheEdits.map((edit) => edit.cache_reference)).toEqual(ids.slice(0, 5));
   });
 
   it("emits the batch with a cached microcompact_boundary and leaves the bytes alone", async () => {
@@ -95,8 +104,8 @@ describe("microcompact, cached-path policy", () => {
     const boundary = output.records[0] as SystemEntry;
     expect(boundary.microcompactMetadata).toMatchObject({
       trigger: "cached",
-      tokensSaved: 4 * 3_001,
-      compactedToolIds: ids.slice(0, 4),
+      tokensSaved: 3_001,
+      compactedToolIds: ids.slice(0, 1),
     });
 
     // Once pinned, the next pass adds nothing.
@@ -124,7 +133,7 @@ describe("microcompact, cached-path policy", () => {
     const batch = planCachedDeletes({
       ...policy,
       view: apiViewWithErrors(builder.entries),
-      minClearTokens: 1,
+      minBatchTokens: 1,
       alreadyDeleted: new Set(),
     });
     expect(batch).toBeUndefined();
@@ -148,7 +157,7 @@ describe("microcompact, cached-path policy", () => {
       }),
     );
     expect(on.cacheEditing).toBe(true);
-    expect(on.newCacheEdits).toHaveLength(4);
+    expect(on.newCacheEdits).toHaveLength(1);
     expect(on.contextManagement).toBeUndefined();
   });
 });

@@ -1,11 +1,23 @@
 /**
  * Microcompact, cached path: the message bytes never change. Old compactable results are dropped
  * server-side by `cache_edits` deletes naming their `cache_reference` (= tool_use_id); request assembly
- * pins each new block to its message index and re-sends it there every turn. Deletes are batched: nothing
- * is emitted until the clearable results are worth at least `minClearTokens`.
+ * pins each new block to its message index and re-sends it there every turn.
+ *
+ * Deletes are paced, oldest first: a turn deletes no more than the tokens added since the previous request
+ * plus 5 % of the prefix before them, so the cached read never falls below 95 % of the previous request's
+ * (what break detection would call a cache break), and a batch under `DEFAULT_MIN_CACHED_BATCH_TOKENS` is
+ * not worth a block.
  */
 import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../../messages/index.js";
+import { estimateEntryTokens } from "../entry-tokens.js";
 import { compactableResults } from "../tool-results.js";
+
+/** Smallest cached-path batch worth a cache_edits block (the size of a drop break detection notices). */
+export const DEFAULT_MIN_CACHED_BATCH_TOKENS = 2_000;
+
+/** Share of the previous cached read a turn's deletes must leave intact. */
+export const DEFAULT_CACHE_READ_RETENTION = 0.95;
+
 import { uniqueByToolId } from "./time-based.js";
 
 /** References already deleted by pinned cache_edits blocks: never deleted twice. */
@@ -23,7 +35,8 @@ export interface CachedDeleteInput {
   view: readonly MessageEntry[];
   /** Already floored at MIN_KEEP_RECENT by the caller. */
   keepRecent: number;
-  minClearTokens: number;
+  /** Smallest batch worth emitting. Default `DEFAULT_MIN_CACHED_BATCH_TOKENS`. */
+  minBatchTokens?: number;
   compactableTools: ReadonlySet<string>;
   /** From `deletedCacheReferences`. */
   alreadyDeleted: ReadonlySet<string>;
@@ -43,7 +56,35 @@ function tailStart(view: readonly MessageEntry[]): number {
   return 0;
 }
 
-/** The batch of deletes to place this turn, or undefined when the clearable total is below the threshold. */
+/** Start of the last response's entries: what the previous request did not yet contain. */
+function lastResponseStart(view: readonly MessageEntry[]): number {
+  let index = view.length - 1;
+  while (index >= 0 && view[index]!.type !== "assistant") index--;
+  if (index < 0) return view.length;
+  const last = view[index]!;
+  const messageId = last.type === "assistant" ? last.message.id : "";
+  while (index > 0) {
+    const previous = view[index - 1]!;
+    if (previous.type !== "assistant" || previous.message.id !== messageId) break;
+    index--;
+  }
+  return index;
+}
+
+/** Tokens a turn may delete and still keep `DEFAULT_CACHE_READ_RETENTION` of the previous cached read. */
+export function cachedDeleteBudget(view: readonly MessageEntry[]): number {
+  const start = lastResponseStart(view);
+  let prefix = 0;
+  let growth = 0;
+  for (let index = 0; index < view.length; index++) {
+    const tokens = estimateEntryTokens(view[index]!);
+    if (index < start) prefix += tokens;
+    else growth += tokens;
+  }
+  return Math.floor(growth + (1 - DEFAULT_CACHE_READ_RETENTION) * prefix);
+}
+
+/** The batch of deletes to place this turn, or undefined when nothing worth a block fits the budget. */
 export function planCachedDeletes(input: CachedDeleteInput): CachedDeleteBatch | undefined {
   const results = uniqueByToolId(compactableResults(input.view, input.compactableTools));
   const older = results.slice(0, Math.max(0, results.length - input.keepRecent));
@@ -55,11 +96,18 @@ export function planCachedDeletes(input: CachedDeleteInput): CachedDeleteBatch |
       !input.alreadyDeleted.has(result.toolUseId) &&
       !input.alreadyCleared.has(result.toolUseId),
   );
-  const tokensSaved = candidates.reduce((sum, result) => sum + result.tokens, 0);
-  if (candidates.length === 0 || tokensSaved < input.minClearTokens) return undefined;
+  const budget = cachedDeleteBudget(input.view);
+  const batch: typeof candidates = [];
+  let tokensSaved = 0;
+  for (const candidate of candidates) {
+    if (tokensSaved + candidate.tokens > budget) break;
+    batch.push(candidate);
+    tokensSaved += candidate.tokens;
+  }
+  if (batch.length === 0 || tokensSaved < (input.minBatchTokens ?? DEFAULT_MIN_CACHED_BATCH_TOKENS)) return undefined;
   return {
-    deletes: candidates.map((result) => ({ type: "delete", cache_reference: result.toolUseId })),
-    toolIds: candidates.map((result) => result.toolUseId),
+    deletes: batch.map((result) => ({ type: "delete", cache_reference: result.toolUseId })),
+    toolIds: batch.map((result) => result.toolUseId),
     tokensSaved,
   };
 }

@@ -87,7 +87,6 @@ export function runMicrocompact(
     const batch = planCachedDeletes({
       view: messages,
       keepRecent,
-      minClearTokens: input.settings.minClearTokens,
       compactableTools: input.compactableTools,
       alreadyDeleted: deletedCacheReferences(entries),
       alreadyCleared: cleared,

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { RequestLogEntry } from "../../src/emulator/index.js";
+import { validateRequest } from "../../src/emulator/index.js";
+import type { MessagesRequest } from "../../src/request/types.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
+import { collect, type Harness, startHarness, turnEnd } from "./helpers.js";
+
+const MODEL = "claude-sonnet-4-20250514";
+const STEPS = 40;
+const harnesses: Harness[] = [];
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.close();
+});
+
+async function runSession(cacheEdits: "on" | "off"): Promise<RequestLogEntry[]> {
+  const harness = await startHarness(
+    { scenario: readEachFileScenario(sourceFileNames(STEPS)) },
+    { model: MODEL, compaction: { cacheEdits, microcompact: cacheEdits === "on" } },
+  );
+  harnesses.push(harness);
+  await writeSourceFiles(harness.workspace, STEPS);
+  const events = await collect(harness.engine.submitMessage("Read every module, one at a time."));
+  expect(turnEnd(events).reason).toBe("completed");
+  expect(harness.emulator.stats().violations).toBe(0);
+  return harness.emulator.requests.filter((request) => request.path === "/v1/messages" && request.status === 200);
+}
+
+function counted(entry: RequestLogEntry): number {
+  const usage = entry.usage!;
+  return usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+}
+
+function cacheRead(entry: RequestLogEntry): number {
+  return entry.usage!.cache_read_input_tokens ?? 0;
+}
+
+describe("microcompact, cached path, on a 40-step tool-heavy session", () => {
+  it("counted tokens fall after edits while the cache keeps hitting, and pins stay at their index", async () => {
+    const withEdits = await runSession("on");
+    const without = await runSession("off");
+    expect(withEdits).toHaveLength(STEPS + 1);
+    expect(without).toHaveLength(STEPS + 1);
+
+    const pinIndex = new Map<string, number>();
+    let firstEdit = -1;
+    withEdits.forEach((request, requestIndex) => {
+      const body = request.body as MessagesRequest;
+      body.messages.forEach((message, messageIndex) => {
+        if (typeof message.content === "string") return;
+        for (const block of message.content) {
+          if (block.type !== "cache_edits") continue;
+          const key = JSON.stringify(block);
+          if (!pinIndex.has(key)) pinIndex.set(key, messageIndex);
+          // a pinned block is re-sent at exactly the index it was first placed at
+          expect(pinIndex.get(key)).toBe(messageIndex);
+          if (firstEdit < 0) firstEdit = requestIndex;
+        }
+      });
+    });
+    expect(firstEdit).toBeGreaterThan(0);
+    expect(pinIndex.size).toBeGreaterThan(10);
+
+    for (let index = firstEdit; index < withEdits.length; index++) {
+      // the deleted results no longer count ...
+      expect(counted(withEdits[index]!)).toBeLessThan(counted(without[index]!));
+      // ... and no request lost the cache: it reads at least 95 % of what the previous one read
+      expect(cacheRead(withEdits[index]!)).toBeGreaterThanOrEqual(0.95 * cacheRead(withEdits[index - 1]!));
+    }
+    expect(counted(withEdits.at(-1)!)).toBeLessThan(0.25 * counted(without.at(-1)!));
+    expect(validateRequest(withEdits.at(-1)!.body)).toEqual([]);
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * Command-line flags, spelled like Claude Code's so habits carry over. Parsing is `node:util` `parseArgs`
+ * plus value checks; any problem is a `UsageError` (one line, then the usage, exit 2).
+ */
+import { parseArgs } from "node:util";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+export type CliPermissionMode = "default" | "acceptEdits" | "bypassPermissions";
+
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
+export const PERMISSION_MODES: readonly CliPermissionMode[] = ["default", "acceptEdits", "bypassPermissions"];
+
+/** Environment variable that overrides the model table's context window (like `--context-window`). */
+export const CONTEXT_WINDOW_ENV = "THREADLINE_CONTEXT_WINDOW";
+
+/** Exit code for bad flags or values. */
+export const USAGE_EXIT_CODE = 2;
+
+/** A bad command line: printed as one line plus the usage, exit 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** Everything the main command (print or interactive) needs, already validated. */
+export interface CliOptions {
+  print: boolean;
+  /** The prompt from positionals (may be empty: interactive, or stdin in print mode). */
+  prompt: string;
+  resume?: string;
+  continue: boolean;
+  sessionId?: string;
+  model?: string;
+  fallbackModel?: string;
+  maxTurns?: number;
+  outputFormat: OutputFormat;
+  permissionMode: CliPermissionMode;
+  allowedTools: string[];
+  disallowedTools: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  contextWindow?: number;
+  verbose: boolean;
+  includePartialMessages: boolean;
+  help: boolean;
+  version: boolean;
+}
+
+const OPTIONS = {
+  print: { type: "boolean", short: "p" },
+  resume: { type: "string", short: "r" },
+  continue: { type: "boolean", short: "c" },
+  "session-id": { type: "string" },
+  model: { type: "string" },
+  "fallback-model": { type: "string" },
+  "max-turns": { type: "string" },
+  "output-format": { type: "string" },
+  "permission-mode": { type: "string" },
+  "dangerously-skip-permissions": { type: "boolean" },
+  allowedTools: { type: "string", multiple: true },
+  "allowed-tools": { type: "string", multiple: true },
+  disallowedTools: { type: "string", multiple: true },
+  "disallowed-tools": { type: "string", multiple: true },
+  "system-prompt": { type: "string" },
+  "append-system-prompt": { type: "string" },
+  "context-window": { type: "string" },
+  verbose: { type: "boolean" },
+  "include-partial-messages": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Parses the main command's argv (without node and script); throws `UsageError`. */
+export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliOptions {
+  const parsed = parseStrict(argv);
+  const values = parsed.values;
+  const outputFormat = oneOf(values["output-format"] ?? "text", OUTPUT_FORMATS, "--output-format");
+  let permissionMode = oneOf(values["permission-mode"] ?? "default", PERMISSION_MODES, "--permission-mode");
+  if (values["dangerously-skip-permissions"]) permissionMode = "bypassPermissions";
+  const sessionId = values["session-id"];
+  if (sessionId !== undefined && !UUID_PATTERN.test(sessionId)) {
+    throw new UsageError(`--session-id must be a UUID, got "${sessionId}"`);
+  }
+  const options: CliOptions = {
+    print: values.print ?? false,
+    prompt: parsed.positionals.join(" "),
+    continue: values.continue ?? false,
+    outputFormat,
+    permissionMode,
+    allowedTools: splitToolLists([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),
+    disallowedTools: splitToolLists([...(values.disallowedTools ?? []), ...(values["disallowed-tools"] ?? [])]),
+    verbose: values.verbose ?? false,
+    includePartialMessages: values["include-partial-messages"] ?? false,
+    help: values.help ?? false,
+    version: values.version ?? false,
+  };
+  if (values.resume !== undefined) options.resume = nonEmpty(values.resume, "--resume");
+  if (sessionId !== undefined) options.sessionId = sessionId.toLowerCase();
+  if (values.model !== undefined) options.model = nonEmpty(values.model, "--model");
+  if (values["fallback-model"] !== undefined)
+    options.fallbackModel = nonEmpty(values["fallback-model"], "--fallback-model");
+  if (values["max-turns"] !== undefined) options.maxTurns = positiveInteger(values["max-turns"], "--max-turns");
+  if (values["system-prompt"] !== undefined) options.systemPrompt = values["system-prompt"];
+  if (values["append-system-prompt"] !== undefined) options.appendSystemPrompt = values["append-system-prompt"];
+  const window = values["context-window"] ?? emptyToUndefined(env[CONTEXT_WINDOW_ENV]);
+  if (window !== undefined) {
+    const source = values["context-window"] !== undefined ? "--context-window" : CONTEXT_WINDOW_ENV;
+    options.contextWindow = positiveInteger(window, source);
+  }
+  checkCombinations(options);
+  return options;
+}
+
+function parseStrict(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(firstLine(error instanceof Error ? error.message : String(error)));
+  }
+}
+
+function checkCombinations(options: CliOptions): void {
+  if (options.resume !== undefined && options.continue)
+    throw new UsageError("--resume and --continue cannot be combined");
+  if (options.sessionId !== undefined && (options.resume !== undefined || options.continue)) {
+    throw new UsageError("--session-id starts a new session; it cannot be combined with --resume or --continue");
+  }
+  if (options.outputFormat !== "text" && !options.print) {
+    throw new UsageError(`--output-format ${options.outputFormat} only works with --print`);
+  }
+}
+
+/**
+ * Splits `--allowedTools "Read,Grep" "Bash(git log:*)"` into rules: commas and spaces separate, except
+ * inside parentheses (a rule's argument pattern may contain spaces).
+ */
+export function splitToolLists(lists: readonly string[]): string[] {
+  const rules: string[] = [];
+  for (const list of lists) {
+    let depth = 0;
+    let current = "";
+    for (const character of list) {
+      if (character === "(") depth++;
+      if (character === ")") depth = Math.max(0, depth - 1);
+      if (depth === 0 && (character === "," || character === " ")) {
+        if (current.trim() !== "") rules.push(current.trim());
+        current = "";
+        continue;
+      }
+      current += character;
+    }
+    if (current.trim() !== "") rules.push(current.trim());
+  }
+  return rules;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  const match = allowed.find((candidate) => candidate === value);
+  if (match === undefined) throw new UsageError(`${flag} must be one of ${allowed.join(", ")}; got "${value}"`);
+  return match;
+}
+
+function positiveInteger(value: string, flag: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) <= 0 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function nonEmpty(value: string, flag: string): string {
+  if (value.trim() === "") throw new UsageError(`${flag} needs a value`);
+  return value;
+}
+
+function emptyToUndefined(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0] ?? text;
+}
+
+/** The usage text printed by `--help` and after a usage error. */
+export const USAGE = `Usage: threadline [options] [prompt]
+       threadline demo | emulator [options] | inspect <transcript.jsonl>
+
+Starts an interactive session by default; use -p/--print for a single non-interactive answer.
+
+Options:
+  -p, --print                      Print the answer and exit (reads stdin when piped)
+  -c, --continue                   Continue the latest session in this directory
+  -r, --resume <session-id>        Resume a session by id (or transcript path)
+      --session-id <uuid>          Start a new session with this id
+      --model <model>              Model (default: $ANTHROPIC_MODEL, else claude-sonnet-4-6)
+      --fallback-model <model>     Model to switch to when the main one is overloaded
+      --max-turns <n>              Model requests allowed per prompt
+      --output-format <format>     text | json | stream-json (with --print; default text)
+      --include-partial-messages   With stream-json: also print raw stream events
+      --permission-mode <mode>     default | acceptEdits | bypassPermissions
+      --dangerously-skip-permissions   Same as --permission-mode bypassPermissions
+      --allowedTools <rules...>    Tools allowed without asking, e.g. "Read,Bash(npm test:*)"
+      --disallowedTools <rules...> Tools always denied
+      --system-prompt <text>       Replace the default instructions
+      --append-system-prompt <text>    Append to the default instructions
+      --context-window <tokens>    Override the model's context window ($${CONTEXT_WINDOW_ENV})
+      --verbose                    Show tool calls, notices and requests (headers redacted)
+  -h, --help                       Show this help
+  -v, --version                    Show the version
+
+Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, THREADLINE_HOME, ${CONTEXT_WINDOW_ENV}`;

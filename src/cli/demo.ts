@@ -1,0 +1,123 @@
+/**
+ * `threadline demo` (`npm run demo`): the whole pipeline offline. A local emulator plays the model from
+ * scenarios/demo.json; the session runs on a temporary copy of examples/sample-project (finds and fixes a
+ * bug, runs the tests, adds a test), then a summary: turns, tool calls, tokens, cache hits, what each
+ * compaction tier did, where the transcript is. No network, no key.
+ */
+import { execFile } from "node:child_process";
+import { cp, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { QueryEngine } from "../engine/query-engine.js";
+import { DEFAULT_MODEL, modelLimits } from "../messages/index.js";
+import { AnthropicProvider } from "../provider/index.js";
+import { threadlineHome } from "../transcript/index.js";
+import { UsageError } from "./args.js";
+import { formatTierLines, tierActivity } from "./context-report.js";
+import type { CliIo } from "./io.js";
+import { TurnRenderer } from "./render.js";
+import { cacheHitRatio, formatCost, formatStatusLine, observeEvent, type SessionStats } from "./status-line.js";
+import { createStyle } from "./style.js";
+
+/** The prompts the demo types, in order (the scenario answers them). */
+export const DEMO_PROMPTS: readonly string[] = [
+  "summarize([10, 9, 2]) reports the wrong median. Find the bug, fix it and make sure the tests pass.",
+  "Add a test for the median of negative numbers, then run the tests again.",
+];
+
+/**
+ * The model the emulator plays. Any id in the model table works; this one has a 1,024-token cache minimum
+ * (so the small demo session is cached) and is not on the SDK's deprecation list (which warns on stderr).
+ */
+export const DEMO_MODEL = DEFAULT_MODEL;
+
+/** The API key the demo hands the emulator (any key works there; never a real one). */
+const DEMO_API_KEY = "offline-demo";
+
+const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Runs the demo; resolves to the exit code (0 when every turn completed). */
+export async function runDemo(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.length > 0) throw new UsageError(`demo takes no arguments, got "${argv[0]}"`);
+  const style = createStyle(io.stdout.isTTY === true, io.env);
+  const renderer = new TurnRenderer(io.stdout, { style });
+  const { startEmulator } = await import("../emulator/index.js");
+  const emulator = await startEmulator({ scenarioFile: join(PACKAGE_ROOT, "scenarios", "demo.json") });
+  const workdir = await mkdtemp(join(tmpdir(), "threadline-demo-"));
+  const project = join(workdir, "sample-project");
+  await cp(join(PACKAGE_ROOT, "examples", "sample-project"), project, { recursive: true });
+  const engine = new QueryEngine({
+    cwd: project,
+    provider: new AnthropicProvider({ baseURL: emulator.url, apiKey: DEMO_API_KEY, env: {} }),
+    model: DEMO_MODEL,
+    permission: { mode: "bypassPermissions", allow: [], deny: [] },
+    home: threadlineHome(io.env),
+    env: io.env,
+  });
+  const stats: SessionStats = {
+    contextTokens: 0,
+    contextWindow: modelLimits(engine.model, engine.config.modelOverrides).contextWindow,
+    totals: engine.totals,
+    turnMillis: 0,
+    toolCalls: 0,
+    toolErrors: 0,
+    turns: 0,
+  };
+  const toolCounts = new Map<string, number>();
+  let completed = 0;
+  try {
+    renderer.line(
+      style.bold("threadline demo") + style.dim(" · offline: a local emulator plays the model (scenarios/demo.json)"),
+    );
+    renderer.line(style.dim(`Working on a copy of examples/sample-project in ${project}`));
+    for (const prompt of DEMO_PROMPTS) {
+      renderer.line("");
+      renderer.line(style.accent(`> ${prompt}`));
+      const started = Date.now();
+      for await (const event of engine.submitMessage(prompt)) {
+        observeEvent(stats, event);
+        renderer.handle(event);
+        if (event.type === "tool_start") toolCounts.set(event.block.name, (toolCounts.get(event.block.name) ?? 0) + 1);
+        if (event.type === "turn_end" && event.reason === "completed") completed++;
+      }
+      stats.turnMillis += Date.now() - started;
+      renderer.line(style.dim(formatStatusLine(stats)));
+    }
+  } finally {
+    await engine.close();
+    await emulator.close();
+  }
+  const testsPass = await sampleTestsPass(project);
+  const violations = emulator.requests.reduce((sum, request) => sum + request.violations.length, 0);
+  const totals = engine.totals;
+  const tools = [...toolCounts].map(([name, count]) => `${name} ×${count}`).join(", ");
+  const lines = [
+    "",
+    style.bold("Demo summary"),
+    `  Prompts:          ${stats.turns} (${totals.requests} model requests)`,
+    `  Tool calls:       ${stats.toolCalls} (${stats.toolErrors} failed): ${tools}`,
+    `  Tokens:           ${totals.inputTokens} uncached input, ${totals.cacheReadInputTokens} cache read, ${totals.cacheCreationInputTokens} cache write, ${totals.outputTokens} output`,
+    `  Cache hit ratio:  ${(100 * cacheHitRatio(totals)).toFixed(1)}%`,
+    `  Cost at list price: ${formatCost(totals.costUsd)} (nothing was billed)`,
+    "  Compaction tiers:",
+    ...formatTierLines(tierActivity(engine.timeline.entries), engine.config.compaction).map((line) => `    ${line}`),
+    `  Emulator:         ${emulator.requests.length} HTTP requests, ${violations} contract violations`,
+    `  Sample tests:     ${testsPass ? "pass" : "FAIL"} (node test/stats.test.js in the copy)`,
+    `  Project copy:     ${project}`,
+    `  Transcript:       ${engine.transcriptPath ?? "(in memory)"}`,
+    `  Inspect it with:  threadline inspect ${engine.transcriptPath ?? "<transcript>"}`,
+  ];
+  for (const line of lines) renderer.line(line);
+  return completed === DEMO_PROMPTS.length && testsPass ? 0 : 1;
+}
+
+async function sampleTestsPass(project: string): Promise<boolean> {
+  try {
+    await promisify(execFile)(process.execPath, ["test/stats.test.js"], { cwd: project, timeout: 30_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The `threadline` command: subcommands (demo, emulator, inspect), then print or interactive mode.
+ * Modes are imported lazily so `--help` and the emulator stay quick and `-p` loads only what it runs.
+ * Every failure ends here as one line: no stack traces, never a credential.
+ */
+import { scrubSecrets } from "../provider/scrub-secrets.js";
+import { parseCliArgs, USAGE, USAGE_EXIT_CODE, UsageError } from "./args.js";
+import { type CliIo, processIo } from "./io.js";
+import { packageVersion } from "./version.js";
+
+/** When "1", the CLI prints its peak RSS to stderr on exit (for benchmarks). */
+export const REPORT_RSS_ENV = "THREADLINE_REPORT_RSS";
+
+/** Runs the command; resolves to the exit code. */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    return reportFailure(error, io);
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
+  const [first, ...rest] = argv;
+  switch (first) {
+    case "demo": {
+      const { runDemo } = await import("./demo.js");
+      return runDemo(rest, io);
+    }
+    case "emulator": {
+      const { runEmulatorCommand } = await import("../emulator/cli.js");
+      return runEmulatorCommand(rest);
+    }
+    case "inspect": {
+      const { runInspect } = await import("./inspect.js");
+      return runInspect(rest, { stdout: io.stdout, stderr: io.stderr, isTTY: io.stderr.isTTY === true, env: io.env });
+    }
+  }
+  const cli = parseCliArgs(argv, io.env);
+  if (cli.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (cli.version) {
+    io.stdout.write(`${packageVersion()} (threadline)\n`);
+    return 0;
+  }
+  if (cli.print) {
+    const { runPrintMode } = await import("./print-mode.js");
+    return runPrintMode(cli, io);
+  }
+  const { runInteractive } = await import("./interactive.js");
+  return runInteractive(cli, io);
+}
+
+/** Prints one line for any failure; usage errors add the usage and exit 2. */
+export function reportFailure(error: unknown, io: CliIo): number {
+  if (error instanceof UsageError) {
+    io.stderr.write(`threadline: ${error.message}\n\n${USAGE}\n`);
+    return USAGE_EXIT_CODE;
+  }
+  const secrets = [io.env.ANTHROPIC_API_KEY, io.env.ANTHROPIC_AUTH_TOKEN].filter(
+    (secret): secret is string => typeof secret === "string" && secret.length >= 4,
+  );
+  io.stderr.write(`threadline: ${scrubSecrets(oneLine(error), secrets)}\n`);
+  return 1;
+}
+
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const line = text.split("\n").find((part) => part.trim() !== "") ?? "unexpected error";
+  return line.trim();
+}
+
+/** Entry for `bin/threadline`: runs, flushes stdout and stderr, then exits with the code. */
+export async function run(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const io = processIo();
+  const fail = (error: unknown) => {
+    process.exitCode = reportFailure(error, io);
+    process.exit();
+  };
+  process.on("uncaughtException", fail);
+  process.on("unhandledRejection", fail);
+  const code = await main(argv, io);
+  // For bench/cli-cold-start.ts: peak resident memory of the whole run, in kilobytes.
+  if (io.env[REPORT_RSS_ENV] === "1") io.stderr.write(`threadline: maxRSS ${process.resourceUsage().maxRSS} KB\n`);
+  // Exit explicitly (idle keep-alive sockets must not hold the process), after the streams drain.
+  await Promise.all([drain(process.stdout), drain(process.stderr)]);
+  process.exit(code);
+}
+
+function drain(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (!stream.writableNeedDrain) resolve();
+    else stream.once("drain", () => resolve());
+  });
+}

@@ -1,0 +1,179 @@
+/**
+ * Slash commands of the interactive mode: /help /cost /context /cache /compact /clear /resume /exit.
+ * Each command talks to the REPL through `ReplHost`, so this file holds no terminal state.
+ */
+import { formatCacheReport } from "../cache/index.js";
+import type { QueryEngine } from "../engine/query-engine.js";
+import type { EngineEvent } from "../loop/events.js";
+import { modelLimits } from "../messages/index.js";
+import { toolDefinitions } from "../request/index.js";
+import { listSessions } from "../transcript/index.js";
+import { formatContextReport, formatTierLines, tierActivity } from "./context-report.js";
+import { formatCostReport, type SessionStats } from "./status-line.js";
+
+/** What a slash command may do to the REPL. */
+export interface ReplHost {
+  readonly engine: QueryEngine;
+  readonly stats: SessionStats;
+  print(text: string): void;
+  /** Renders engine events (used by /compact). */
+  render(event: EngineEvent): void;
+  /** Asks a question on the prompt line; null at end of input. */
+  ask(prompt: string): Promise<string | null>;
+  /** Closes the current session and starts a new one. */
+  clearSession(): Promise<void>;
+  /** Closes the current session and resumes another (id or transcript path). */
+  resumeSession(sessionIdOrPath: string): Promise<void>;
+  /** The transcript home, when overridden. */
+  readonly home: string | undefined;
+}
+
+export type SlashOutcome = "continue" | "exit";
+
+interface SlashCommand {
+  name: string;
+  aliases?: string[];
+  summary: string;
+  run(host: ReplHost, argument: string): Promise<SlashOutcome | undefined> | SlashOutcome | undefined;
+}
+
+/** Most sessions /resume lists. */
+export const DEFAULT_RESUME_LIST_LENGTH = 10;
+
+/** A manual-compaction entry point, when the engine offers one. */
+interface ManualCompaction {
+  compact?: (options?: { instructions?: string }) => AsyncIterable<EngineEvent> | Promise<unknown>;
+}
+
+const COMMANDS: SlashCommand[] = [
+  { name: "help", summary: "Show the commands", run: (host) => void host.print(helpText()) },
+  { name: "exit", aliases: ["quit"], summary: "Leave threadline", run: () => "exit" },
+  {
+    name: "cost",
+    summary: "Tokens, cache hits and cost of this session",
+    run: (host) => void host.print(formatCostReport(host.stats)),
+  },
+  {
+    name: "context",
+    summary: "What the next request holds, by part and compaction tier",
+    run: (host) => {
+      const engine = host.engine;
+      host.print(
+        formatContextReport({
+          entries: engine.timeline.entries,
+          model: engine.model,
+          contextWindow: modelLimits(engine.model, engine.config.modelOverrides).contextWindow,
+          systemPrompt: engine.config.systemPrompt,
+          tools: toolDefinitions([...engine.tools]),
+          settings: engine.config.compaction,
+        }),
+      );
+      return undefined;
+    },
+  },
+  {
+    name: "cache",
+    summary: "Prompt-cache hits and breaks",
+    run: (host) => void host.print(formatCacheReport(host.engine.cacheDetector.stats())),
+  },
+  { name: "compact", summary: "Summarise the conversation now (optional focus instructions)", run: compact },
+  {
+    name: "clear",
+    summary: "Start a new session (the old one stays on disk)",
+    run: async (host) => {
+      await host.clearSession();
+      host.print(`Started a new session ${host.engine.sessionId}.`);
+      return undefined;
+    },
+  },
+  { name: "resume", summary: "Resume an earlier session of this directory", run: resume },
+];
+
+function helpText(): string {
+  const lines = COMMANDS.map((command) => {
+    const aliases = command.aliases ? ` (/${command.aliases.join(", /")})` : "";
+    return `  /${`${command.name}${aliases}`.padEnd(18)} ${command.summary}`;
+  });
+  return ["Commands:", ...lines, "Ctrl-C interrupts a turn; press it twice to exit."].join("\n");
+}
+
+/** Whether a line is a slash command (a lone "/" or a path like "/usr/bin" is not). */
+export function isSlashCommand(line: string): boolean {
+  return /^\/[a-z][a-z-]*(\s|$)/i.test(line.trim());
+}
+
+/** Runs one slash command line. */
+export async function runSlashCommand(line: string, host: ReplHost): Promise<SlashOutcome> {
+  const match = /^\/([a-z][a-z-]*)\s*(.*)$/is.exec(line.trim());
+  const name = match?.[1]?.toLowerCase() ?? "";
+  const argument = match?.[2]?.trim() ?? "";
+  const command = COMMANDS.find((candidate) => candidate.name === name || candidate.aliases?.includes(name));
+  if (command === undefined) {
+    host.print(`Unknown command /${name}. Type /help for the list.`);
+    return "continue";
+  }
+  return (await command.run(host, argument)) ?? "continue";
+}
+
+async function compact(host: ReplHost, argument: string): Promise<undefined> {
+  const engine = host.engine as QueryEngine & ManualCompaction;
+  if (typeof engine.compact !== "function") {
+    host.print("Manual compaction is not available in this build; autocompact still runs at its threshold.");
+    return undefined;
+  }
+  host.print("Compacting…");
+  const before = tierActivity(engine.timeline.entries).compactions;
+  const result = engine.compact(argument === "" ? {} : { instructions: argument });
+  if (isAsyncIterable(result)) {
+    for await (const event of result) host.render(event);
+  } else {
+    await result;
+  }
+  const activity = tierActivity(engine.timeline.entries);
+  host.print(
+    activity.compactions > before
+      ? (formatTierLines(activity, engine.config.compaction)[3] ?? "Compacted.")
+      : "Nothing to compact.",
+  );
+  return undefined;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<EngineEvent> {
+  return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
+}
+
+async function resume(host: ReplHost, argument: string): Promise<undefined> {
+  let target = argument;
+  if (target === "") {
+    const sessions = (await listSessions(host.engine.cwd, host.home)).filter(
+      (session) => session.sessionId !== host.engine.sessionId,
+    );
+    if (sessions.length === 0) {
+      host.print("No other sessions in this directory.");
+      return undefined;
+    }
+    const shown = sessions.slice(0, DEFAULT_RESUME_LIST_LENGTH);
+    host.print(
+      shown
+        .map(
+          (session, index) =>
+            `  ${String(index + 1).padStart(2)}. ${session.mtime.toISOString().slice(0, 16).replace("T", " ")}  ${session.sessionId.slice(0, 8)}  ${session.firstPrompt || "(no prompt)"}`,
+        )
+        .join("\n"),
+    );
+    const answer = (await host.ask("Resume which (number or session id, empty to cancel)? ")) ?? "";
+    const choice = answer.trim();
+    if (choice === "") return undefined;
+    const picked = /^\d+$/.test(choice)
+      ? shown[Number(choice) - 1]
+      : sessions.find((session) => session.sessionId.startsWith(choice));
+    if (picked === undefined) {
+      host.print(`No session matches "${choice}".`);
+      return undefined;
+    }
+    target = picked.path;
+  }
+  await host.resumeSession(target);
+  host.print(`Resumed session ${host.engine.sessionId} (${host.engine.timeline.entries.length} entries).`);
+  return undefined;
+}

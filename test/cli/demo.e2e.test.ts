@@ -1,0 +1,43 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildOnce, ROOT } from "./build-once.js";
+import { runCli } from "./cli-process.js";
+
+let home: string;
+
+beforeAll(async () => {
+  buildOnce();
+  home = await mkdtemp(join(tmpdir(), "threadline-demo-home-"));
+});
+
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+describe("threadline demo", () => {
+  it("runs the offline session on a copy of the sample project and prints the summary", async () => {
+    const { ANTHROPIC_API_KEY: _key, ANTHROPIC_BASE_URL: _url, ...env } = process.env;
+    const result = await runCli(["demo"], { cwd: ROOT, env: { ...env, THREADLINE_HOME: home, NO_COLOR: "1" } });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain("Demo summary");
+    expect(out).toMatch(/Prompts: +2 \(11 model requests\)/);
+    expect(out).toMatch(/Tool calls: +10 \(0 failed\): Read ×3, Glob ×1, Grep ×1, Bash ×3, Edit ×2/);
+    expect(out).toMatch(/Cache hit ratio: +[1-9]\d?\.\d%/);
+    for (const tier of ["snip", "microcompact", "collapse", "autocompact"])
+      expect(out).toMatch(new RegExp(`^ +${tier} +(on|off) `, "m"));
+    expect(out).toMatch(/Emulator: +11 HTTP requests, 0 contract violations/);
+    expect(out).toContain("Sample tests:     pass");
+    const transcript = /Transcript: +(\S+\.jsonl)/.exec(out)?.[1];
+    expect(transcript?.startsWith(home)).toBe(true);
+    expect((await readFile(transcript ?? "", "utf8")).split("\n").length).toBeGreaterThan(20);
+    // The copy is fixed; the bundled sample keeps its bug for the next run.
+    const project = /Project copy: +(\S+)/.exec(out)?.[1] ?? "";
+    expect(await readFile(join(project, "src", "stats.js"), "utf8")).toContain("sort((a, b) => a - b)");
+    expect(await readFile(join(ROOT, "examples", "sample-project", "src", "stats.js"), "utf8")).toContain("sort();");
+    await rm(join(project, ".."), { recursive: true, force: true });
+  });
+});

@@ -44,7 +44,18 @@ export class ToolExecutor {
 
   constructor(options: ToolExecutorOptions) {
     this.#options = options;
-    options.signal.addEventListener("abort", () => this.#abortAll(), { once: true });
+  }
+
+  // The turn's signal outlives many executors (one per model request), so the abort listener is held only
+  // while some tool is unfinished; otherwise long turns would pile listeners onto one signal.
+  readonly #onAbort = (): void => this.#abortAll();
+  #listening = false;
+
+  #updateListener(): void {
+    const busy = this.#items.some((item) => item.state !== "done");
+    if (busy && !this.#listening) this.#options.signal.addEventListener("abort", this.#onAbort, { once: true });
+    if (!busy && this.#listening) this.#options.signal.removeEventListener("abort", this.#onAbort);
+    this.#listening = busy;
   }
 
   /** Number of blocks added so far. */
@@ -67,12 +78,20 @@ export class ToolExecutor {
     this.#items.push({ block, readOnly, state: "queued", controller: new AbortController(), result, resolve });
     if (this.#options.signal.aborted) this.#abortAll();
     else this.#pump();
+    this.#updateListener();
   }
 
   /** Cancel everything from a response that is being retried; results are never reported. */
   discard(): void {
     this.#discarded = true;
-    for (const item of this.#items) item.controller.abort();
+    for (const item of this.#items) {
+      item.controller.abort();
+      if (item.state === "queued") {
+        item.state = "done";
+        item.resolve({ content: INTERRUPTED_TOOL_MESSAGE, isError: true });
+      }
+    }
+    this.#updateListener();
   }
 
   /** Outputs in block order; resolves each as soon as it and every block before it are done. */
@@ -132,6 +151,7 @@ export class ToolExecutor {
         item.state = "done";
         item.resolve(final);
         this.#pump();
+        this.#updateListener();
       });
   }
 
@@ -143,6 +163,7 @@ export class ToolExecutor {
         item.resolve({ content: INTERRUPTED_TOOL_MESSAGE, isError: true });
       }
     }
+    this.#updateListener();
   }
 }
 

@@ -1,4 +1,12 @@
 /** Compaction: the four tiers (snip, microcompact, collapse, autocompact) and the window thresholds. */
+export * from "./api-rounds.js";
+export * from "./autocompact.js";
+export * from "./collapse/apply-collapses.js";
+export * from "./collapse/collapse-log.js";
+export * from "./collapse/collapsible-spans.js";
+export * from "./collapse/ctx-agent.js";
+export * from "./collapse/stage-collapses.js";
+export * from "./compact-conversation.js";
 export * from "./entry-tokens.js";
 export type { CachedDeleteBatch, CachedDeleteInput } from "./microcompact/cached.js";
 export {
@@ -17,7 +25,9 @@ export {
 export { cacheEditingEnabled, runMicrocompact } from "./microcompact/run-microcompact.js";
 export type { TimeBasedClear, TimeBasedClearInput } from "./microcompact/time-based.js";
 export { lastAssistantTime, planTimeBasedClear, timeClearedToolIds } from "./microcompact/time-based.js";
+export { projectApiView } from "./project-view.js";
 export { RecordChain } from "./record-chain.js";
+export { estimateRequestBodyTokens } from "./request-tokens.js";
 export { runCompactionTiers } from "./run-tiers.js";
 export * from "./settings.js";
 export { CONTEXT_EFFICIENCY_ATTACHMENT, contextEfficiencyNudge, contextGrowth } from "./snip/nudge.js";
@@ -27,7 +37,19 @@ export type { SnipPlan, SnipPlanOptions } from "./snip/snip-plan.js";
 export { planSnip, SNIP_TOOL_NAME } from "./snip/snip-plan.js";
 export type { SnipInput, SnipToolOptions } from "./snip/snip-tool.js";
 export { createSnipTool, snipInputSchema } from "./snip/snip-tool.js";
+export * from "./summary-input.js";
+export * from "./summary-request.js";
 export * from "./thresholds.js";
-export { applyCollapsesIfNeeded, autoCompactIfNeeded } from "./tier-hooks.js";
+export { applyCollapsesIfNeeded, autoCompactIfNeeded, type TierResult } from "./tier-hooks.js";
 export * from "./tool-results.js";
-export type { CompactionInput, CompactionOutput } from "./types.js";
+export type {
+  AutoCompactSession,
+  CompactionInput,
+  CompactionOutput,
+  ForkFactory,
+  ForkParent,
+  ForkRequest,
+  ForkResult,
+  ForkRunner,
+  SessionMemorySnapshot,
+} from "./types.js";

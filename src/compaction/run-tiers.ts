@@ -50,9 +50,20 @@ export async function runCompactionTiers(input: CompactionInput): Promise<Compac
     if (result.expectCacheDrop !== undefined) output.expectCacheDrop = result.expectCacheDrop;
   }
 
-  // Tiers 3 and 4: placeholders until their issue lands.
-  if (settings.collapse) messages = applyCollapsesIfNeeded(input, messages, chain);
-  if (settings.autocompact) messages = await autoCompactIfNeeded(input, messages, chain);
+  // Tiers 3 and 4: each hands its view and token estimate to the next.
+  let tokens: number | undefined;
+  if (settings.collapse) {
+    const collapsed = await applyCollapsesIfNeeded(input, messages, chain);
+    messages = collapsed.messages;
+    tokens = collapsed.tokens;
+  }
+  if (settings.autocompact) {
+    const compacted = await autoCompactIfNeeded(input, messages, chain, tokens);
+    messages = compacted.messages;
+    tokens = compacted.tokens;
+    if (compacted.compacted === true) output.compacted = true;
+  }
+  if (tokens !== undefined) output.tokens = tokens;
 
   output.messages = messages;
   return output;

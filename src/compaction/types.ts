@@ -1,7 +1,9 @@
 /** The contract between the agent loop and the compaction tiers. */
-import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../messages/index.js";
-import type { ProviderCapabilities } from "../provider/types.js";
-import type { ContextManagementEdit } from "../request/types.js";
+import type { CacheEditDelete, MessageEntry, TimelineEntry, Usage } from "../messages/index.js";
+import type { Provider, ProviderCapabilities } from "../provider/types.js";
+import type { LatchState } from "../request/latches.js";
+import type { RequestSettings } from "../request/settings.js";
+import type { CacheEditPin, ContextManagementEdit } from "../request/types.js";
 import type { CompactionSettings } from "./settings.js";
 
 export interface CompactionInput {
@@ -20,6 +22,65 @@ export interface CompactionInput {
   compactableTools: ReadonlySet<string>;
   /** Names of every tool the request offers; the server-side edit excludes the non-compactable ones. Default: none beyond DEFAULT_NEVER_CLEARED_TOOLS. */
   toolNames?: readonly string[];
+  /** Model calls for tiers 3–4 (summary, urgent ctx-agent). Default none: those tiers then call no model. */
+  fork?: ForkRunner;
+  /** Per-session autocompact state (circuit breaker, session memory). Default: a fresh state each pass. */
+  autoCompact?: AutoCompactSession;
+}
+
+/** One forked request: the parent's prefix (`messages`, assembled exactly as the main loop would) plus one instruction. */
+export interface ForkRequest {
+  messages: readonly MessageEntry[];
+  /** Appended as one meta user message after `messages`. */
+  instruction: string;
+  /** Output cap of the forked request. */
+  maxTokens: number;
+}
+
+export interface ForkResult {
+  /** The reply's text blocks, joined. */
+  text: string;
+  usage: Usage;
+  /** The client's estimate of the request's input tokens (tools, system and messages). */
+  estimatedInputTokens: number;
+}
+
+/** Runs forked requests that reuse the parent's system prompt, tools, model and message prefix. */
+export interface ForkRunner {
+  run(request: ForkRequest): Promise<ForkResult>;
+  /** The client's estimate of the input tokens `run(request)` would send (same ruler as the server's). */
+  estimate(request: ForkRequest): number;
+  /** The context window the requests go to. */
+  readonly contextWindow: number;
+}
+
+/** What a forked request inherits from its parent turn: the exact request settings, latches and pins. */
+export interface ForkParent {
+  provider: Provider;
+  settings: RequestSettings;
+  latches: LatchState;
+  pins: readonly CacheEditPin[];
+  signal?: AbortSignal;
+}
+
+/** Makes a ForkRunner for a parent (injected by the engine, which owns the forked agent). */
+export type ForkFactory = (parent: ForkParent) => ForkRunner;
+
+/** A summary kept up to date in the background (session memory), covering the conversation up to `throughUuid`. */
+export interface SessionMemorySnapshot {
+  summary: string;
+  /** The last timeline message the summary covers. */
+  throughUuid: string;
+}
+
+/** Autocompact state that outlives one pass: the circuit breaker and the session-memory source. */
+export interface AutoCompactSession {
+  /** Consecutive failed auto-compactions; at DEFAULT_MAX_CONSECUTIVE_FAILURES auto-compaction stops. */
+  consecutiveFailures: number;
+  /** Whether the "auto-compaction stopped" notice was already recorded. */
+  trippedNoticeShown: boolean;
+  /** The current session memory, when one is kept. Default none. */
+  sessionMemory?: () => SessionMemorySnapshot | undefined;
 }
 
 export interface CompactionOutput {
@@ -37,4 +98,8 @@ export interface CompactionOutput {
   contextManagement?: { edits: ContextManagementEdit[] };
   /** Why the next cache read is expected to drop (time-based clear), for break detection. */
   expectCacheDrop?: string;
+  /** Estimated context tokens after this pass, when a tier changed the view (the last usage is then stale). */
+  tokens?: number;
+  /** A compaction happened: header latches reset (PIPELINE §4). */
+  compacted?: boolean;
 }

@@ -4,8 +4,14 @@
  * transcript is flushed before each model call.
  */
 import type { CacheBreakDetector } from "../cache/index.js";
-import type { CompactionSettings } from "../compaction/index.js";
-import { runCompactionTiers } from "../compaction/index.js";
+import type {
+  AutoCompactSession,
+  CompactionInput,
+  CompactionSettings,
+  ForkFactory,
+  ForkParent,
+} from "../compaction/index.js";
+import { blockingLimit, cacheEditingEnabled, runCompactionTiers } from "../compaction/index.js";
 import {
   type AssistantEntry,
   createApiErrorEntry,
@@ -22,7 +28,7 @@ import {
   toolResultBlock,
 } from "../messages/index.js";
 import { type Provider, ProviderError } from "../provider/types.js";
-import { assembleRequest, type LatchState, latchRecord, type RequestSettings } from "../request/index.js";
+import { assembleRequest, emptyLatches, type LatchState, latchRecord, type RequestSettings } from "../request/index.js";
 import type { AssembledRequest, CacheEditPin, ThinkingConfig, ToolDefinition } from "../request/types.js";
 import type { Timeline } from "../timeline/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
@@ -31,7 +37,15 @@ import type { TranscriptStore } from "../transcript/index.js";
 import { blockingLimitMessage } from "./blocking.js";
 import { Channel } from "./channel.js";
 import { addUsage, type EngineEvent, emptyUsage, type TerminalReason, type TurnUsage } from "./events.js";
-import { CONTINUATION_PROMPT, decideMaxTokens, isMediaError, syntheticErrorText } from "./recovery.js";
+import {
+  CONTINUATION_PROMPT,
+  decideMaxTokens,
+  isMediaError,
+  isPromptTooLong,
+  type PromptTooLongRecovery,
+  recoverFromPromptTooLong,
+  syntheticErrorText,
+} from "./recovery.js";
 import { ToolExecutor } from "./tool-executor.js";
 
 /** Settings that stay fixed for a session (the loop reads them every iteration). */
@@ -54,6 +68,8 @@ export interface LoopState {
   latches: LatchState;
   /** The model in use; switches to the fallback after repeated overloads. */
   model: string;
+  /** What the last request was assembled from: forked requests (summaries, ctx-agent) reuse it exactly. */
+  lastRequest?: Omit<ForkParent, "provider" | "signal">;
 }
 
 export interface QueryContext {
@@ -71,6 +87,10 @@ export interface QueryContext {
   cacheDetector?: CacheBreakDetector;
   now: () => Date;
   signal: AbortSignal;
+  /** Makes forked requests for tiers 3–4 (injected by the engine). Default none: those tiers call no model. */
+  forkFactory?: ForkFactory;
+  /** Autocompact state kept for the session (circuit breaker, session memory). Default: fresh per turn. */
+  autoCompact?: AutoCompactSession;
 }
 
 type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
@@ -82,6 +102,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
   const maxTokensState = { override: undefined as number | undefined, escalated: false, continuations: 0 };
   let iterations = 0;
   let mediaRetried = false;
+  const promptTooLong: PromptTooLongRecovery = { collapseDrained: false, reactiveCompacted: false };
   let lastText = "";
 
   const entryContext = (): EntryContext => ({
@@ -102,6 +123,17 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     ...(error !== undefined ? { error } : {}),
   });
 
+  // Forked requests reuse the last request's settings exactly (its cache); before any, the session's defaults.
+  const forkParent = (): ForkParent => ({
+    provider: context.provider,
+    ...(state.lastRequest ?? {
+      settings: defaultRequestSettings(config, state.model, context.toolDefinitions, context.provider.capabilities),
+      latches: state.latches,
+      pins: pinsFromEntries(timeline.entries),
+    }),
+    signal,
+  });
+
   while (true) {
     if (signal.aborted) {
       yield finish("aborted");
@@ -115,7 +147,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     const limits = modelLimits(state.model, config.modelOverrides);
 
     // 1. Compaction tiers, in their fixed order; they only add records.
-    const compaction = await runCompactionTiers({
+    const compactionInput = (): CompactionInput => ({
       entries: timeline.entries,
       now: context.now(),
       settings: config.compaction,
@@ -126,11 +158,16 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       parentUuid: timeline.lastMessage?.uuid ?? null,
       compactableTools: compactableToolNames(context.tools),
       toolNames: [...context.tools.keys()],
+      ...(context.forkFactory ? { fork: context.forkFactory(forkParent()) } : {}),
+      ...(context.autoCompact ? { autoCompact: context.autoCompact } : {}),
     });
+    const compaction = await runCompactionTiers(compactionInput());
     for (const record of compaction.records) {
       append(record);
       if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
     }
+    // Latches reset on compaction (PIPELINE §4); the boundary makes a resume agree.
+    if (compaction.compacted === true) state.latches = emptyLatches();
     if (compaction.expectCacheDrop) context.cacheDetector?.expectDrop(compaction.expectCacheDrop);
 
     // 2. Assembly: a pure function of the projected view, settings, latches and pins.
@@ -163,6 +200,11 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       state.latches = assembled.latches;
       append(latchRecord(state.latches, context.sessionId, context.now()));
     }
+    state.lastRequest = {
+      settings: settingsFor(state.model),
+      latches: state.latches,
+      pins: [...pins, ...assembled.newPins],
+    };
     for (const pin of assembled.newPins) {
       append({
         type: "cache-edit-pin",
@@ -172,13 +214,12 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
         sessionId: context.sessionId,
       });
     }
-    const blocked = blockingLimitMessage(
-      compaction.messages,
-      assembled.request.body,
-      state.model,
-      limits,
-      config.compaction,
-    );
+    // A tier that changed the view knows its size better than the last (now stale) usage figure.
+    const underLimit =
+      compaction.tokens !== undefined && compaction.tokens < blockingLimit(state.model, limits.contextWindow);
+    const blocked = underLimit
+      ? undefined
+      : blockingLimitMessage(compaction.messages, assembled.request.body, state.model, limits, config.compaction);
     if (blocked) {
       const notice = createSystemEntry(entryContext(), "informational", blocked, { level: "error" });
       append(notice);
@@ -318,7 +359,20 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
         yield { type: "loop_continue", reason: "media_stripped" };
         continue;
       }
-      const message = `API error (${failure.kind}): ${failure.message}`;
+      let message = `API error (${failure.kind}): ${failure.message}`;
+      if (isPromptTooLong(failure, mediaRetried)) {
+        const step = await recoverFromPromptTooLong(compactionInput(), failure, promptTooLong);
+        if (step.action === "retry") {
+          for (const record of step.records) {
+            append(record);
+            if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
+          }
+          if (step.compacted) state.latches = emptyLatches();
+          yield { type: "loop_continue", reason: step.reason };
+          continue;
+        }
+        message = step.message;
+      }
       const notice = createSystemEntry(entryContext(), "api_error", message, { level: "error" });
       append(notice);
       yield { type: "notice", level: "error", message, entry: notice };
@@ -431,6 +485,27 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       return false;
     }
   }
+}
+
+/** The request settings of a session before any request was made (what forked requests use then). */
+export function defaultRequestSettings(
+  config: LoopConfig,
+  model: string,
+  tools: readonly ToolDefinition[],
+  capabilities: Provider["capabilities"],
+): RequestSettings {
+  return {
+    model,
+    systemPrompt: config.systemPrompt,
+    tools,
+    ...(config.thinking ? { thinking: config.thinking } : {}),
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    cacheTtl: config.cacheTtl ?? "5m",
+    snipTags: config.compaction.snip,
+    cacheEditing: config.compaction.microcompact && cacheEditingEnabled({ settings: config.compaction, capabilities }),
+    ...(config.metadata ? { metadata: config.metadata } : {}),
+    ...(config.modelOverrides ? { modelOverrides: config.modelOverrides } : {}),
+  };
 }
 
 /** Cache edits pinned by earlier turns, in the order they were pinned. */

@@ -2,7 +2,15 @@
  * Recovery policy for the loop: what to do after a max_tokens stop, and which provider errors become
  * synthetic API-error messages (so the next request strips what caused them).
  */
-import { API_ERROR_TEXT, ESCALATED_MAX_TOKENS } from "../messages/index.js";
+import {
+  type CompactionInput,
+  compactConversation,
+  drainCollapses,
+  projectApiView,
+  RecordChain,
+  tokenCountWithEstimation,
+} from "../compaction/index.js";
+import { API_ERROR_TEXT, ESCALATED_MAX_TOKENS, type TimelineEntry } from "../messages/index.js";
 import type { ProviderError } from "../provider/types.js";
 
 /** How many "resume where you stopped" continuations a turn may append after max_tokens stops. */
@@ -69,4 +77,68 @@ export function isMediaError(error: ProviderError): boolean {
     error.kind === "pdf_invalid" ||
     error.kind === "request_too_large"
   );
+}
+
+/** Which prompt-too-long recovery steps this turn has used (each runs at most once per turn). */
+export interface PromptTooLongRecovery {
+  collapseDrained: boolean;
+  reactiveCompacted: boolean;
+}
+
+export type PromptTooLongStep =
+  | { action: "retry"; reason: "collapse_drain" | "reactive_compact"; records: TimelineEntry[]; compacted: boolean }
+  | { action: "surface"; message: string };
+
+/** Whether a provider error means the prompt is over the window (or still too large after media stripping). */
+export function isPromptTooLong(error: ProviderError, mediaRetried: boolean): boolean {
+  return error.kind === "prompt_too_long" || (error.kind === "request_too_large" && mediaRetried);
+}
+
+/**
+ * The 413 / prompt-too-long chain: collapse drain (commit every staged span, no model call) → reactive
+ * compact → a clear error. Each step runs at most once per turn and only when its tier is on, so the
+ * chain always ends.
+ */
+export async function recoverFromPromptTooLong(
+  input: CompactionInput,
+  error: ProviderError,
+  used: PromptTooLongRecovery,
+): Promise<PromptTooLongStep> {
+  const { settings } = input;
+  if (settings.collapse && !used.collapseDrained) {
+    used.collapseDrained = true;
+    const chain = new RecordChain(input.sessionId, input.parentUuid, input.now);
+    if (drainCollapses(input, chain) > 0)
+      return { action: "retry", reason: "collapse_drain", records: chain.records, compacted: false };
+  }
+  let compactFailure: string | undefined;
+  if (settings.autocompact && !used.reactiveCompacted && input.fork !== undefined) {
+    used.reactiveCompacted = true;
+    const chain = new RecordChain(input.sessionId, input.parentUuid, input.now);
+    const view = projectApiView(input.entries, settings);
+    try {
+      await compactConversation(input, view, chain, {
+        trigger: "reactive",
+        preTokens: error.options.actualTokens ?? tokenCountWithEstimation(view),
+      });
+      return { action: "retry", reason: "reactive_compact", records: chain.records, compacted: true };
+    } catch (failure) {
+      compactFailure = failure instanceof Error ? failure.message : String(failure);
+    }
+  }
+  const numbers =
+    error.options.actualTokens !== undefined && error.options.maxTokens !== undefined
+      ? ` (${error.options.actualTokens.toLocaleString("en-US")} tokens > ${error.options.maxTokens.toLocaleString("en-US")} maximum)`
+      : "";
+  const tried = [used.collapseDrained ? "collapse drain" : "", used.reactiveCompacted ? "reactive compaction" : ""]
+    .filter((step) => step !== "")
+    .join(" and ");
+  return {
+    action: "surface",
+    message:
+      `The conversation is too long for the model's context window${numbers}` +
+      (tried !== "" ? `; ${tried} could not make it fit` : "") +
+      (compactFailure !== undefined ? ` (compaction failed: ${compactFailure})` : "") +
+      ". Run /compact or /clear, or start a new session.",
+  };
 }

@@ -1,0 +1,195 @@
+/**
+ * Making a summary request fit. Before sending: media become placeholders, then old tool results are
+ * cleared, then an over-budget conversation is summarised in chunks (each chunk carrying the previous
+ * chunk's summary), dropping the oldest rounds only when even `DEFAULT_MAX_SUMMARY_CHUNKS` chunks cannot
+ * hold it. After a "prompt is too long" answer: drop the oldest API rounds covering the reported gap
+ * (20 % when unreadable), keep at least one, at most `DEFAULT_MAX_PTL_RETRIES` retries.
+ * No request the client's own estimate puts over the budget is ever sent.
+ */
+import { createUserEntry, type MessageEntry, textBlock } from "../messages/index.js";
+import { ProviderError } from "../provider/types.js";
+import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
+import { estimateEntriesTokens } from "./entry-tokens.js";
+import { DEFAULT_KEEP_RECENT } from "./settings.js";
+import { DEFAULT_SUMMARY_MAX_TOKENS, extractSummary, replaceMediaWithPlaceholders } from "./summary-request.js";
+import { applyClearedToolResults, collectToolResults } from "./tool-results.js";
+import type { ForkRunner } from "./types.js";
+
+/** Share of the conversation dropped per retry when the server's numbers cannot be read: 20 %. */
+export const DEFAULT_PTL_DROP_RATIO = 0.2;
+
+/** Retries of a summary request the server found too long: 3. */
+export const DEFAULT_MAX_PTL_RETRIES = 3;
+
+/** Most chunks an over-budget conversation is summarised in (each is one model call): 3. */
+export const DEFAULT_MAX_SUMMARY_CHUNKS = 3;
+
+/** Estimate slack per chunk, so the normalised request stays under the budget: 5 %. */
+const CHUNK_SLACK_RATIO = 0.95;
+
+/** Fixed uuid of the synthetic entries below: only their content reaches the request, and it must be stable. */
+const SYNTHETIC_UUID = "00000000-0000-4000-8000-00000000c0de";
+
+function syntheticUser(sessionId: string, text: string): MessageEntry {
+  return createUserEntry({ sessionId, parentUuid: null, uuid: SYNTHETIC_UUID }, [textBlock(text)], { isMeta: true });
+}
+
+/** Rounds to a request prefix: a conversation must start with a user message. */
+function fromRounds(rounds: readonly ApiRound[], sessionId: string, lead?: string): MessageEntry[] {
+  const entries = rounds.flatMap((round) => round.entries);
+  if (lead !== undefined) return [syntheticUser(sessionId, lead), ...entries];
+  if (entries[0]?.type !== "user") return [syntheticUser(sessionId, "[Earlier conversation omitted]"), ...entries];
+  return entries;
+}
+
+/**
+ * `messages` minus their oldest API rounds, enough to cover `gapTokens` (DEFAULT_PTL_DROP_RATIO of the total
+ * when undefined); at least one round is kept. Undefined when nothing can be dropped.
+ */
+export function dropOldestRounds(
+  messages: readonly MessageEntry[],
+  gapTokens: number | undefined,
+  sessionId: string,
+): MessageEntry[] | undefined {
+  const rounds = groupByApiRound(messages);
+  if (rounds.length <= 1) return undefined;
+  const total = rounds.reduce((sum, round) => sum + round.tokens, 0);
+  const target = gapTokens !== undefined && gapTokens > 0 ? gapTokens : Math.ceil(total * DEFAULT_PTL_DROP_RATIO);
+  let dropped = 0;
+  let count = 0;
+  while (count < rounds.length - 1 && dropped < target) dropped += rounds[count++]!.tokens;
+  return fromRounds(rounds.slice(count), sessionId);
+}
+
+/** The view with every tool result but the `keepRecent` most recent cleared (a summary needs the gist). */
+function clearOldResults(view: readonly MessageEntry[], keepRecent: number): MessageEntry[] {
+  const results = collectToolResults(view);
+  const old = results.slice(0, Math.max(0, results.length - keepRecent));
+  return applyClearedToolResults(view, new Set(old.map((result) => result.toolUseId)));
+}
+
+export interface SummarizeOptions {
+  fork: ForkRunner;
+  instruction: string;
+  /** Largest estimated input of any request sent. */
+  budget: number;
+  sessionId: string;
+  /** Called once per model call made (for counting). */
+  onCall?: () => void;
+}
+
+export interface SummarizeResult {
+  summary: string;
+  /** Model calls made, retries included. */
+  calls: number;
+  /** API rounds left out of every request (only when even the chunks could not hold them). */
+  droppedRounds: number;
+}
+
+/** Sends one summary request, retrying after "prompt is too long" with the oldest rounds dropped. */
+async function summarizeWithRetries(
+  messages: readonly MessageEntry[],
+  options: SummarizeOptions,
+  counter: { calls: number },
+): Promise<string> {
+  let current = messages;
+  for (let retry = 0; ; retry++) {
+    counter.calls++;
+    options.onCall?.();
+    try {
+      const result = await options.fork.run({
+        messages: current,
+        instruction: options.instruction,
+        maxTokens: DEFAULT_SUMMARY_MAX_TOKENS,
+      });
+      const summary = extractSummary(result.text);
+      if (summary === "") throw new Error("the summary request returned no summary");
+      return summary;
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.kind !== "prompt_too_long" || retry >= DEFAULT_MAX_PTL_RETRIES)
+        throw error;
+      const { actualTokens, maxTokens } = error.options;
+      const gap = actualTokens !== undefined && maxTokens !== undefined ? actualTokens - maxTokens : undefined;
+      const smaller = dropOldestRounds(current, gap, options.sessionId);
+      if (smaller === undefined) throw error;
+      current = smaller;
+    }
+  }
+}
+
+/** Partitions rounds greedily into chunks of at most `capacity` tokens (a round larger than that is alone). */
+function partition(rounds: readonly ApiRound[], capacity: number): ApiRound[][] {
+  const chunks: ApiRound[][] = [];
+  let current: ApiRound[] = [];
+  let size = 0;
+  for (const round of rounds) {
+    if (current.length > 0 && size + round.tokens > capacity) {
+      chunks.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(round);
+    size += round.tokens;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/**
+ * The summary of `view`: one request when it fits `budget`, else chunks. Throws when a request fails
+ * (after its retries) or when no arrangement fits.
+ */
+export async function summarizeConversation(
+  view: readonly MessageEntry[],
+  options: SummarizeOptions,
+): Promise<SummarizeResult> {
+  const counter = { calls: 0 };
+  const estimate = (messages: readonly MessageEntry[]): number =>
+    options.fork.estimate({ messages, instruction: options.instruction, maxTokens: DEFAULT_SUMMARY_MAX_TOKENS });
+  let messages = replaceMediaWithPlaceholders(view);
+  if (estimate(messages) > options.budget) messages = clearOldResults(messages, DEFAULT_KEEP_RECENT);
+  if (estimate(messages) <= options.budget) {
+    const summary = await summarizeWithRetries(messages, options, counter);
+    return { summary, calls: counter.calls, droppedRounds: 0 };
+  }
+
+  // Chunked: each chunk's request is [previous summary] + its rounds + the instruction.
+  let rounds = groupByApiRound(messages);
+  const overhead = estimate([syntheticUser(options.sessionId, "x")]);
+  // Room for the carried summary: what one summary may grow to, capped at a quarter of the budget.
+  const carry = Math.min(DEFAULT_SUMMARY_MAX_TOKENS, Math.floor(options.budget / 4));
+  const capacity = Math.floor((options.budget - overhead - carry) * CHUNK_SLACK_RATIO);
+  if (capacity <= 0) throw new Error(`the summary budget (${options.budget} tokens) leaves no room for conversation`);
+  // A round that cannot fit any chunk loses its tool results; one that still cannot is left out.
+  rounds = rounds
+    .map((round) => (round.tokens <= capacity ? round : clearedRound(round)))
+    .filter((round) => round.tokens <= capacity);
+  let droppedRounds = groupByApiRound(messages).length - rounds.length;
+  let chunks = partition(rounds, capacity);
+  while (chunks.length > DEFAULT_MAX_SUMMARY_CHUNKS && rounds.length > 1) {
+    rounds = rounds.slice(1);
+    droppedRounds++;
+    chunks = partition(rounds, capacity);
+  }
+  let summary: string | undefined;
+  for (const chunk of chunks) {
+    const lead =
+      summary === undefined
+        ? startsWithResponse(chunk[0]!)
+          ? "[Earlier conversation omitted]"
+          : undefined
+        : `Summary of the earlier part of this session:\n\n${summary}`;
+    let chunkMessages = fromRounds(chunk, options.sessionId, lead);
+    if (estimate(chunkMessages) > options.budget) chunkMessages = clearOldResults(chunkMessages, 0);
+    if (estimate(chunkMessages) > options.budget)
+      throw new Error(`a summary chunk is still over the budget of ${options.budget} tokens`);
+    summary = await summarizeWithRetries(chunkMessages, options, counter);
+  }
+  if (summary === undefined) throw new Error("nothing to summarise");
+  return { summary, calls: counter.calls, droppedRounds };
+}
+
+function clearedRound(round: ApiRound): ApiRound {
+  const entries = clearOldResults(round.entries, 0);
+  return { entries, tokens: estimateEntriesTokens(entries) };
+}

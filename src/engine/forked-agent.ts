@@ -1,0 +1,67 @@
+/**
+ * The forked agent: a one-shot request that reuses the parent turn's exact system prompt, tools, model,
+ * latches and pinned cache edits, and the parent's messages as its prefix — assembled by the same pure
+ * `assembleRequest` the main loop uses, so the bytes up to the parent's message breakpoint are identical and
+ * the provider's cache is read, not rewritten. Only one meta user instruction is appended (it carries no snip
+ * tag), and only `max_tokens` differs, which is not part of the cache key.
+ */
+
+import { estimateRequestBodyTokens } from "../compaction/request-tokens.js";
+import type { ForkParent, ForkRequest, ForkResult, ForkRunner } from "../compaction/types.js";
+import { createUserEntry, modelLimits, textBlock, type Usage } from "../messages/index.js";
+import { assembleRequest } from "../request/index.js";
+import type { AssembledRequest } from "../request/types.js";
+
+/** Session id of the throwaway instruction entry (never stored: only its content reaches the request). */
+const FORK_SESSION_ID = "forked-agent";
+
+/** The request a fork sends: the parent's settings with `maxTokens`, its messages plus the instruction. */
+export function assembleForkedRequest(parent: ForkParent, request: ForkRequest): AssembledRequest {
+  const instruction = createUserEntry(
+    { sessionId: FORK_SESSION_ID, parentUuid: null, uuid: "00000000-0000-4000-8000-000000000000" },
+    [textBlock(request.instruction)],
+    { isMeta: true },
+  );
+  return assembleRequest({
+    messages: [...request.messages, instruction],
+    settings: { ...parent.settings, maxTokens: request.maxTokens },
+    latches: parent.latches,
+    pins: parent.pins,
+  }).request;
+}
+
+/** Sends one forked request and returns its text; throws the provider's error when it fails. */
+export async function runForkedAgent(parent: ForkParent, request: ForkRequest): Promise<ForkResult> {
+  const assembled = assembleForkedRequest(parent, request);
+  const estimatedInputTokens = estimateRequestBodyTokens(assembled.body);
+  const options = parent.signal !== undefined ? { signal: parent.signal } : {};
+  if (parent.provider.complete !== undefined) {
+    const reply = await parent.provider.complete(assembled, options);
+    const text = reply.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+    return { text, usage: reply.usage, estimatedInputTokens };
+  }
+  let text = "";
+  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  const stream = parent.provider.stream(assembled, {
+    ...options,
+    entryContext: () => ({ sessionId: FORK_SESSION_ID, parentUuid: null }),
+  });
+  for await (const event of stream) {
+    if (event.type === "assistant_entry") {
+      const block = event.entry.message.content[0];
+      if (block.type === "text") text += block.text;
+    }
+    if (event.type === "message_end") usage = event.usage;
+  }
+  return { text, usage, estimatedInputTokens };
+}
+
+/** A ForkRunner bound to `parent` (what the engine injects into the loop's compaction pass). */
+export function createForkRunner(parent: ForkParent): ForkRunner {
+  const limits = modelLimits(parent.settings.model, parent.settings.modelOverrides);
+  return {
+    contextWindow: limits.contextWindow,
+    run: (request) => runForkedAgent(parent, request),
+    estimate: (request) => estimateRequestBodyTokens(assembleForkedRequest(parent, request).body),
+  };
+}

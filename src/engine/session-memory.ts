@@ -1,0 +1,113 @@
+/**
+ * Session memory: a summary of the session kept up to date in the background, one file per session, so
+ * AutoCompact can use it instead of calling a model. It starts once the context reaches
+ * DEFAULT_SESSION_MEMORY_START_TOKENS and is refreshed after DEFAULT_SESSION_MEMORY_UPDATE_TOKENS more
+ * tokens of conversation and DEFAULT_SESSION_MEMORY_UPDATE_TOOL_CALLS more tool calls. Each update is a
+ * forked summary request (the parent's prefix, so it reads the cache).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import {
+  DEFAULT_SUMMARY_MAX_TOKENS,
+  estimateEntriesTokens,
+  extractSummary,
+  type ForkRunner,
+  type SessionMemorySnapshot,
+  summaryInstruction,
+  tokenCountWithEstimation,
+} from "../compaction/index.js";
+import { isMessageEntry, type MessageEntry, type TimelineEntry } from "../messages/index.js";
+
+/** Context size at which session memory starts: 10,000 tokens. */
+export const DEFAULT_SESSION_MEMORY_START_TOKENS = 10_000;
+
+/** Conversation growth between updates: 5,000 tokens. */
+export const DEFAULT_SESSION_MEMORY_UPDATE_TOKENS = 5_000;
+
+/** Tool calls between updates: 3. */
+export const DEFAULT_SESSION_MEMORY_UPDATE_TOOL_CALLS = 3;
+
+const HEADER = /^<!-- threadline session memory through=([0-9a-zA-Z-]+) tokens=(\d+) tools=(\d+) -->\n/;
+
+export interface SessionMemoryOptions {
+  /** File holding the memory. Default none (kept in memory only). */
+  path?: string;
+  /** Default DEFAULT_SESSION_MEMORY_START_TOKENS. */
+  startTokens?: number;
+  /** Default DEFAULT_SESSION_MEMORY_UPDATE_TOKENS. */
+  updateTokens?: number;
+  /** Default DEFAULT_SESSION_MEMORY_UPDATE_TOOL_CALLS. */
+  updateToolCalls?: number;
+}
+
+/** Growth measures that only go up: every main-chain message's tokens, and every tool call. */
+function progress(entries: readonly TimelineEntry[]): { tokens: number; toolCalls: number } {
+  const messages = entries.filter(
+    (entry): entry is MessageEntry => isMessageEntry(entry) && !entry.isSidechain && entry.type !== "system",
+  );
+  let toolCalls = 0;
+  for (const entry of messages)
+    if (entry.type === "assistant" && entry.message.content[0].type === "tool_use") toolCalls++;
+  return { tokens: estimateEntriesTokens(messages), toolCalls };
+}
+
+export class SessionMemory {
+  readonly #options: SessionMemoryOptions;
+  #snapshot: SessionMemorySnapshot | undefined;
+  #at: { tokens: number; toolCalls: number } | undefined;
+
+  constructor(options: SessionMemoryOptions = {}) {
+    this.#options = options;
+    const path = options.path;
+    if (path !== undefined && existsSync(path)) {
+      const text = readFileSync(path, "utf8");
+      const header = HEADER.exec(text);
+      if (header) {
+        this.#snapshot = { throughUuid: header[1]!, summary: text.slice(header[0].length).trim() };
+        this.#at = { tokens: Number(header[2]), toolCalls: Number(header[3]) };
+      }
+    }
+  }
+
+  /** The current memory, if one has been made. */
+  snapshot(): SessionMemorySnapshot | undefined {
+    return this.#snapshot;
+  }
+
+  /** Whether the session has grown enough for a (first or next) update. */
+  due(entries: readonly TimelineEntry[], view: readonly MessageEntry[]): boolean {
+    if (this.#at === undefined)
+      return tokenCountWithEstimation(view) >= (this.#options.startTokens ?? DEFAULT_SESSION_MEMORY_START_TOKENS);
+    const now = progress(entries);
+    return (
+      now.tokens - this.#at.tokens >= (this.#options.updateTokens ?? DEFAULT_SESSION_MEMORY_UPDATE_TOKENS) &&
+      now.toolCalls - this.#at.toolCalls >= (this.#options.updateToolCalls ?? DEFAULT_SESSION_MEMORY_UPDATE_TOOL_CALLS)
+    );
+  }
+
+  /** Refreshes the memory from `view` (the projected API view) with one forked request; false when skipped. */
+  async update(
+    entries: readonly TimelineEntry[],
+    view: readonly MessageEntry[],
+    fork: ForkRunner,
+    budget: number,
+  ): Promise<boolean> {
+    const last = view.at(-1);
+    if (last === undefined) return false;
+    const request = { messages: view, instruction: summaryInstruction(), maxTokens: DEFAULT_SUMMARY_MAX_TOKENS };
+    if (fork.estimate(request) > budget) return false;
+    const summary = extractSummary((await fork.run(request)).text);
+    if (summary === "") return false;
+    const at = progress(entries);
+    this.#snapshot = { summary, throughUuid: last.uuid };
+    this.#at = at;
+    const path = this.#options.path;
+    if (path !== undefined) {
+      await mkdir(dirname(path), { recursive: true });
+      const header = `<!-- threadline session memory through=${last.uuid} tokens=${at.tokens} tools=${at.toolCalls} -->\n`;
+      await writeFile(path, `${header}${summary}\n`, "utf8");
+    }
+    return true;
+  }
+}

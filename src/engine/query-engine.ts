@@ -4,15 +4,28 @@
  */
 import { randomUUID } from "node:crypto";
 import { CacheBreakDetector } from "../cache/index.js";
-import { type CompactionSettings, compactionSettingsFromEnv, createSnipTool } from "../compaction/index.js";
+import {
+  type AutoCompactSession,
+  type CompactionSettings,
+  compactConversation,
+  compactionSettingsFromEnv,
+  createSnipTool,
+  effectiveContextWindow,
+  newAutoCompactSession,
+  projectApiView,
+  RecordChain,
+  stageCollapses,
+  tokenCountWithEstimation,
+} from "../compaction/index.js";
 import type { EngineEvent } from "../loop/events.js";
 import { emptyUsage, type TurnUsage } from "../loop/events.js";
-import { type LoopConfig, query } from "../loop/query.js";
+import { defaultRequestSettings, type LoopConfig, type LoopState, pinsFromEntries, query } from "../loop/query.js";
 import {
   createSystemEntry,
   createUserEntry,
   DEFAULT_MODEL,
   type ModelLimits,
+  modelLimits,
   type TimelineEntry,
   type UserContentBlock,
 } from "../messages/index.js";
@@ -32,6 +45,10 @@ import {
 } from "../transcript/index.js";
 import { DeferredTranscriptStore } from "./deferred-transcript.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
+import { createForkRunner } from "./forked-agent.js";
+import { SessionMemory } from "./session-memory.js";
+import { sessionAgentTools } from "./subagent-tools.js";
+import type { SubagentType } from "./subagent-types.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 
 export interface QueryEngineOptions {
@@ -45,6 +62,10 @@ export interface QueryEngineOptions {
   fallbackModel?: string;
   /** Default: Read, Write, Edit, Bash, Grep, Glob, plus Snip when snip is on. */
   tools?: AnyTool[];
+  /** Subagent types the Agent tool offers; `false` leaves Agent out. Default DEFAULT_SUBAGENT_TYPES unless `tools` is given. */
+  agents?: readonly SubagentType[] | false;
+  /** Offer the REPL tool (primitive calls recorded as virtual pairs). Default true unless `tools` is given. */
+  repl?: boolean;
   /** Default mode "default" with no ask callback (non-read-only tools are denied). */
   permission?: Partial<PermissionPolicy>;
   /** Replaces the default instructions segment. */
@@ -57,6 +78,8 @@ export interface QueryEngineOptions {
   /** Overrides THREADLINE_HOME for the default transcript location. */
   home?: string;
   compaction?: Partial<CompactionSettings>;
+  /** Keep a background session-memory summary that autocompact can use without a model call. Default true. */
+  sessionMemory?: boolean;
   /** Model requests allowed per turn (default unlimited). */
   maxTurns?: number;
   /** Overrides the model table's context window. */
@@ -84,14 +107,16 @@ export class QueryEngine {
   readonly provider: Provider;
   readonly transcript: TranscriptStore;
   readonly config: LoopConfig;
-  readonly cacheDetector = new CacheBreakDetector();
+  readonly cacheDetector: CacheBreakDetector;
   /** Usage summed over the whole session. */
   readonly totals: TurnUsage = emptyUsage();
   readonly #tools: Map<string, AnyTool>;
   readonly #policy: PermissionPolicy;
   readonly #options: QueryEngineOptions;
   readonly #finisher: BackgroundFinisher;
-  readonly #state: { latches: ReturnType<typeof emptyLatches>; model: string };
+  readonly #state: LoopState;
+  readonly #autoCompact: AutoCompactSession = newAutoCompactSession();
+  #sessionMemory: SessionMemory | undefined;
   #controller: AbortController | undefined;
   #turns = 0;
 
@@ -99,6 +124,7 @@ export class QueryEngine {
     const env = options.env ?? process.env;
     this.#options = options;
     this.cwd = options.cwd ?? process.cwd();
+    this.cacheDetector = new CacheBreakDetector(options.now ? { now: () => options.now!().getTime() } : {});
     this.sessionId = options.sessionId ?? randomUUID();
     this.timeline = new Timeline(options.initialEntries ?? []);
     this.provider =
@@ -131,8 +157,28 @@ export class QueryEngine {
     const tools = options.tools ?? [...defaultTools(), ...(compaction.snip ? [createSnipTool()] : [])];
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
     this.#policy = { mode: "default", allow: [], deny: [], ...options.permission };
+    const agentTools = sessionAgentTools({
+      baseTools: tools,
+      explicitTools: options.tools !== undefined,
+      agents: options.agents,
+      repl: options.repl,
+      environment: {
+        sessionId: this.sessionId,
+        cwd: this.cwd,
+        additionalDirectories: options.additionalDirectories ?? [],
+        provider: this.provider,
+        tools: () => [...this.#tools.values()],
+        policy: this.#policy,
+        config: this.config,
+        model: () => this.#state.model,
+        parentTranscriptPath: this.transcript.path,
+        now: this.#now,
+      },
+    });
+    for (const tool of agentTools) if (!this.#tools.has(tool.name)) this.#tools.set(tool.name, tool);
     this.#state = { latches: latchesFromEntries(this.timeline.entries) ?? emptyLatches(), model };
     this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
+    this.#installCompactionHooks(options.sessionMemory ?? true);
   }
 
   /** Resume a saved session by id (or transcript path); reports what the loader had to skip. */
@@ -208,6 +254,8 @@ export class QueryEngine {
         cacheDetector: this.cacheDetector,
         now: this.#now,
         signal: controller.signal,
+        forkFactory: createForkRunner,
+        autoCompact: this.#autoCompact,
       });
       for await (const event of turn) {
         if (event.type === "turn_end") this.#addTotals(event.usage);
@@ -226,10 +274,116 @@ export class QueryEngine {
     return this.#turns;
   }
 
+  /**
+   * Compact now (the CLI's /compact): summarise the conversation with optional extra `instructions`, append
+   * the boundary, summary and recent rounds, and reset the header latches. Throws when the summary fails.
+   */
+  async compact(instructions?: string): Promise<{ preTokens: number; postTokens: number }> {
+    await this.#finisher.idle();
+    const view = projectApiView(this.timeline.entries, this.config.compaction);
+    const preTokens = tokenCountWithEstimation(view);
+    const chain = new RecordChain(this.sessionId, this.timeline.lastMessage?.uuid ?? null, this.#now());
+    const limits = modelLimits(this.#state.model, this.config.modelOverrides);
+    const outcome = await compactConversation(
+      {
+        entries: this.timeline.entries,
+        now: this.#now(),
+        settings: this.config.compaction,
+        capabilities: this.provider.capabilities,
+        model: this.#state.model,
+        contextWindow: limits.contextWindow,
+        sessionId: this.sessionId,
+        parentUuid: chain.context().parentUuid,
+        compactableTools: this.#compactableTools(),
+        fork: createForkRunner(this.#forkParent()),
+        autoCompact: this.#autoCompact,
+      },
+      view,
+      chain,
+      { trigger: "manual", preTokens, ...(instructions !== undefined ? { instructions } : {}) },
+    );
+    for (const record of chain.records) {
+      this.timeline.append(record);
+      this.transcript.append(record);
+    }
+    this.#state.latches = emptyLatches();
+    this.#autoCompact.consecutiveFailures = 0;
+    await this.transcript.flush();
+    return { preTokens, postTokens: outcome.tokens };
+  }
+
   /** Wait for background work, flush and close the transcript. */
   async close(): Promise<void> {
     await this.#finisher.idle();
     await this.transcript.close();
+  }
+
+  #forkParent() {
+    return {
+      provider: this.provider,
+      ...(this.#state.lastRequest ?? {
+        settings: defaultRequestSettings(
+          this.config,
+          this.#state.model,
+          toolDefinitions([...this.#tools.values()]),
+          this.provider.capabilities,
+        ),
+        latches: this.#state.latches,
+        pins: pinsFromEntries(this.timeline.entries),
+      }),
+    };
+  }
+
+  #compactableTools(): Set<string> {
+    const names = new Set<string>();
+    for (const [name, tool] of this.#tools) if (tool.compactable) names.add(name);
+    return names;
+  }
+
+  /** After each turn: the ctx-agent stages collapsible spans; session memory refreshes. Both are forked requests. */
+  #installCompactionHooks(sessionMemory: boolean): void {
+    const settings = this.config.compaction;
+    if (settings.collapse) {
+      this.#finisher.add(async () => {
+        if (this.#state.lastRequest === undefined) return;
+        const snapshot = await stageCollapses({
+          entries: this.timeline.entries,
+          settings,
+          fork: createForkRunner(this.#forkParent()),
+          model: this.#state.model,
+          contextWindow: modelLimits(this.#state.model, this.config.modelOverrides).contextWindow,
+          compactableTools: this.#compactableTools(),
+          sessionId: this.sessionId,
+          now: this.#now(),
+        });
+        if (snapshot === undefined) return;
+        this.timeline.append(snapshot);
+        this.transcript.append(snapshot);
+        await this.transcript.flush();
+      });
+    }
+    if (!sessionMemory || !settings.autocompact) return;
+    const path = this.transcript.path?.replace(/\.jsonl$/, ".memory.md");
+    const memory = new SessionMemory(path !== undefined ? { path } : {});
+    this.#sessionMemory = memory;
+    this.#autoCompact.sessionMemory = () => memory.snapshot();
+    this.#finisher.add(async () => {
+      if (this.#state.lastRequest === undefined) return;
+      const view = projectApiView(this.timeline.entries, settings);
+      if (!memory.due(this.timeline.entries, view)) return;
+      const limits = modelLimits(this.#state.model, this.config.modelOverrides);
+      await memory.update(
+        this.timeline.entries,
+        view,
+        createForkRunner(this.#forkParent()),
+        effectiveContextWindow(this.#state.model, limits.contextWindow),
+      );
+    });
+  }
+
+  /** The session memory kept for autocompact, when on. */
+  get sessionMemory(): SessionMemory | undefined {
+    return this.#sessionMemory;
   }
 
   readonly #now = (): Date => (this.#options.now ? this.#options.now() : new Date());

@@ -1,3 +1,4 @@
+export * from "./agent-tool.js";
 export * from "./bash-read-only.js";
 export * from "./bash-tool.js";
 export * from "./default-tools.js";
@@ -7,6 +8,9 @@ export * from "./grep-tool.js";
 export * from "./output-buffer.js";
 export * from "./permissions.js";
 export * from "./read-tool.js";
+export * from "./repl-report.js";
+export * from "./repl-tool.js";
+export * from "./repl-virtual.js";
 export * from "./run-tool.js";
 export * from "./tool-registry.js";
 export type * from "./types.js";

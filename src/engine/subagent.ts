@@ -1,0 +1,159 @@
+/**
+ * Subagents: the runner behind the Agent tool. Each run gets its own timeline, a sidechain transcript beside
+ * the parent's, a subset of the parent's tools (never Agent or Snip), its type's system prompt, and the
+ * parent's provider, permission policy and workspace. It runs the ordinary query loop and hands back the final
+ * text; the parent's conversation receives only that text as the Agent tool's result.
+ */
+import { randomBytes } from "node:crypto";
+import { emptyUsage, type TurnUsage } from "../loop/events.js";
+import { type LoopConfig, query } from "../loop/query.js";
+import { createUserEntry } from "../messages/index.js";
+import type { Provider } from "../provider/types.js";
+import { emptyLatches, toolDefinitions } from "../request/index.js";
+import { Timeline } from "../timeline/index.js";
+import type { AgentRunner, AgentRunRequest, AgentRunResult, AgentRunStatus } from "../tools/agent-tool.js";
+import type { PermissionPolicy } from "../tools/permissions.js";
+import { summarizeToolCall } from "../tools/permissions.js";
+import type { AnyTool } from "../tools/types.js";
+import { JsonlTranscriptStore, MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
+import { SidechainTranscriptStore, sidechainTranscriptPath } from "./subagent-transcript.js";
+import { DEFAULT_SUBAGENT_MAX_TURNS, SUBAGENT_EXCLUDED_TOOLS, type SubagentType } from "./subagent-types.js";
+import { buildSystemPrompt } from "./system-prompt.js";
+
+export * from "./subagent-transcript.js";
+export * from "./subagent-types.js";
+export * from "./subagent-usage.js";
+
+/** What a subagent inherits from its parent session. */
+export interface SubagentEnvironment {
+  sessionId: string;
+  cwd: string;
+  additionalDirectories: readonly string[];
+  provider: Provider;
+  /** The parent's tools, read at each run (Agent and Snip are always removed). */
+  tools: () => readonly AnyTool[];
+  /** The parent's permission policy: every subagent tool call is checked against it. */
+  policy: PermissionPolicy;
+  /** The parent's loop settings; the subagent replaces the system prompt, turn limit and snip switch. */
+  config: LoopConfig;
+  /** The parent's model right now (it may have switched to the fallback). */
+  model: () => string;
+  /** The parent's transcript file; undefined keeps sidechains in memory. */
+  parentTranscriptPath: string | undefined;
+  /** Offered types; the first is the default. */
+  types: readonly SubagentType[];
+  now: () => Date;
+}
+
+/** A fresh subagent id: 16 hex digits. */
+export function newAgentId(): string {
+  return randomBytes(8).toString("hex");
+}
+
+/** The subagent type a request names (the first type when it names none); throws for unknown names. */
+export function resolveSubagentType(types: readonly SubagentType[], name: string | undefined): SubagentType {
+  const wanted = name ?? types[0]?.name;
+  const type = types.find((candidate) => candidate.name === wanted);
+  if (!type) {
+    throw new Error(
+      `Unknown subagent_type ${JSON.stringify(name)}. Available: ${types.map((t) => t.name).join(", ")}.`,
+    );
+  }
+  return type;
+}
+
+/** The tools a subagent of `type` gets from `parentTools`, in the parent's order. */
+export function subagentTools(parentTools: readonly AnyTool[], type: SubagentType): AnyTool[] {
+  const allowed = type.tools ? new Set(type.tools) : undefined;
+  return parentTools.filter(
+    (tool) => !SUBAGENT_EXCLUDED_TOOLS.includes(tool.name) && (allowed === undefined || allowed.has(tool.name)),
+  );
+}
+
+/** Runs one subagent to the end of its turn. Throws only for an unknown type; failures come back as a status. */
+export async function runSubagent(environment: SubagentEnvironment, request: AgentRunRequest): Promise<AgentRunResult> {
+  const type = resolveSubagentType(environment.types, request.subagentType);
+  const agentId = newAgentId();
+  const tools = subagentTools(environment.tools(), type);
+  const path = environment.parentTranscriptPath
+    ? sidechainTranscriptPath(environment.parentTranscriptPath, agentId)
+    : undefined;
+  const inner: TranscriptStore = path
+    ? await JsonlTranscriptStore.open({ sessionId: environment.sessionId, cwd: environment.cwd, path })
+    : new MemoryTranscriptStore();
+  const transcript = new SidechainTranscriptStore(inner, agentId);
+  const timeline = new Timeline();
+  const usage: TurnUsage = emptyUsage();
+  let status: AgentRunStatus = "error";
+  let text = "";
+  let error: string | undefined;
+  let toolUseCount = 0;
+  try {
+    const user = createUserEntry(
+      { sessionId: environment.sessionId, parentUuid: null, now: environment.now() },
+      request.prompt,
+    );
+    timeline.append(user);
+    transcript.append(user);
+    await transcript.flush();
+    const config: LoopConfig = {
+      ...environment.config,
+      model: type.model ?? environment.model(),
+      systemPrompt: buildSystemPrompt({
+        cwd: environment.cwd,
+        systemPrompt: type.systemPrompt,
+        date: environment.now(),
+      }),
+      maxTurns: type.maxTurns ?? DEFAULT_SUBAGENT_MAX_TURNS,
+      // Snip tags and nudges talk about a tool the subagent does not have.
+      compaction: { ...environment.config.compaction, snip: false },
+    };
+    const turn = query({
+      sessionId: environment.sessionId,
+      timeline,
+      transcript,
+      provider: environment.provider,
+      tools: new Map(tools.map((tool) => [tool.name, tool])),
+      toolDefinitions: toolDefinitions(tools),
+      policy: environment.policy,
+      cwd: environment.cwd,
+      additionalDirectories: environment.additionalDirectories,
+      config,
+      state: { latches: emptyLatches(), model: config.model },
+      now: environment.now,
+      signal: request.signal,
+    });
+    for await (const event of turn) {
+      if (event.type === "tool_start") {
+        toolUseCount++;
+        request.onProgress(summarizeToolCall(event.block.name, event.block.input));
+      } else if (event.type === "turn_end") {
+        status = event.reason;
+        text = event.lastText;
+        if (event.error !== undefined) error = event.error;
+        Object.assign(usage, event.usage);
+      }
+    }
+  } catch (thrown) {
+    status = request.signal.aborted ? "aborted" : "error";
+    error = thrown instanceof Error ? thrown.message : String(thrown);
+  } finally {
+    await transcript.close();
+  }
+  const { costUsd: _cost, ...tokens } = usage;
+  return {
+    agentId,
+    transcriptPath: path,
+    subagentType: type.name,
+    status,
+    text,
+    ...(error !== undefined ? { error } : {}),
+    usage: tokens,
+    toolUseCount,
+  };
+}
+
+/** The Agent tool's runner for a session. */
+export function createSubagentRunner(environment: SubagentEnvironment): AgentRunner {
+  return (request) => runSubagent(environment, request);
+}

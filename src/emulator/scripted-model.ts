@@ -73,7 +73,10 @@ export class ScriptedModel {
 
   /** The default answer, consuming nothing (also used for faulted streams). */
   echo(request: EmulatorRequest): ModelReply {
-    const text = lastUserText(request.messages).trim();
+    // Clients may tag user messages with snip ids ("[id:ab12cd]"); an echo reads better without them.
+    const text = lastUserText(request.messages)
+      .replace(/\s*\[id:[0-9a-z]+\]\s*$/, "")
+      .trim();
     return this.build({ content: [{ type: "text", text: text.length > 0 ? `Echo: ${text}` : "OK." }] }, "echo");
   }
 

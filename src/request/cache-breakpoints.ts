@@ -1,0 +1,179 @@
+/**
+ * addCacheBreakpoints: where the prompt cache is written and read.
+ * - System segments carry cache_control (all of them while the budget allows, else the first ones and the
+ *   last), so a change in a later segment still reuses the earlier ones.
+ * - Exactly one message-level marker, on the last markable block of the last message (the second-to-last
+ *   when this request must not write cache); never on thinking or cache_edits blocks.
+ * - At most `MAX_CACHE_BREAKPOINTS` markers in all; one TTL for every marker, so a 1h marker can never
+ *   follow a 5m one.
+ * - With cache editing: every tool_result up to and including the marked message carries
+ *   `cache_reference: <tool_use_id>` (from the first request that caches it on, so its bytes never change);
+ *   pinned `cache_edits` are re-inserted at their original message index, after that message's last
+ *   tool_result; this turn's new edits go after the last tool_result of the last user message and are pinned.
+ */
+import type {
+  ApiMessage,
+  CacheControl,
+  CacheEditDelete,
+  CacheEditsBlock,
+  ContentBlock,
+  ToolResultBlock,
+} from "../messages/index.js";
+import { DerivedCache } from "./derived-cache.js";
+import { isBlank } from "./normalize/working-message.js";
+import type { CacheEditPin, SystemBlock } from "./types.js";
+
+/** The API accepts at most this many blocks with cache_control. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+export interface CacheBreakpointOptions {
+  /** Default "5m". */
+  ttl?: "5m" | "1h";
+  /** Mark the second-to-last message instead of the last. Default false. */
+  skipCacheWrite?: boolean;
+  /** Add cache references and place cache edits. Default false (pins and new edits are then ignored). */
+  cacheEditing?: boolean;
+  /** Edits pinned by earlier turns. Default none. */
+  pins?: readonly CacheEditPin[];
+  /** Edits decided this turn. Default none. */
+  newCacheEdits?: readonly CacheEditDelete[];
+}
+
+export interface CacheBreakpointResult {
+  system: SystemBlock[];
+  messages: ApiMessage[];
+  /** Pins for this turn's new edits (empty when there were none or all were duplicates). */
+  newPins: CacheEditPin[];
+}
+
+/** The marker for `ttl` ("5m" is the server default and is left implicit). */
+export function cacheControl(ttl: "5m" | "1h"): CacheControl {
+  return ttl === "1h" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
+}
+
+/** System blocks for the non-blank segments, with up to `budget` markers. */
+export function systemBlocks(segments: readonly string[], ttl: "5m" | "1h", budget: number): SystemBlock[] {
+  const texts = segments.filter((segment) => !isBlank(segment));
+  const last = texts.length - 1;
+  return texts.map((text, index) => {
+    const marked = texts.length <= budget ? true : index < budget - 1 || (index === last && budget > 0);
+    return marked ? { type: "text", text, cache_control: cacheControl(ttl) } : { type: "text", text };
+  });
+}
+
+function isMarkable(block: ContentBlock): boolean {
+  return block.type !== "thinking" && block.type !== "redacted_thinking" && block.type !== "cache_edits";
+}
+
+/** Index of the block after which cache_edits go: after the last tool_result and any cache_edits already there. */
+function editsInsertIndex(content: readonly ContentBlock[]): number {
+  let index = 0;
+  while (index < content.length && (content[index]!.type === "tool_result" || content[index]!.type === "cache_edits")) {
+    index++;
+  }
+  return index;
+}
+
+const referenced = new DerivedCache<ToolResultBlock, ToolResultBlock>();
+
+function withReferences(message: ApiMessage, references: Set<string>): ApiMessage {
+  if (typeof message.content === "string" || message.role !== "user") return message;
+  let changed = false;
+  const content = message.content.map((block) => {
+    if (block.type !== "tool_result") return block;
+    references.add(block.tool_use_id);
+    if (block.cache_reference === block.tool_use_id) return block;
+    changed = true;
+    return referenced.get(block, "", (): ToolResultBlock => ({ ...block, cache_reference: block.tool_use_id }));
+  });
+  return changed ? { role: message.role, content } : message;
+}
+
+/** `block` with only the edits whose reference exists and was not deleted already; undefined if none remain. */
+function dedupedEdits(
+  edits: readonly CacheEditDelete[],
+  references: ReadonlySet<string>,
+  seen: Set<string>,
+): CacheEditsBlock | undefined {
+  const kept: CacheEditDelete[] = [];
+  for (const edit of edits) {
+    if (!references.has(edit.cache_reference) || seen.has(edit.cache_reference)) continue;
+    seen.add(edit.cache_reference);
+    kept.push({ type: "delete", cache_reference: edit.cache_reference });
+  }
+  return kept.length > 0 ? { type: "cache_edits", edits: kept } : undefined;
+}
+
+function insertEdits(messages: ApiMessage[], index: number, block: CacheEditsBlock): boolean {
+  const message = messages[index];
+  if (message?.role !== "user" || typeof message.content === "string") return false;
+  const content = message.content.slice();
+  content.splice(editsInsertIndex(content), 0, block);
+  messages[index] = { role: "user", content };
+  return true;
+}
+
+function placeCacheEdits(
+  messages: ApiMessage[],
+  references: ReadonlySet<string>,
+  pins: readonly CacheEditPin[],
+  newEdits: readonly CacheEditDelete[],
+): CacheEditPin[] {
+  const seen = new Set<string>();
+  const ordered = pins.map((pin, order) => ({ pin, order }));
+  ordered.sort((left, right) => left.pin.messageIndex - right.pin.messageIndex || left.order - right.order);
+  for (const { pin } of ordered) {
+    const block = dedupedEdits(pin.block.edits, references, seen);
+    if (block) insertEdits(messages, pin.messageIndex, block);
+  }
+  const block = dedupedEdits(newEdits, references, seen);
+  if (!block) return [];
+  let target = messages.length - 1;
+  while (target >= 0 && messages[target]!.role !== "user") target--;
+  if (target < 0 || !insertEdits(messages, target, block)) return [];
+  return [{ messageIndex: target, block }];
+}
+
+function withMarker(message: ApiMessage, marker: CacheControl): ApiMessage | undefined {
+  if (typeof message.content === "string") {
+    if (isBlank(message.content)) return undefined;
+    return { role: message.role, content: [{ type: "text", text: message.content, cache_control: marker }] };
+  }
+  for (let index = message.content.length - 1; index >= 0; index--) {
+    const block = message.content[index]!;
+    if (!isMarkable(block)) continue;
+    const content = message.content.slice();
+    content[index] = { ...block, cache_control: marker } as ContentBlock;
+    return { role: message.role, content };
+  }
+  return undefined;
+}
+
+/** System blocks and messages with cache markers, references and edits placed; inputs are not mutated. */
+export function addCacheBreakpoints(
+  systemPrompt: readonly string[],
+  messages: readonly ApiMessage[],
+  options: CacheBreakpointOptions = {},
+): CacheBreakpointResult {
+  const ttl = options.ttl ?? "5m";
+  const marker = cacheControl(ttl);
+  const result = messages.slice();
+  const markerIndex = result.length - (options.skipCacheWrite ? 2 : 1);
+  let newPins: CacheEditPin[] = [];
+  if (options.cacheEditing) {
+    const references = new Set<string>();
+    for (let index = 0; index <= markerIndex; index++) result[index] = withReferences(result[index]!, references);
+    newPins = placeCacheEdits(result, references, options.pins ?? [], options.newCacheEdits ?? []);
+  }
+  let messageMarkers = 0;
+  const target = result[markerIndex];
+  if (target) {
+    const marked = withMarker(target, marker);
+    if (marked) {
+      result[markerIndex] = marked;
+      messageMarkers = 1;
+    }
+  }
+  const system = systemBlocks(systemPrompt, ttl, MAX_CACHE_BREAKPOINTS - messageMarkers);
+  return { system, messages: result, newPins };
+}

@@ -1,0 +1,46 @@
+/**
+ * Clean-up: fold standalone `<system-reminder>` text into the neighbouring tool_result. A reminder text
+ * block beside tool results reads to the model as the person speaking mid tool loop; folded into the last
+ * tool_result's content it reads as part of the tool's output, which is what it is.
+ */
+import type { ContentBlock, ToolResultBlock, ToolResultContentBlock } from "../../messages/index.js";
+import { DerivedCache } from "../derived-cache.js";
+import { toolResultWithContent } from "./canonical-block.js";
+import { isSystemReminderText, type WorkingMessage, withContent } from "./working-message.js";
+
+function appendTo(result: ToolResultBlock, texts: readonly string[]): ToolResultBlock {
+  const content: ToolResultContentBlock[] = [];
+  if (typeof result.content === "string") {
+    if (result.content.length > 0) content.push({ type: "text", text: result.content });
+  } else if (result.content) content.push(...result.content);
+  for (const text of texts) content.push({ type: "text", text });
+  return toolResultWithContent(result, content);
+}
+
+const folded = new DerivedCache<ToolResultBlock, ToolResultBlock>();
+
+function fold(message: WorkingMessage): WorkingMessage {
+  let lastResult = -1;
+  let reminders = 0;
+  for (let index = 0; index < message.content.length; index++) {
+    const block = message.content[index]!;
+    if (block.type === "tool_result") lastResult = index;
+    else if (block.type === "text" && isSystemReminderText(block.text)) reminders++;
+  }
+  if (lastResult < 0 || reminders === 0) return message;
+  const texts: string[] = [];
+  const kept: ContentBlock[] = [];
+  for (const block of message.content) {
+    if (block.type === "text" && isSystemReminderText(block.text)) texts.push(block.text.trimStart());
+    else kept.push(block);
+  }
+  // Tool results come first, so removing text blocks never moves the last result.
+  const result = kept[lastResult] as ToolResultBlock;
+  kept[lastResult] = folded.get(result, texts.join("\u0000"), () => appendTo(result, texts));
+  return withContent(message, kept);
+}
+
+/** Messages whose reminder text blocks beside tool results are folded into the last result. */
+export function foldSystemReminders(messages: readonly WorkingMessage[]): WorkingMessage[] {
+  return messages.map((message) => (message.role === "user" ? fold(message) : message));
+}

@@ -1,0 +1,87 @@
+/**
+ * paramsFromContext: the request body and beta headers, built in one fixed key order so the serialized bytes
+ * depend only on the values. Rebuilt on every retry attempt (a fallback model changes `model` and limits).
+ */
+import type { ApiMessage, ModelLimits } from "../messages/index.js";
+import { modelLimits } from "../messages/index.js";
+import { featureBetas } from "./betas.js";
+import { type LatchState, latchBetas } from "./latches.js";
+import { serializeRequest } from "./serialize.js";
+import type { RequestSettings } from "./settings.js";
+import { sortedToolDefinitions } from "./tool-definitions.js";
+import type { AssembledRequest, MessagesRequest, SystemBlock, ThinkingConfig, ToolChoice } from "./types.js";
+
+/** Smallest thinking budget the API accepts. */
+export const MIN_THINKING_BUDGET_TOKENS = 1_024;
+
+export interface ParamsContext {
+  settings: RequestSettings;
+  /** System blocks with their cache markers (from `addCacheBreakpoints`). */
+  system: readonly SystemBlock[];
+  /** Normalized messages with markers, references and edits (from `addCacheBreakpoints`). */
+  messages: readonly ApiMessage[];
+  latches: LatchState;
+}
+
+export interface ParamsResult {
+  request: AssembledRequest;
+  /** The latches after this request (its betas switched on). */
+  latches: LatchState;
+}
+
+/** `max_tokens`: the setting, else the model's default output cap; never above the model's maximum. */
+export function maxTokensFor(settings: RequestSettings, limits: ModelLimits): number {
+  const requested = settings.maxTokens ?? limits.defaultOutputTokens;
+  return Math.max(1, Math.min(Math.floor(requested), limits.maxOutputTokens));
+}
+
+function forcesTool(choice: ToolChoice | undefined): boolean {
+  return choice?.type === "any" || choice?.type === "tool";
+}
+
+/** The thinking parameter within the API's rules, or undefined when thinking cannot be on for this request. */
+export function thinkingFor(
+  settings: RequestSettings,
+  maxTokens: number,
+  toolsSent: boolean,
+): ThinkingConfig | undefined {
+  const thinking = settings.thinking;
+  if (!thinking) return undefined;
+  // "Thinking may not be enabled when tool_choice forces tool use": the explicit tool choice wins.
+  if (toolsSent && forcesTool(settings.toolChoice)) return undefined;
+  if (thinking.type === "adaptive") return { type: "adaptive" };
+  const budget = Math.min(Math.max(Math.floor(thinking.budgetTokens), MIN_THINKING_BUDGET_TOKENS), maxTokens - 1);
+  if (budget < MIN_THINKING_BUDGET_TOKENS) return undefined;
+  return { type: "enabled", budget_tokens: budget };
+}
+
+/** The request body, beta headers and serialized bytes for this context. */
+export function paramsFromContext(context: ParamsContext): ParamsResult {
+  const { settings } = context;
+  const limits = modelLimits(settings.model, settings.modelOverrides);
+  const maxTokens = maxTokensFor(settings, limits);
+  const tools = sortedToolDefinitions(settings.tools);
+  const thinking = thinkingFor(settings, maxTokens, tools.length > 0);
+  // Keys are assigned in serialization order: model, max_tokens, system, messages, tools, tool_choice,
+  // thinking, metadata, context_management.
+  const body = { model: settings.model, max_tokens: maxTokens } as MessagesRequest;
+  if (context.system.length > 0) body.system = context.system.slice();
+  body.messages = context.messages.slice();
+  if (tools.length > 0) {
+    body.tools = tools;
+    if (settings.toolChoice) body.tool_choice = settings.toolChoice;
+  }
+  if (thinking) body.thinking = thinking;
+  if (settings.metadata?.user_id !== undefined) body.metadata = { user_id: settings.metadata.user_id };
+  if (settings.contextManagement) body.context_management = settings.contextManagement;
+  const latches = latchBetas(
+    context.latches,
+    featureBetas({
+      contextManagement: settings.contextManagement !== undefined,
+      oneHourTtl: settings.cacheTtl === "1h",
+      cacheEditing: settings.cacheEditing === true,
+      thinkingWithTools: thinking !== undefined && tools.length > 0,
+    }),
+  );
+  return { request: { body, betas: [...latches.betas], json: serializeRequest(body) }, latches };
+}

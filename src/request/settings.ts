@@ -1,0 +1,33 @@
+/**
+ * The per-request settings request assembly takes (besides the conversation, latches and pins).
+ */
+import type { ModelLimits } from "../messages/index.js";
+import type { ContextManagementEdit, ToolChoice, ToolDefinition } from "./types.js";
+
+export interface RequestSettings {
+  model: string;
+  /** System prompt segments; each becomes one system text block (blank segments are skipped). */
+  systemPrompt: readonly string[];
+  /** Already converted (see `toolDefinitions`); sent sorted by name. */
+  tools: readonly ToolDefinition[];
+  /** Default: none sent (the API's `auto`). Dropped when no tools are sent. */
+  toolChoice?: ToolChoice;
+  /** Default none. A forced tool_choice (`any`/`tool`) turns thinking off, as the API requires. */
+  thinking?: { type: "adaptive" } | { type: "enabled"; budgetTokens: number };
+  /** Default `modelLimits(model).defaultOutputTokens`; capped at the model's maximum output. */
+  maxTokens?: number;
+  /** Default "5m". */
+  cacheTtl?: "5m" | "1h";
+  /** Put the message marker on the second-to-last message so this request writes no new cache. Default false. */
+  skipCacheWrite?: boolean;
+  /** Append `[id:xxxxxx]` snip tags to non-meta user messages. Default false. */
+  snipTags?: boolean;
+  /** Add `cache_reference` to tool_results in the cached prefix and place cache edits. Default false. */
+  cacheEditing?: boolean;
+  /** Sent as-is; adds the context-management beta. Default none. */
+  contextManagement?: { edits: ContextManagementEdit[] };
+  /** Default none. */
+  metadata?: { user_id?: string };
+  /** Overrides the model table (e.g. a context-window override). Default none. */
+  modelOverrides?: Partial<ModelLimits>;
+}

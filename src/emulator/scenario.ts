@@ -15,7 +15,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import type { StopReason } from "../messages/index.js";
+import { STOP_REASONS, type StopReason } from "../messages/index.js";
 import type { EmulatorRequest } from "./request-types.js";
 
 export interface TurnTextBlock {
@@ -71,15 +71,7 @@ export interface ScenarioFile {
   faults?: FaultSpec[] | undefined;
 }
 
-const StopReasonSchema: z.ZodType<StopReason> = z.enum([
-  "end_turn",
-  "max_tokens",
-  "stop_sequence",
-  "tool_use",
-  "pause_turn",
-  "refusal",
-  "model_context_window_exceeded",
-]);
+const StopReasonSchema: z.ZodType<StopReason> = z.enum(STOP_REASONS);
 
 const TurnBlockSchema: z.ZodType<TurnBlock> = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), text: z.string().min(1) }).strict(),

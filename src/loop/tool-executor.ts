@@ -48,7 +48,7 @@ export class ToolExecutor {
 
   // The turn's signal outlives many executors (one per model request), so the abort listener is held only
   // while some tool is unfinished; otherwise long turns would pile listeners onto one signal.
-  readonly #onAbort = (): void => this.#abortAll();
+  readonly #onAbort = (): void => this.#cancelAll();
   #listening = false;
 
   #updateListener(): void {
@@ -76,7 +76,7 @@ export class ToolExecutor {
       readOnly = parsed.success ? safeIsReadOnly(tool, parsed.data) : false;
     }
     this.#items.push({ block, readOnly, state: "queued", controller: new AbortController(), result, resolve });
-    if (this.#options.signal.aborted) this.#abortAll();
+    if (this.#options.signal.aborted) this.#cancelAll();
     else this.#pump();
     this.#updateListener();
   }
@@ -84,14 +84,7 @@ export class ToolExecutor {
   /** Cancel everything from a response that is being retried; results are never reported. */
   discard(): void {
     this.#discarded = true;
-    for (const item of this.#items) {
-      item.controller.abort();
-      if (item.state === "queued") {
-        item.state = "done";
-        item.resolve({ content: INTERRUPTED_TOOL_MESSAGE, isError: true });
-      }
-    }
-    this.#updateListener();
+    this.#cancelAll();
   }
 
   /** Outputs in block order; resolves each as soon as it and every block before it are done. */
@@ -155,7 +148,8 @@ export class ToolExecutor {
       });
   }
 
-  #abortAll(): void {
+  /** Aborts running tools and answers queued ones as interrupted. */
+  #cancelAll(): void {
     for (const item of this.#items) {
       item.controller.abort();
       if (item.state === "queued") {

@@ -106,14 +106,18 @@ export type UserContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolResu
 /** Any block that may appear in a request's `messages[].content`. */
 export type ContentBlock = AssistantContentBlock | UserContentBlock;
 
-export type StopReason =
-  | "end_turn"
-  | "max_tokens"
-  | "stop_sequence"
-  | "tool_use"
-  | "pause_turn"
-  | "refusal"
-  | "model_context_window_exceeded";
+/** Every `stop_reason` the API documents. */
+export const STOP_REASONS = [
+  "end_turn",
+  "max_tokens",
+  "stop_sequence",
+  "tool_use",
+  "pause_turn",
+  "refusal",
+  "model_context_window_exceeded",
+] as const;
+
+export type StopReason = (typeof STOP_REASONS)[number];
 
 export interface CacheCreationUsage {
   ephemeral_5m_input_tokens: number;

@@ -62,14 +62,18 @@ export interface ProgressEntry extends EntryBase {
   data: { message: string; [key: string]: unknown };
 }
 
-export type SystemSubtype =
-  | "informational"
-  | "local_command"
-  | "api_error"
-  | "compact_boundary"
-  | "microcompact_boundary"
-  | "snip_boundary"
-  | "stream_superseded";
+/** Every system entry subtype threadline writes. */
+export const SYSTEM_SUBTYPES = [
+  "informational",
+  "local_command",
+  "api_error",
+  "compact_boundary",
+  "microcompact_boundary",
+  "snip_boundary",
+  "stream_superseded",
+] as const;
+
+export type SystemSubtype = (typeof SYSTEM_SUBTYPES)[number];
 
 export interface CompactMetadata {
   trigger: "auto" | "manual" | "reactive";

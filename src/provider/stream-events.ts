@@ -4,7 +4,7 @@
  * Objects are loose: the API adds fields over time and they must not break parsing.
  */
 import { z } from "zod";
-import type { StopReason, Usage } from "../messages/index.js";
+import { STOP_REASONS, type StopReason, type Usage } from "../messages/index.js";
 
 const usageSchema = z.looseObject({
   input_tokens: z.number().nullish(),
@@ -89,17 +89,9 @@ export function emptyUsage(): Usage {
   return { input_tokens: 0, output_tokens: 0 };
 }
 
-const STOP_REASONS: ReadonlySet<string> = new Set<StopReason>([
-  "end_turn",
-  "max_tokens",
-  "stop_sequence",
-  "tool_use",
-  "pause_turn",
-  "refusal",
-  "model_context_window_exceeded",
-]);
+const KNOWN_STOP_REASONS: ReadonlySet<string> = new Set<StopReason>(STOP_REASONS);
 
 /** A wire stop_reason as threadline's `StopReason`; null for none and for values threadline does not know. */
 export function toStopReason(reason: string | null | undefined): StopReason | null {
-  return reason != null && STOP_REASONS.has(reason) ? (reason as StopReason) : null;
+  return reason != null && KNOWN_STOP_REASONS.has(reason) ? (reason as StopReason) : null;
 }

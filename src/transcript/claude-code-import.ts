@@ -20,7 +20,7 @@ import type {
   UserContentBlock,
   UserEntry,
 } from "../messages/index.js";
-import { checkNever } from "../messages/index.js";
+import { checkNever, SYSTEM_SUBTYPES } from "../messages/index.js";
 import {
   CLAUDE_CODE_METADATA_TYPES,
   type ClaudeCodeAssistant,
@@ -60,15 +60,7 @@ export interface ImportResult {
   counts: ImportCounts;
 }
 
-const THREADLINE_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set<SystemSubtype>([
-  "informational",
-  "local_command",
-  "api_error",
-  "compact_boundary",
-  "microcompact_boundary",
-  "snip_boundary",
-  "stream_superseded",
-]);
+const THREADLINE_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set<SystemSubtype>(SYSTEM_SUBTYPES);
 
 /** Model name given to assistant records that carry none. */
 const UNKNOWN_MODEL = "unknown";

@@ -5,7 +5,7 @@
  * checks belong to the request normalizer, which runs on every turn anyway.
  */
 import { z } from "zod";
-import type { TimelineEntry } from "../messages/index.js";
+import { SYSTEM_SUBTYPES, type TimelineEntry } from "../messages/index.js";
 
 const blockEnvelope = z.looseObject({ type: z.string() });
 
@@ -53,15 +53,7 @@ const progressSchema = z.looseObject({
 const systemSchema = z.looseObject({
   ...entryBase,
   type: z.literal("system"),
-  subtype: z.enum([
-    "informational",
-    "local_command",
-    "api_error",
-    "compact_boundary",
-    "microcompact_boundary",
-    "snip_boundary",
-    "stream_superseded",
-  ]),
+  subtype: z.enum(SYSTEM_SUBTYPES),
   content: z.string(),
   logicalParentUuid: z.string().nullable().optional(),
   snipMetadata: z.looseObject({ removedUuids: z.array(z.string()) }).optional(),

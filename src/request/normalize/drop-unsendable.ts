@@ -4,22 +4,14 @@
  * because step 2 (media stripping) reads them; step 2 drops them.
  */
 import type { MessageEntry } from "../../messages/index.js";
+import { isApiVisible } from "../../timeline/views.js";
 
 /** Whether an entry may reach the wire (synthetic error messages included, for step 2). */
 export function isSendable(entry: MessageEntry): boolean {
-  if (entry.isSidechain) return false;
-  switch (entry.type) {
-    case "user":
-      return !entry.isVirtual;
-    case "assistant":
-      return !entry.isVirtual;
-    case "attachment":
-      return true;
-    case "system":
-      return entry.subtype === "local_command";
-    case "progress":
-      return false;
-  }
+  return (
+    isApiVisible(entry) ||
+    (entry.type === "assistant" && entry.isApiErrorMessage === true && !entry.isVirtual && !entry.isSidechain)
+  );
 }
 
 /** Entries that may be sent, in order; the input array is not modified. */

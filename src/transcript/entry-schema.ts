@@ -1,13 +1,44 @@
 /**
  * Zod schemas for transcript lines: the trust boundary between bytes on disk and `TimelineEntry`.
- * They check the envelope (type, ids, parent link, the fields each kind is dispatched on) and the shape of
- * each content block's `type`, not every nested field: loading must stay fast on 100 MB files, and deeper
- * checks belong to the request normalizer, which runs on every turn anyway.
+ * They check the envelope (type, ids, parent link, the fields each kind is dispatched on) and every field of
+ * a content block that request assembly reads, so a line that loads can always be assembled and sent: a
+ * block with a wrong field type is reported with its line number and skipped, never a crash on resume.
  */
 import { z } from "zod";
 import { SYSTEM_SUBTYPES, type TimelineEntry } from "../messages/index.js";
 
-const blockEnvelope = z.looseObject({ type: z.string() });
+const sourceSchema = z.looseObject({ type: z.string() });
+const textBlock = z.looseObject({ type: z.literal("text"), text: z.string() });
+const imageBlock = z.looseObject({ type: z.literal("image"), source: sourceSchema });
+const documentBlock = z.looseObject({ type: z.literal("document"), source: sourceSchema });
+const cacheEditsBlock = z.looseObject({
+  type: z.literal("cache_edits"),
+  edits: z.array(z.looseObject({ type: z.literal("delete"), cache_reference: z.string() })),
+});
+
+/** Content blocks as request assembly reads them (unknown block types are not loaded). */
+const contentBlock = z.discriminatedUnion("type", [
+  textBlock,
+  imageBlock,
+  documentBlock,
+  z.looseObject({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }),
+  z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() }),
+  z.looseObject({
+    type: z.literal("tool_use"),
+    id: z.string().min(1),
+    name: z.string().min(1),
+    input: z.record(z.string(), z.unknown()),
+  }),
+  z.looseObject({
+    type: z.literal("tool_result"),
+    tool_use_id: z.string().min(1),
+    content: z
+      .union([z.string(), z.array(z.discriminatedUnion("type", [textBlock, imageBlock, documentBlock]))])
+      .optional(),
+    is_error: z.boolean().optional(),
+  }),
+  cacheEditsBlock,
+]);
 
 const entryBase = {
   uuid: z.string().min(1),
@@ -21,7 +52,7 @@ const entryBase = {
 const userSchema = z.looseObject({
   ...entryBase,
   type: z.literal("user"),
-  message: z.looseObject({ role: z.literal("user"), content: z.union([z.string(), z.array(blockEnvelope)]) }),
+  message: z.looseObject({ role: z.literal("user"), content: z.union([z.string(), z.array(contentBlock)]) }),
   isMeta: z.boolean().optional(),
   isVirtual: z.boolean().optional(),
   isCompactSummary: z.boolean().optional(),
@@ -36,7 +67,7 @@ const assistantSchema = z.looseObject({
     role: z.literal("assistant"),
     model: z.string(),
     // One block per entry: the streaming layer splits responses, and the normalizer merges by message.id.
-    content: z.array(blockEnvelope).length(1),
+    content: z.array(contentBlock).length(1),
     stop_reason: z.string().nullable().optional(),
   }),
   isApiErrorMessage: z.boolean().optional(),
@@ -90,7 +121,7 @@ const cacheEditPinSchema = z.looseObject({
   ...recordBase,
   type: z.literal("cache-edit-pin"),
   messageIndex: z.number().int().nonnegative(),
-  block: z.looseObject({ type: z.literal("cache_edits"), edits: z.array(blockEnvelope) }),
+  block: cacheEditsBlock,
 });
 
 const customTitleSchema = z.looseObject({

@@ -1,8 +1,9 @@
 /**
  * The default transcript store: one JSONL file per session, header first, one entry a line.
  *
- * Appends are serialized at once (so later mutation of an entry cannot change what is written) and queued;
- * the queue is written in one batch per event-loop turn, and on `flush()`, `close()` and process exit.
+ * Appends are serialized and written at once (so later mutation of an entry cannot change what is written,
+ * and a crash loses at most the entry being written); a failed write stays queued and is retried on
+ * `flush()`, `close()` and process exit.
  * The write itself is a synchronous append: a batch is a few kilobytes and costs microseconds, and it makes
  * ordering exact at exit. (An asynchronous write still in flight when `process.exit` runs may never land
  * while the exit handler's later lines do, leaving a hole in the middle of the log.)
@@ -34,7 +35,6 @@ export class JsonlTranscriptStore implements TranscriptStore, SyncFlushable {
   readonly path: string;
   #fd: number | undefined;
   #queue: string[] = [];
-  #scheduled = false;
   /** An error from a background write, handed to the next `flush()` caller. */
   #backgroundError: unknown;
 
@@ -73,9 +73,12 @@ export class JsonlTranscriptStore implements TranscriptStore, SyncFlushable {
   append(entry: TimelineEntry): void {
     if (this.#fd === undefined) throw new Error(`transcript store is closed: ${this.path}`);
     this.#queue.push(JSON.stringify(entry));
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => this.#backgroundFlush());
+    // Written at once: a crash at any instant then loses at most the entry being written. The write is a
+    // synchronous append of one line (microseconds); a failure stays queued and surfaces on the next flush.
+    try {
+      this.flushSync();
+    } catch (error) {
+      this.#backgroundError = error;
     }
   }
 
@@ -114,15 +117,6 @@ export class JsonlTranscriptStore implements TranscriptStore, SyncFlushable {
       unregisterFromExitFlush(this);
       closeSync(this.#fd);
       this.#fd = undefined;
-    }
-  }
-
-  #backgroundFlush(): void {
-    this.#scheduled = false;
-    try {
-      this.flushSync();
-    } catch (error) {
-      this.#backgroundError = error;
     }
   }
 }

@@ -1,0 +1,197 @@
+/**
+ * Runs every known benchmark in its own child process, one after another (the machines have two cores),
+ * collects their `RESULT {...}` lines, prints one table and writes it into bench/README.md with the machine's
+ * description. A script that is missing, fails, or prints no result gets a row saying so; the others go on.
+ *
+ *   npm run bench            (= npm run build && node --expose-gc --import tsx bench/run-all.ts)
+ *   node --expose-gc --import tsx bench/run-all.ts [--only soak,crash] [--no-write]
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describeMachine, formatMachine } from "./lib/machine.js";
+import { type BenchResult, parseResultLine } from "./lib/result.js";
+import { renderTable, type TableRow } from "./lib/table.js";
+
+const BENCH_DIRECTORY = dirname(fileURLToPath(import.meta.url));
+const README = join(BENCH_DIRECTORY, "README.md");
+/** A script still running after this long is stopped and reported as failed. */
+const DEFAULT_SCRIPT_TIMEOUT_MS = 5 * 60_000;
+/** Marks the generated part of bench/README.md; everything from it on is rewritten on each run. */
+const RESULTS_MARKER = "<!-- results: written by bench/run-all.ts -->";
+
+interface KnownBench {
+  name: string;
+  args?: string[];
+  /** For scripts that print human lines only: turns their output into results. */
+  adapt?: (output: string) => BenchResult[];
+}
+
+/** Every benchmark, in table order. */
+export const KNOWN_BENCHES: readonly KnownBench[] = [
+  { name: "pipeline-overhead" },
+  { name: "request-assembly" },
+  { name: "request-contract" },
+  { name: "resume", adapt: adaptResume },
+  { name: "inspect", adapt: adaptInspect },
+  { name: "cli-cold-start" },
+  { name: "compaction-tiers" },
+  { name: "soak" },
+  { name: "crash" },
+  { name: "fuzz" },
+];
+
+function numberAfter(text: string, pattern: RegExp): number | undefined {
+  const match = pattern.exec(text);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+/** bench/resume.ts prints `total N ms wall, M ms CPU` and `peak RSS N MB`. */
+function adaptResume(output: string): BenchResult[] {
+  const results: BenchResult[] = [];
+  const size = /generated ([\d.]+) MB/.exec(output)?.[1] ?? "100";
+  const wall = numberAfter(output, /total\s+(\d+) ms wall/);
+  const cpu = numberAfter(output, /ms wall, (\d+) ms CPU/);
+  const rss = numberAfter(output, /peak RSS\s+(\d+) MB/);
+  if (wall !== undefined)
+    results.push({
+      bench: "resume",
+      metric: `resume time, ${size} MB transcript`,
+      value: wall,
+      unit: "ms",
+      target: "< 1500 ms",
+      note: `${cpu ?? "?"} ms CPU`,
+    });
+  if (rss !== undefined)
+    results.push({
+      bench: "resume",
+      metric: `peak RSS, ${size} MB transcript`,
+      value: rss,
+      unit: "MB",
+      target: "< 400 MB",
+    });
+  return results;
+}
+
+/** bench/inspect.ts prints `inspect: N MB, …` and `exit code C, S s (…), peak RSS N MB`. */
+function adaptInspect(output: string): BenchResult[] {
+  const size = /inspect: ([\d.]+) MB/.exec(output)?.[1] ?? "100";
+  const seconds = numberAfter(output, /exit code \d+, ([\d.]+) s/);
+  const rss = numberAfter(output, /peak RSS (\d+) MB/);
+  const results: BenchResult[] = [];
+  if (seconds !== undefined)
+    results.push({
+      bench: "inspect",
+      metric: `inspect time, ${size} MB transcript`,
+      value: Math.round(seconds * 1000),
+      unit: "ms",
+    });
+  if (rss !== undefined)
+    results.push({ bench: "inspect", metric: `inspect peak RSS, ${size} MB transcript`, value: rss, unit: "MB" });
+  return results;
+}
+
+interface ScriptOutcome {
+  results: BenchResult[];
+  /** Why there are no results, when there are none. */
+  failure?: string;
+  seconds: number;
+}
+
+/** Runs one script in a child, echoing its human lines, and collects its RESULT lines. */
+function runScript(bench: KnownBench): Promise<ScriptOutcome> {
+  const script = join(BENCH_DIRECTORY, `${bench.name}.ts`);
+  const started = performance.now();
+  if (!existsSync(script)) return Promise.resolve({ results: [], failure: "missing", seconds: 0 });
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", script, ...(bench.args ?? [])], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    let errors = "";
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, DEFAULT_SCRIPT_TIMEOUT_MS);
+    child.stdout.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      output += text;
+      for (const line of text.split("\n"))
+        if (line !== "" && !line.startsWith("RESULT ")) console.log(`  [${bench.name}] ${line}`);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      errors += chunk.toString("utf8");
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const seconds = (performance.now() - started) / 1000;
+      let results = output.split("\n").flatMap((line) => {
+        const result = parseResultLine(line.trim());
+        return result === undefined ? [] : [result];
+      });
+      if (results.length === 0 && bench.adapt !== undefined) results = bench.adapt(output);
+      if (timedOut) resolve({ results, failure: `timed out after ${DEFAULT_SCRIPT_TIMEOUT_MS / 60_000} min`, seconds });
+      else if (code !== 0) {
+        const reason = lastMeaningfulLine(errors) ?? `exit ${code ?? signal}`;
+        resolve({ results, failure: reason, seconds });
+      } else if (results.length === 0) resolve({ results, failure: "no RESULT lines", seconds });
+      else resolve({ results, seconds });
+    });
+  });
+}
+
+/** The error line of a crashed script (the first line that names an error), shortened. */
+function lastMeaningfulLine(stderr: string): string | undefined {
+  const lines = stderr.split("\n").map((line) => line.trim());
+  const named = lines.find((line) => /^[A-Za-z]*Error\b|^Error:/.test(line)) ?? lines.find((line) => line !== "");
+  return named?.slice(0, 140);
+}
+
+async function main(): Promise<void> {
+  const onlyIndex = process.argv.indexOf("--only");
+  const only = onlyIndex === -1 ? undefined : new Set((process.argv[onlyIndex + 1] ?? "").split(","));
+  const write = !process.argv.includes("--no-write");
+  const machine = describeMachine();
+  console.log(`threadline benchmarks on ${formatMachine(machine)}`);
+  const rows: TableRow[] = [];
+  const durations: string[] = [];
+  const started = performance.now();
+  for (const bench of KNOWN_BENCHES) {
+    if (only !== undefined && !only.has(bench.name)) continue;
+    console.log(`\n▶ ${bench.name}`);
+    const outcome = await runScript(bench);
+    for (const result of outcome.results) rows.push({ kind: "result", result });
+    if (outcome.failure !== undefined) {
+      const reason = outcome.failure === "missing" ? "missing" : `failed: ${outcome.failure}`;
+      if (outcome.results.length === 0 || outcome.failure !== "missing")
+        rows.push({ kind: "absent", bench: bench.name, reason });
+    }
+    durations.push(`${bench.name} ${outcome.seconds.toFixed(0)} s`);
+  }
+  const totalMinutes = (performance.now() - started) / 60_000;
+  const table = renderTable(rows);
+  console.log(`\n${table}\n\n${durations.join(", ")}; total ${totalMinutes.toFixed(1)} min`);
+  if (write) await writeReadme(table, formatMachine(machine), durations, totalMinutes);
+}
+
+async function writeReadme(table: string, machine: string, durations: string[], totalMinutes: number): Promise<void> {
+  const current = existsSync(README) ? await readFile(README, "utf8") : "";
+  const markerAt = current.indexOf(RESULTS_MARKER);
+  const head = markerAt === -1 ? `${current.trimEnd()}\n\n` : current.slice(0, markerAt);
+  const body = [
+    RESULTS_MARKER,
+    "## Latest results",
+    "",
+    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine}.`,
+    `Script times: ${durations.join(", ")}; total ${totalMinutes.toFixed(1)} min.`,
+    "",
+    table,
+    "",
+  ].join("\n");
+  await writeFile(README, head + body);
+}
+
+await main();

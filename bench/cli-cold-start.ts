@@ -13,6 +13,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../src/emulator/index.js";
 import type { Turn } from "../src/emulator/scenario.js";
+import { reportResult } from "./lib/result.js";
 
 /** Cold-start samples unless the first argument says otherwise. */
 export const DEFAULT_RUNS = 10;
@@ -144,6 +145,21 @@ async function main(): Promise<void> {
       `cli ${SESSION_STEPS}-step -p tool session: peak RSS ${(memory.maxRssKb / 1024).toFixed(1)} MB over ${memory.requests} requests (target ≤ 100 MB)`,
     );
     console.log(`  a one-request -p run (the start-up floor): ${(floorMemory.maxRssKb / 1024).toFixed(1)} MB`);
+    reportResult({
+      bench: "cli-cold-start",
+      metric: "cold start, spawn → first request (median)",
+      value: Math.round(cold),
+      unit: "ms",
+      target: "≤ 150 ms",
+      note: `bare node ${floor.toFixed(0)} ms`,
+    });
+    reportResult({
+      bench: "cli-cold-start",
+      metric: `peak RSS, ${SESSION_STEPS}-step -p session`,
+      value: Number((memory.maxRssKb / 1024).toFixed(1)),
+      unit: "MB",
+      target: "≤ 100 MB",
+    });
   } finally {
     await rm(cwd, { recursive: true, force: true });
     await rm(home, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import { QueryEngine } from "../src/engine/query-engine.js";
 import type { ApiMessage } from "../src/messages/index.js";
 import { AnthropicProvider } from "../src/provider/index.js";
 import type { MessagesRequest } from "../src/request/types.js";
+import { reportResult } from "./lib/result.js";
 
 const TASKS = 20;
 const READS_PER_TASK = 9;
@@ -173,4 +174,22 @@ for (const window of windows) {
   const b = results["(b) autocompact"]!;
   const c = results["(c) all four"]!;
   console.log(`(c) / (b) billed-equivalent: ${(c.billed / b.billed).toFixed(3)}`);
+  const label = `${window / 1000}K window`;
+  for (const config of CONFIGS) {
+    const result = results[config.name]!;
+    reportResult({
+      bench: "compaction-tiers",
+      metric: `billed input, 200 steps, ${label}, ${config.name}`,
+      value: Math.round(result.billed),
+      unit: "tokens",
+      note: `${result.calls} calls, ${result.stoppedBy}`,
+    });
+  }
+  reportResult({
+    bench: "compaction-tiers",
+    metric: `(c)/(b) billed ratio, ${label}`,
+    value: Number((c.billed / b.billed).toFixed(3)),
+    unit: "×",
+    ...(window >= 1_000_000 ? { target: "≤ 0.5" } : {}),
+  });
 }

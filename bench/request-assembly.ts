@@ -6,6 +6,7 @@
 import type { MessageEntry } from "../src/messages/index.js";
 import { assembleRequest, emptyLatches, type RequestSettings } from "../src/request/index.js";
 import { TimelineBuilder, TOOLS } from "../test/request/messy-timeline.js";
+import { reportResult } from "./lib/result.js";
 
 const TARGET_ENTRIES = 10_000;
 const MEASURED_TURNS = 200;
@@ -91,3 +92,16 @@ console.log(
 console.log(
   `  allocation median ${(percentile(allocations, 0.5) / 1024 / 1024).toFixed(2)} MiB/turn${gc ? "" : " (run with --expose-gc for stable numbers)"}`,
 );
+reportResult({
+  bench: "request-assembly",
+  metric: `median per turn @ ${full.length} entries`,
+  value: Number(percentile(times, 0.5).toFixed(2)),
+  unit: "ms",
+  target: "≤ 5 ms",
+});
+reportResult({
+  bench: "request-assembly",
+  metric: "allocation per turn (median)",
+  value: Number((percentile(allocations, 0.5) / 1024 / 1024).toFixed(2)),
+  unit: "MiB",
+});

@@ -14,6 +14,7 @@ import {
   settingsFrom,
   timelineOps,
 } from "../test/request/messy-timeline.js";
+import { reportResult } from "./lib/result.js";
 
 const total = Number(process.argv[2] ?? 1_000_000);
 const seed = Number(process.argv[3] ?? 1);
@@ -65,3 +66,10 @@ console.log(`request-contract: ${checked} requests validated (${skipped} empty c
 console.log(`  violations found: ${violating}`);
 for (const example of examples) console.log(`  e.g. ${example}`);
 console.log(`  ${(checked / seconds).toFixed(0)} cases/s, ${seconds.toFixed(1)} s`);
+reportResult({
+  bench: "request-contract",
+  metric: `violations in ${checked} assembled requests`,
+  value: violating,
+  unit: "count",
+  target: "0",
+});

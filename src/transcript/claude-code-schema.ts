@@ -1,10 +1,11 @@
 /**
  * Zod envelopes for Claude Code's transcript records (`~/.claude/projects/<slug>/<id>.jsonl`). Claude Code
- * adds fields release by release, so every object is loose and only the fields the importer reads are checked.
+ * adds fields release by release, so every object is loose and only the fields the importer reads are checked;
+ * content blocks get the same field check as threadline's own (a block type threadline cannot send, such as
+ * a server tool block, makes its record a reported problem rather than a crash later).
  */
 import { z } from "zod";
-
-const blockEnvelope = z.looseObject({ type: z.string() });
+import { contentBlocks } from "./entry-schema.js";
 
 const messageBase = {
   uuid: z.string().min(1),
@@ -19,7 +20,7 @@ const messageBase = {
 export const claudeCodeUserSchema = z.looseObject({
   ...messageBase,
   type: z.literal("user"),
-  message: z.looseObject({ role: z.literal("user"), content: z.union([z.string(), z.array(blockEnvelope)]) }),
+  message: z.looseObject({ role: z.literal("user"), content: z.union([z.string(), contentBlocks]) }),
   isMeta: z.boolean().optional(),
   isCompactSummary: z.boolean().optional(),
   isVisibleInTranscriptOnly: z.boolean().optional(),
@@ -33,7 +34,7 @@ export const claudeCodeAssistantSchema = z.looseObject({
   message: z.looseObject({
     id: z.string(),
     model: z.string().optional(),
-    content: z.array(blockEnvelope),
+    content: contentBlocks,
     stop_reason: z.string().nullable().optional(),
     stop_sequence: z.string().nullable().optional(),
     usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }).optional(),

@@ -6,39 +6,20 @@
  */
 import { z } from "zod";
 import { SYSTEM_SUBTYPES, type TimelineEntry } from "../messages/index.js";
+import { contentBlockProblem } from "./content-check.js";
 
-const sourceSchema = z.looseObject({ type: z.string() });
-const textBlock = z.looseObject({ type: z.literal("text"), text: z.string() });
-const imageBlock = z.looseObject({ type: z.literal("image"), source: sourceSchema });
-const documentBlock = z.looseObject({ type: z.literal("document"), source: sourceSchema });
+/** Content blocks, each checked field by field (see content-check.ts); a bad one names its index. */
+export const contentBlocks = z.array(z.unknown()).superRefine((blocks, context) => {
+  blocks.forEach((block, index) => {
+    const problem = contentBlockProblem(block);
+    if (problem !== undefined) context.addIssue({ code: "custom", message: problem, path: [index] });
+  });
+});
+
 const cacheEditsBlock = z.looseObject({
   type: z.literal("cache_edits"),
   edits: z.array(z.looseObject({ type: z.literal("delete"), cache_reference: z.string() })),
 });
-
-/** Content blocks as request assembly reads them (unknown block types are not loaded). */
-const contentBlock = z.discriminatedUnion("type", [
-  textBlock,
-  imageBlock,
-  documentBlock,
-  z.looseObject({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }),
-  z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() }),
-  z.looseObject({
-    type: z.literal("tool_use"),
-    id: z.string().min(1),
-    name: z.string().min(1),
-    input: z.record(z.string(), z.unknown()),
-  }),
-  z.looseObject({
-    type: z.literal("tool_result"),
-    tool_use_id: z.string().min(1),
-    content: z
-      .union([z.string(), z.array(z.discriminatedUnion("type", [textBlock, imageBlock, documentBlock]))])
-      .optional(),
-    is_error: z.boolean().optional(),
-  }),
-  cacheEditsBlock,
-]);
 
 const entryBase = {
   uuid: z.string().min(1),
@@ -52,7 +33,7 @@ const entryBase = {
 const userSchema = z.looseObject({
   ...entryBase,
   type: z.literal("user"),
-  message: z.looseObject({ role: z.literal("user"), content: z.union([z.string(), z.array(contentBlock)]) }),
+  message: z.looseObject({ role: z.literal("user"), content: z.union([z.string(), contentBlocks]) }),
   isMeta: z.boolean().optional(),
   isVirtual: z.boolean().optional(),
   isCompactSummary: z.boolean().optional(),
@@ -67,7 +48,7 @@ const assistantSchema = z.looseObject({
     role: z.literal("assistant"),
     model: z.string(),
     // One block per entry: the streaming layer splits responses, and the normalizer merges by message.id.
-    content: z.array(contentBlock).length(1),
+    content: contentBlocks.length(1),
     stop_reason: z.string().nullable().optional(),
   }),
   isApiErrorMessage: z.boolean().optional(),

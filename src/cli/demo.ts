@@ -1,8 +1,10 @@
 /**
  * `threadline demo` (`npm run demo`): the whole pipeline offline. A local emulator plays the model from
  * scenarios/demo.json; the session runs on a temporary copy of examples/sample-project (finds and fixes a
- * bug, runs the tests, adds a test), then a summary: turns, tool calls, tokens, cache hits, what each
- * compaction tier did, where the transcript is. No network, no key.
+ * bug, runs the tests, adds a test, checks the weekly report on one data export and compares it with the
+ * previous week's), then a summary: turns, tool calls, tokens, cache hits, what each compaction tier did,
+ * where the transcript is. The engine assumes a small context window (DEMO_CONTEXT_WINDOW) so the two
+ * exports fill it: microcompact deletes old tool results and autocompact summarises. No network, no key.
  */
 import { execFile } from "node:child_process";
 import { cp, mkdtemp } from "node:fs/promises";
@@ -25,7 +27,15 @@ import { createStyle } from "./style.js";
 export const DEMO_PROMPTS: readonly string[] = [
   "summarize([10, 9, 2]) reports the wrong median. Find the bug, fix it and make sure the tests pass.",
   "Add a test for the median of negative numbers, then run the tests again.",
+  "Run the weekly report (src/report.js) on data/readings.csv and double-check its medians independently.",
+  "Compare with last week's export, data/readings-previous.csv: check it for gaps first, then tell me which sensor changed most.",
 ];
+
+/**
+ * The context window the demo engine assumes: 36,000 tokens instead of the model's 200,000, so a session
+ * that reads two week-long data exports (~4,500 tokens each) fills it and the compaction tiers visibly work.
+ */
+export const DEMO_CONTEXT_WINDOW = 36_000;
 
 /**
  * The model the emulator plays. Any id in the model table works; this one has a 1,024-token cache minimum
@@ -52,6 +62,7 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     cwd: project,
     provider: new AnthropicProvider({ baseURL: emulator.url, apiKey: DEMO_API_KEY, env: {} }),
     model: DEMO_MODEL,
+    contextWindow: DEMO_CONTEXT_WINDOW,
     permission: { mode: "bypassPermissions", allow: [], deny: [] },
     home: threadlineHome(io.env),
     env: io.env,
@@ -101,6 +112,7 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     `  Tokens:           ${totals.inputTokens} uncached input, ${totals.cacheReadInputTokens} cache read, ${totals.cacheCreationInputTokens} cache write, ${totals.outputTokens} output`,
     `  Cache hit ratio:  ${(100 * cacheHitRatio(totals)).toFixed(1)}%`,
     `  Cost at list price: ${formatCost(totals.costUsd)} (nothing was billed)`,
+    `  Context window:   ${stats.contextWindow.toLocaleString("en-US")} tokens (demo setting; ${engine.model} has ${modelLimits(engine.model).contextWindow.toLocaleString("en-US")})`,
     "  Compaction tiers:",
     ...formatTierLines(tierActivity(engine.timeline.entries), engine.config.compaction).map((line) => `    ${line}`),
     `  Emulator:         ${emulator.requests.length} HTTP requests, ${violations} contract violations`,

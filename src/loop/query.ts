@@ -168,6 +168,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     }
     // Latches reset on compaction (PIPELINE §4); the boundary makes a resume agree.
     if (compaction.compacted === true) state.latches = emptyLatches();
+    if (compaction.compacted === true) context.cacheDetector?.expectDrop("compaction"); // PIPELINE §8: not a break
     if (compaction.expectCacheDrop) context.cacheDetector?.expectDrop(compaction.expectCacheDrop);
 
     // 2. Assembly: a pure function of the projected view, settings, latches and pins.
@@ -368,6 +369,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
             if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
           }
           if (step.compacted) state.latches = emptyLatches();
+          context.cacheDetector?.expectDrop(step.reason); // the retry's prefix changed on purpose (PIPELINE §8)
           yield { type: "loop_continue", reason: step.reason };
           continue;
         }

@@ -53,9 +53,13 @@ export async function runCompactionTiers(input: CompactionInput): Promise<Compac
   // Tiers 3 and 4: each hands its view and token estimate to the next.
   let tokens: number | undefined;
   if (settings.collapse) {
+    const recordsBefore = chain.records.length;
     const collapsed = await applyCollapsesIfNeeded(input, messages, chain);
     messages = collapsed.messages;
     tokens = collapsed.tokens;
+    // A commit replaces a span of the view with its summary: the cached prefix drops, as intended.
+    if (chain.records.slice(recordsBefore).some((record) => record.type === "collapse-commit"))
+      output.expectCacheDrop ??= "context collapse committed staged spans";
   }
   if (settings.autocompact) {
     const compacted = await autoCompactIfNeeded(input, messages, chain, tokens);

@@ -82,6 +82,8 @@ export function isMediaError(error: ProviderError): boolean {
 /** Which prompt-too-long recovery steps this turn has used (each runs at most once per turn). */
 export interface PromptTooLongRecovery {
   collapseDrained: boolean;
+  /** Spans the drain committed (0 when nothing was staged). */
+  collapseDrainedSpans?: number;
   reactiveCompacted: boolean;
 }
 
@@ -108,7 +110,8 @@ export async function recoverFromPromptTooLong(
   if (settings.collapse && !used.collapseDrained) {
     used.collapseDrained = true;
     const chain = new RecordChain(input.sessionId, input.parentUuid, input.now);
-    if (drainCollapses(input, chain) > 0)
+    used.collapseDrainedSpans = drainCollapses(input, chain);
+    if (used.collapseDrainedSpans > 0)
       return { action: "retry", reason: "collapse_drain", records: chain.records, compacted: false };
   }
   let compactFailure: string | undefined;
@@ -130,7 +133,9 @@ export async function recoverFromPromptTooLong(
     error.options.actualTokens !== undefined && error.options.maxTokens !== undefined
       ? ` (${error.options.actualTokens.toLocaleString("en-US")} tokens > ${error.options.maxTokens.toLocaleString("en-US")} maximum)`
       : "";
-  const tried = [used.collapseDrained ? "collapse drain" : "", used.reactiveCompacted ? "reactive compaction" : ""]
+  // A drain that found nothing staged did not try to make it fit; say so rather than blame it.
+  const drained = used.collapseDrained && (used.collapseDrainedSpans ?? 0) > 0;
+  const tried = [drained ? "collapse drain" : "", used.reactiveCompacted ? "reactive compaction" : ""]
     .filter((step) => step !== "")
     .join(" and ");
   return {

@@ -8,7 +8,7 @@ import type { EngineEvent } from "../loop/events.js";
 import { modelLimits } from "../messages/index.js";
 import { toolDefinitions } from "../request/index.js";
 import { listSessions } from "../transcript/index.js";
-import { formatContextReport, formatTierLines, tierActivity } from "./context-report.js";
+import { formatContextReport, tierActivity } from "./context-report.js";
 import { formatCostReport, type SessionStats } from "./status-line.js";
 
 /** What a slash command may do to the REPL. */
@@ -41,10 +41,6 @@ interface SlashCommand {
 export const DEFAULT_RESUME_LIST_LENGTH = 10;
 
 /** A manual-compaction entry point, when the engine offers one. */
-interface ManualCompaction {
-  compact?: (options?: { instructions?: string }) => AsyncIterable<EngineEvent> | Promise<unknown>;
-}
-
 const COMMANDS: SlashCommand[] = [
   { name: "help", summary: "Show the commands", run: (host) => void host.print(helpText()) },
   { name: "exit", aliases: ["quit"], summary: "Leave threadline", run: () => "exit" },
@@ -116,30 +112,17 @@ export async function runSlashCommand(line: string, host: ReplHost): Promise<Sla
 }
 
 async function compact(host: ReplHost, argument: string): Promise<undefined> {
-  const engine = host.engine as QueryEngine & ManualCompaction;
-  if (typeof engine.compact !== "function") {
-    host.print("Manual compaction is not available in this build; autocompact still runs at its threshold.");
-    return undefined;
-  }
+  const engine = host.engine;
   host.print("Compacting…");
   const before = tierActivity(engine.timeline.entries).compactions;
-  const result = engine.compact(argument === "" ? {} : { instructions: argument });
-  if (isAsyncIterable(result)) {
-    for await (const event of result) host.render(event);
-  } else {
-    await result;
-  }
+  const { preTokens, postTokens } = await engine.compact(argument === "" ? undefined : argument);
   const activity = tierActivity(engine.timeline.entries);
   host.print(
     activity.compactions > before
-      ? (formatTierLines(activity, engine.config.compaction)[3] ?? "Compacted.")
+      ? `Compacted: ~${preTokens.toLocaleString("en-US")} → ~${postTokens.toLocaleString("en-US")} tokens.`
       : "Nothing to compact.",
   );
   return undefined;
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<EngineEvent> {
-  return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
 }
 
 async function resume(host: ReplHost, argument: string): Promise<undefined> {

@@ -86,4 +86,22 @@ describe("interactive mode without a TTY", () => {
     expect(result.stdout).toMatch(/Context for the next request \(estimated\)/);
     expect(result.stdout).toMatch(/messages \(2\)/);
   });
+
+  it("/compact summarises the conversation and the next prompt starts from the summary", async () => {
+    emulator = await startEmulator({ scenario: ["first plain answer", "after compaction"] });
+    const home = await mkdtemp(join(tmpdir(), "threadline-compact-home-"));
+    const cwd = await mkdtemp(join(tmpdir(), "threadline-compact-cwd-"));
+    directories.push(home, cwd);
+    const input = "remember the word MARMALADE\n/compact keep the word\nwhat was the word?\n";
+    const result = await startCli([], { cwd, env: cliEnv(emulator.url, home), input }).done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Compacting…");
+    expect(result.stdout).toMatch(/Compacted: ~[\d,]+ → ~[\d,]+ tokens\./);
+    const bodies = emulator.requests
+      .filter((request) => request.status === 200)
+      .map((request) => JSON.stringify(request.body));
+    // a summary request carrying the extra instructions, then a main request that starts from the summary
+    expect(bodies.some((body) => body.includes("keep the word"))).toBe(true);
+    expect(bodies.at(-1)).toContain("This session is being continued from a previous conversation");
+  });
 });

@@ -1,17 +1,5 @@
-/**
- * The query loop: compaction ▸ assembly ▸ fingerprint ▸ stream ▸ append ▸ tools, repeated while the reply
- * asks for tools. Every entry is appended to the timeline and queued to the transcript as it happens; the
- * transcript is flushed before each model call.
- */
-import type { CacheBreakDetector } from "../cache/index.js";
-import type {
-  AutoCompactSession,
-  CompactionInput,
-  CompactionSettings,
-  ForkFactory,
-  ForkParent,
-} from "../compaction/index.js";
-import { blockingLimit, cacheEditingEnabled, runCompactionTiers } from "../compaction/index.js";
+import type { CompactionInput, ForkParent } from "../compaction/index.js";
+import { blockingLimit, runCompactionTiers } from "../compaction/index.js";
 import {
   type AssistantEntry,
   createApiErrorEntry,
@@ -21,22 +9,19 @@ import {
   createUserEntry,
   type EntryContext,
   type MessageEntry,
-  type ModelLimits,
   modelLimits,
   type TimelineEntry,
   type ToolUseBlock,
   toolResultBlock,
 } from "../messages/index.js";
-import { type Provider, ProviderError } from "../provider/types.js";
-import { assembleRequest, emptyLatches, type LatchState, latchRecord, type RequestSettings } from "../request/index.js";
-import type { AssembledRequest, CacheEditPin, ThinkingConfig, ToolDefinition } from "../request/types.js";
-import type { Timeline } from "../timeline/index.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import type { AnyTool, ToolOutput } from "../tools/types.js";
-import type { TranscriptStore } from "../transcript/index.js";
+import { ProviderError } from "../provider/types.js";
+import { assembleRequest, emptyLatches, latchRecord, type RequestSettings } from "../request/index.js";
+import type { AssembledRequest, ThinkingConfig } from "../request/types.js";
+import type { ToolOutput } from "../tools/types.js";
 import { blockingLimitMessage } from "./blocking.js";
 import { Channel } from "./channel.js";
 import { addUsage, type EngineEvent, emptyUsage, type TerminalReason, type TurnUsage } from "./events.js";
+import { compactableToolNames, defaultRequestSettings, pinsFromEntries, type QueryContext } from "./query-context.js";
 import {
   CONTINUATION_PROMPT,
   decideMaxTokens,
@@ -47,51 +32,6 @@ import {
   syntheticErrorText,
 } from "./recovery.js";
 import { ToolExecutor } from "./tool-executor.js";
-
-/** Settings that stay fixed for a session (the loop reads them every iteration). */
-export interface LoopConfig {
-  model: string;
-  fallbackModel?: string;
-  systemPrompt: readonly string[];
-  /** Stop after this many model requests in one turn (default unlimited). */
-  maxTurns?: number;
-  thinking?: RequestSettings["thinking"];
-  maxTokens?: number;
-  cacheTtl?: "5m" | "1h";
-  compaction: CompactionSettings;
-  modelOverrides?: Partial<ModelLimits>;
-  metadata?: { user_id?: string };
-}
-
-/** Mutable per-session state the loop carries between turns. */
-export interface LoopState {
-  latches: LatchState;
-  /** The model in use; switches to the fallback after repeated overloads. */
-  model: string;
-  /** What the last request was assembled from: forked requests (summaries, ctx-agent) reuse it exactly. */
-  lastRequest?: Omit<ForkParent, "provider" | "signal">;
-}
-
-export interface QueryContext {
-  sessionId: string;
-  timeline: Timeline;
-  transcript: TranscriptStore;
-  provider: Provider;
-  tools: ReadonlyMap<string, AnyTool>;
-  toolDefinitions: readonly ToolDefinition[];
-  policy: PermissionPolicy;
-  cwd: string;
-  additionalDirectories: readonly string[];
-  config: LoopConfig;
-  state: LoopState;
-  cacheDetector?: CacheBreakDetector;
-  now: () => Date;
-  signal: AbortSignal;
-  /** Makes forked requests for tiers 3–4 (injected by the engine). Default none: those tiers call no model. */
-  forkFactory?: ForkFactory;
-  /** Autocompact state kept for the session (circuit breaker, session memory). Default: fresh per turn. */
-  autoCompact?: AutoCompactSession;
-}
 
 type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
 
@@ -489,39 +429,5 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
   }
 }
 
-/** The request settings of a session before any request was made (what forked requests use then). */
-export function defaultRequestSettings(
-  config: LoopConfig,
-  model: string,
-  tools: readonly ToolDefinition[],
-  capabilities: Provider["capabilities"],
-): RequestSettings {
-  return {
-    model,
-    systemPrompt: config.systemPrompt,
-    tools,
-    ...(config.thinking ? { thinking: config.thinking } : {}),
-    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
-    cacheTtl: config.cacheTtl ?? "5m",
-    snipTags: config.compaction.snip,
-    cacheEditing: config.compaction.microcompact && cacheEditingEnabled({ settings: config.compaction, capabilities }),
-    ...(config.metadata ? { metadata: config.metadata } : {}),
-    ...(config.modelOverrides ? { modelOverrides: config.modelOverrides } : {}),
-  };
-}
-
-/** Cache edits pinned by earlier turns, in the order they were pinned. */
-export function pinsFromEntries(entries: readonly TimelineEntry[]): CacheEditPin[] {
-  const pins: CacheEditPin[] = [];
-  for (const entry of entries)
-    if (entry.type === "cache-edit-pin") pins.push({ messageIndex: entry.messageIndex, block: entry.block });
-  return pins;
-}
-
-function compactableToolNames(tools: ReadonlyMap<string, AnyTool>): Set<string> {
-  const names = new Set<string>();
-  for (const [name, tool] of tools) if (tool.compactable) names.add(name);
-  return names;
-}
-
+export * from "./query-context.js";
 export type { MessageEntry, ThinkingConfig };

@@ -1,0 +1,96 @@
+/**
+ * What the query loop runs on: the session's fixed settings, its mutable state, the context of one turn,
+ * and the small derivations the loop and the engine share.
+ */
+import type { CacheBreakDetector } from "../cache/index.js";
+import type { AutoCompactSession, CompactionSettings, ForkFactory, ForkParent } from "../compaction/index.js";
+import { cacheEditingEnabled } from "../compaction/index.js";
+import type { ModelLimits, TimelineEntry } from "../messages/index.js";
+import type { Provider } from "../provider/types.js";
+import type { LatchState, RequestSettings } from "../request/index.js";
+import type { CacheEditPin, ToolDefinition } from "../request/types.js";
+import type { Timeline } from "../timeline/index.js";
+import type { PermissionPolicy } from "../tools/permissions.js";
+import type { AnyTool } from "../tools/types.js";
+import type { TranscriptStore } from "../transcript/index.js";
+
+/** Settings that stay fixed for a session (the loop reads them every iteration). */
+export interface LoopConfig {
+  model: string;
+  fallbackModel?: string;
+  systemPrompt: readonly string[];
+  /** Stop after this many model requests in one turn (default unlimited). */
+  maxTurns?: number;
+  thinking?: RequestSettings["thinking"];
+  maxTokens?: number;
+  cacheTtl?: "5m" | "1h";
+  compaction: CompactionSettings;
+  modelOverrides?: Partial<ModelLimits>;
+  metadata?: { user_id?: string };
+}
+
+/** Mutable per-session state the loop carries between turns. */
+export interface LoopState {
+  latches: LatchState;
+  /** The model in use; switches to the fallback after repeated overloads. */
+  model: string;
+  /** What the last request was assembled from: forked requests (summaries, ctx-agent) reuse it exactly. */
+  lastRequest?: Omit<ForkParent, "provider" | "signal">;
+}
+
+export interface QueryContext {
+  sessionId: string;
+  timeline: Timeline;
+  transcript: TranscriptStore;
+  provider: Provider;
+  tools: ReadonlyMap<string, AnyTool>;
+  toolDefinitions: readonly ToolDefinition[];
+  policy: PermissionPolicy;
+  cwd: string;
+  additionalDirectories: readonly string[];
+  config: LoopConfig;
+  state: LoopState;
+  cacheDetector?: CacheBreakDetector;
+  now: () => Date;
+  signal: AbortSignal;
+  /** Makes forked requests for tiers 3–4 (injected by the engine). Default none: those tiers call no model. */
+  forkFactory?: ForkFactory;
+  /** Autocompact state kept for the session (circuit breaker, session memory). Default: fresh per turn. */
+  autoCompact?: AutoCompactSession;
+}
+
+/** The request settings of a session before any request was made (what forked requests use then). */
+export function defaultRequestSettings(
+  config: LoopConfig,
+  model: string,
+  tools: readonly ToolDefinition[],
+  capabilities: Provider["capabilities"],
+): RequestSettings {
+  return {
+    model,
+    systemPrompt: config.systemPrompt,
+    tools,
+    ...(config.thinking ? { thinking: config.thinking } : {}),
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    cacheTtl: config.cacheTtl ?? "5m",
+    snipTags: config.compaction.snip,
+    cacheEditing: config.compaction.microcompact && cacheEditingEnabled({ settings: config.compaction, capabilities }),
+    ...(config.metadata ? { metadata: config.metadata } : {}),
+    ...(config.modelOverrides ? { modelOverrides: config.modelOverrides } : {}),
+  };
+}
+
+/** Cache edits pinned by earlier turns, in the order they were pinned. */
+export function pinsFromEntries(entries: readonly TimelineEntry[]): CacheEditPin[] {
+  const pins: CacheEditPin[] = [];
+  for (const entry of entries)
+    if (entry.type === "cache-edit-pin") pins.push({ messageIndex: entry.messageIndex, block: entry.block });
+  return pins;
+}
+
+/** Names of the tools whose results microcompact may clear. */
+export function compactableToolNames(tools: ReadonlyMap<string, AnyTool>): Set<string> {
+  const names = new Set<string>();
+  for (const [name, tool] of tools) if (tool.compactable) names.add(name);
+  return names;
+}

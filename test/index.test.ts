@@ -1,0 +1,25 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { AnthropicProvider, QueryEngine, startEmulator } from "../src/index.js";
+
+describe("the public entry", () => {
+  it("is enough to run a turn: QueryEngine + provider + emulator from one import", async () => {
+    const emulator = await startEmulator({ scenario: ["Hello from the library."] });
+    try {
+      const engine = new QueryEngine({
+        cwd: await mkdtemp(join(tmpdir(), "threadline-index-")),
+        provider: new AnthropicProvider({ baseURL: emulator.url, apiKey: "test-key-for-index" }),
+        transcript: false,
+        model: "claude-sonnet-4-6",
+      });
+      let last = "";
+      for await (const event of engine.submitMessage("hi")) if (event.type === "turn_end") last = event.lastText;
+      await engine.close();
+      expect(last).toBe("Hello from the library.");
+    } finally {
+      await emulator.close();
+    }
+  });
+});

@@ -3,6 +3,8 @@
  * They check the envelope (type, ids, parent link, the fields each kind is dispatched on) and every field of
  * a content block that request assembly reads, so a line that loads can always be assembled and sent: a
  * block with a wrong field type is reported with its line number and skipped, never a crash on resume.
+ * Objects use zod's default (strip) mode: unknown fields are allowed, and since the loader keeps the original
+ * record rather than zod's copy, stripping costs nothing and is faster than copying them (`looseObject`).
  */
 import { z } from "zod";
 import { SYSTEM_SUBTYPES, type TimelineEntry } from "../messages/index.js";
@@ -16,9 +18,9 @@ export const contentBlocks = z.array(z.unknown()).superRefine((blocks, context) 
   });
 });
 
-const cacheEditsBlock = z.looseObject({
+const cacheEditsBlock = z.object({
   type: z.literal("cache_edits"),
-  edits: z.array(z.looseObject({ type: z.literal("delete"), cache_reference: z.string() })),
+  edits: z.array(z.object({ type: z.literal("delete"), cache_reference: z.string() })),
 });
 
 const entryBase = {
@@ -30,20 +32,20 @@ const entryBase = {
   agentId: z.string().optional(),
 };
 
-const userSchema = z.looseObject({
+const userSchema = z.object({
   ...entryBase,
   type: z.literal("user"),
-  message: z.looseObject({ role: z.literal("user"), content: z.union([z.string(), contentBlocks]) }),
+  message: z.object({ role: z.literal("user"), content: z.union([z.string(), contentBlocks]) }),
   isMeta: z.boolean().optional(),
   isVirtual: z.boolean().optional(),
   isCompactSummary: z.boolean().optional(),
   sourceToolAssistantUUID: z.string().optional(),
 });
 
-const assistantSchema = z.looseObject({
+const assistantSchema = z.object({
   ...entryBase,
   type: z.literal("assistant"),
-  message: z.looseObject({
+  message: z.object({
     id: z.string(),
     role: z.literal("assistant"),
     model: z.string(),
@@ -55,32 +57,32 @@ const assistantSchema = z.looseObject({
   isVirtual: z.boolean().optional(),
 });
 
-const progressSchema = z.looseObject({
+const progressSchema = z.object({
   ...entryBase,
   type: z.literal("progress"),
   toolUseID: z.string(),
-  data: z.looseObject({ message: z.string() }),
+  data: z.object({ message: z.string() }),
 });
 
-const systemSchema = z.looseObject({
+const systemSchema = z.object({
   ...entryBase,
   type: z.literal("system"),
   subtype: z.enum(SYSTEM_SUBTYPES),
   content: z.string(),
   logicalParentUuid: z.string().nullable().optional(),
-  snipMetadata: z.looseObject({ removedUuids: z.array(z.string()) }).optional(),
+  snipMetadata: z.object({ removedUuids: z.array(z.string()) }).optional(),
   supersededUuids: z.array(z.string()).optional(),
 });
 
-const attachmentSchema = z.looseObject({
+const attachmentSchema = z.object({
   ...entryBase,
   type: z.literal("attachment"),
-  attachment: z.looseObject({ type: z.string(), content: z.string() }),
+  attachment: z.object({ type: z.string(), content: z.string() }),
 });
 
 const recordBase = { timestamp: z.string(), sessionId: z.string() };
 
-const collapseCommitSchema = z.looseObject({
+const collapseCommitSchema = z.object({
   ...recordBase,
   type: z.literal("collapse-commit"),
   collapseId: z.string(),
@@ -90,22 +92,22 @@ const collapseCommitSchema = z.looseObject({
   lastArchivedUuid: z.string(),
 });
 
-const collapseSnapshotSchema = z.looseObject({
+const collapseSnapshotSchema = z.object({
   ...recordBase,
   type: z.literal("collapse-snapshot"),
-  staged: z.array(z.looseObject({ startUuid: z.string(), endUuid: z.string(), summary: z.string() })),
+  staged: z.array(z.object({ startUuid: z.string(), endUuid: z.string(), summary: z.string() })),
 });
 
-const latchesSchema = z.looseObject({ ...recordBase, type: z.literal("latches"), betas: z.array(z.string()) });
+const latchesSchema = z.object({ ...recordBase, type: z.literal("latches"), betas: z.array(z.string()) });
 
-const cacheEditPinSchema = z.looseObject({
+const cacheEditPinSchema = z.object({
   ...recordBase,
   type: z.literal("cache-edit-pin"),
   messageIndex: z.number().int().nonnegative(),
   block: cacheEditsBlock,
 });
 
-const customTitleSchema = z.looseObject({
+const customTitleSchema = z.object({
   type: z.literal("custom-title"),
   customTitle: z.string(),
   sessionId: z.string(),

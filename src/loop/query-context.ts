@@ -80,11 +80,16 @@ export function defaultRequestSettings(
   };
 }
 
-/** Cache edits pinned by earlier turns, in the order they were pinned. */
+/**
+ * Cache edits pinned since the last compaction, in the order they were pinned. A compact boundary starts a
+ * new message layout (and a new cached prefix), so pins from before it point at indices that no longer exist.
+ */
 export function pinsFromEntries(entries: readonly TimelineEntry[]): CacheEditPin[] {
-  const pins: CacheEditPin[] = [];
-  for (const entry of entries)
+  let pins: CacheEditPin[] = [];
+  for (const entry of entries) {
     if (entry.type === "cache-edit-pin") pins.push({ messageIndex: entry.messageIndex, block: entry.block });
+    else if (entry.type === "system" && entry.subtype === "compact_boundary" && !entry.isSidechain) pins = [];
+  }
   return pins;
 }
 

@@ -20,10 +20,14 @@ export const DEFAULT_CACHE_READ_RETENTION = 0.95;
 
 import { uniqueByToolId } from "./time-based.js";
 
-/** References already deleted by pinned cache_edits blocks: never deleted twice. */
+/**
+ * References already deleted by cache_edits pinned since the last compaction: never deleted twice. (Pins from
+ * before a compact boundary are not re-sent, so what they deleted is live again in the new layout.)
+ */
 export function deletedCacheReferences(entries: readonly TimelineEntry[]): Set<string> {
-  const deleted = new Set<string>();
+  let deleted = new Set<string>();
   for (const entry of entries) {
+    if (entry.type === "system" && entry.subtype === "compact_boundary" && !entry.isSidechain) deleted = new Set();
     if (entry.type !== "cache-edit-pin") continue;
     for (const edit of entry.block.edits) deleted.add(edit.cache_reference);
   }

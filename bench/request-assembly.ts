@@ -4,7 +4,7 @@
  * Run: node --expose-gc --import tsx bench/request-assembly.ts
  */
 import type { MessageEntry } from "../src/messages/index.js";
-import { assembleRequest, emptyLatches, type RequestSettings } from "../src/request/index.js";
+import { assembleRequest, emptyLatches, NormalizeMemo, type RequestSettings } from "../src/request/index.js";
 import { TimelineBuilder, TOOLS } from "../test/request/messy-timeline.js";
 import { reportResult } from "./lib/result.js";
 
@@ -67,41 +67,68 @@ const gc = (globalThis as { gc?: () => void }).gc;
 for (let index = 0; index < 20; index++)
   assembleRequest({ messages: full, settings, latches: emptyLatches(), pins: [] });
 
-const times: number[] = [];
-const allocations: number[] = [];
-let bytes = 0;
-for (const messages of prefixes) {
-  gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
-  const start = process.hrtime.bigint();
-  const output = assembleRequest({ messages, settings, latches: emptyLatches(), pins: [] });
-  const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
-  allocations.push(process.memoryUsage().heapUsed - heapBefore);
-  times.push(elapsed);
-  bytes = output.request.json.length;
+interface Run {
+  times: number[];
+  allocations: number[];
+  bytes: number;
+  json: string[];
 }
+
+/** Assembles every prefix in order, as a session's turns do; with a memo, closed turns are reused. */
+function measure(memo: NormalizeMemo | undefined): Run {
+  const run: Run = { times: [], allocations: [], bytes: 0, json: [] };
+  for (const messages of prefixes) {
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const start = process.hrtime.bigint();
+    const output = assembleRequest({
+      messages,
+      settings,
+      latches: emptyLatches(),
+      pins: [],
+      ...(memo ? { memo } : {}),
+    });
+    const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+    run.allocations.push(process.memoryUsage().heapUsed - heapBefore);
+    run.times.push(elapsed);
+    run.bytes = output.request.json.length;
+    run.json.push(output.request.json);
+  }
+  return run;
+}
+
 const sorted = (values: number[]) => values.slice().sort((left, right) => left - right);
 const percentile = (values: number[], p: number) =>
   sorted(values)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
+
+const baseline = measure(undefined);
+const incremental = measure(new NormalizeMemo());
+const identical = baseline.json.every((json, index) => json === incremental.json[index]);
+const median = percentile(incremental.times, 0.5);
+const baselineMedian = percentile(baseline.times, 0.5);
 console.log(
-  `request-assembly: ${full.length} entries, ${prefixes.length} turns, request ${(bytes / 1024).toFixed(0)} KiB`,
+  `request-assembly: ${full.length} entries, ${prefixes.length} turns, request ${(incremental.bytes / 1024).toFixed(0)} KiB`,
 );
 console.log(
-  `  median ${percentile(times, 0.5).toFixed(2)} ms/turn, p95 ${percentile(times, 0.95).toFixed(2)} ms/turn (target ≤ 5 ms)`,
+  `  from scratch:      median ${baselineMedian.toFixed(2)} ms/turn, p95 ${percentile(baseline.times, 0.95).toFixed(2)} ms, allocation ${mib(percentile(baseline.allocations, 0.5))} MiB/turn`,
 );
 console.log(
-  `  allocation median ${(percentile(allocations, 0.5) / 1024 / 1024).toFixed(2)} MiB/turn${gc ? "" : " (run with --expose-gc for stable numbers)"}`,
+  `  with session memo: median ${median.toFixed(2)} ms/turn, p95 ${percentile(incremental.times, 0.95).toFixed(2)} ms, allocation ${mib(percentile(incremental.allocations, 0.5))} MiB/turn (target ≤ 5 ms)`,
 );
+console.log(`  ratio ${(median / baselineMedian).toFixed(3)}; bytes identical to from-scratch: ${identical}`);
+if (!gc) console.log("  (run with --expose-gc for stable allocation numbers)");
 reportResult({
   bench: "request-assembly",
-  metric: `median per turn @ ${full.length} entries`,
-  value: Number(percentile(times, 0.5).toFixed(2)),
+  metric: `median per turn @ ${full.length} entries (session memo)`,
+  value: Number(median.toFixed(2)),
   unit: "ms",
   target: "≤ 5 ms",
+  note: `from scratch ${baselineMedian.toFixed(1)} ms; identical bytes: ${identical}`,
 });
 reportResult({
   bench: "request-assembly",
-  metric: "allocation per turn (median)",
-  value: Number((percentile(allocations, 0.5) / 1024 / 1024).toFixed(2)),
+  metric: "allocation per turn (median, session memo)",
+  value: Number(mib(percentile(incremental.allocations, 0.5))),
   unit: "MiB",
 });

@@ -31,7 +31,7 @@ import {
 } from "../messages/index.js";
 import { AnthropicProvider } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
-import { emptyLatches, latchesFromEntries, toolDefinitions } from "../request/index.js";
+import { emptyLatches, latchesFromEntries, NormalizeMemo, toolDefinitions } from "../request/index.js";
 import { Timeline } from "../timeline/index.js";
 import { defaultTools } from "../tools/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
@@ -176,7 +176,11 @@ export class QueryEngine {
       },
     });
     for (const tool of agentTools) if (!this.#tools.has(tool.name)) this.#tools.set(tool.name, tool);
-    this.#state = { latches: latchesFromEntries(this.timeline.entries) ?? emptyLatches(), model };
+    this.#state = {
+      latches: latchesFromEntries(this.timeline.entries) ?? emptyLatches(),
+      model,
+      normalizeMemo: new NormalizeMemo(),
+    };
     this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
     this.#installCompactionHooks(options.sessionMemory ?? true);
   }

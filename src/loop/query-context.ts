@@ -7,7 +7,7 @@ import type { AutoCompactSession, CompactionSettings, ForkFactory, ForkParent } 
 import { cacheEditingEnabled } from "../compaction/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import type { Provider } from "../provider/types.js";
-import type { LatchState, RequestSettings } from "../request/index.js";
+import type { LatchState, NormalizeMemo, RequestSettings } from "../request/index.js";
 import type { CacheEditPin, ToolDefinition } from "../request/types.js";
 import type { Timeline } from "../timeline/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
@@ -34,6 +34,8 @@ export interface LoopState {
   latches: LatchState;
   /** The model in use; switches to the fallback after repeated overloads. */
   model: string;
+  /** The session's memo of closed turns for request assembly (byte-identical, faster). Default none. */
+  normalizeMemo?: NormalizeMemo;
   /** What the last request was assembled from: forked requests (summaries, ctx-agent) reuse it exactly. */
   lastRequest?: Omit<ForkParent, "provider" | "signal">;
 }

@@ -136,6 +136,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       latches: state.latches,
       pins,
       newCacheEdits: compaction.newCacheEdits,
+      ...(state.normalizeMemo ? { memo: state.normalizeMemo } : {}),
     });
     if (assembled.latches.betas.length !== state.latches.betas.length) {
       state.latches = assembled.latches;

@@ -5,6 +5,7 @@
 import type { CacheEditDelete, MessageEntry } from "../messages/index.js";
 import { addCacheBreakpoints } from "./cache-breakpoints.js";
 import type { LatchState } from "./latches.js";
+import { type NormalizeMemo, normalizeIncrementally } from "./normalize/incremental.js";
 import { normalizeMessagesForAPI } from "./normalize/index.js";
 import { paramsFromContext } from "./params.js";
 import type { RequestSettings } from "./settings.js";
@@ -21,6 +22,8 @@ export interface AssembleInput {
   pins: readonly CacheEditPin[];
   /** Edits decided this turn: placed after the last tool_result of the last user message, and pinned. */
   newCacheEdits?: readonly CacheEditDelete[];
+  /** A session's memo of closed turns (faster, byte-identical output). Default none: normalize everything. */
+  memo?: NormalizeMemo;
 }
 
 export interface AssembleOutput {
@@ -42,7 +45,10 @@ export class EmptyConversationError extends Error {
 /** The request for this turn. Throws `EmptyConversationError` when there is no message to send. */
 export function assembleRequest(input: AssembleInput): AssembleOutput {
   const { settings } = input;
-  const messages = normalizeMessagesForAPI(input.messages, { snipTags: settings.snipTags === true });
+  const options = { snipTags: settings.snipTags === true };
+  const messages = input.memo
+    ? normalizeIncrementally(input.messages, options, input.memo)
+    : normalizeMessagesForAPI(input.messages, options);
   if (messages.length === 0) throw new EmptyConversationError();
   const placed = addCacheBreakpoints(settings.systemPrompt, messages, {
     ttl: settings.cacheTtl ?? "5m",

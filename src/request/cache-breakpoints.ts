@@ -76,8 +76,23 @@ function editsInsertIndex(content: readonly ContentBlock[]): number {
 
 const referenced = new DerivedCache<ToolResultBlock, ToolResultBlock>();
 
+/** Referenced copies of whole messages, by identity, so an unchanged message stays the same object turn after turn. */
+const referencedMessages = new WeakMap<ApiMessage, ApiMessage>();
+
 function withReferences(message: ApiMessage, references: Set<string>): ApiMessage {
   if (typeof message.content === "string" || message.role !== "user") return message;
+  const known = referencedMessages.get(message);
+  if (known !== undefined) {
+    for (const block of message.content) if (block.type === "tool_result") references.add(block.tool_use_id);
+    return known;
+  }
+  const result = withReferencesFresh(message, references);
+  referencedMessages.set(message, result);
+  return result;
+}
+
+function withReferencesFresh(message: ApiMessage, references: Set<string>): ApiMessage {
+  if (typeof message.content === "string") return message;
   let changed = false;
   const content = message.content.map((block) => {
     if (block.type !== "tool_result") return block;

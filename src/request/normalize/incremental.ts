@@ -1,0 +1,127 @@
+/**
+ * Incremental normalization: a long session's closed turns normalize the same way every turn, so their wire
+ * messages are kept and only the open tail is normalized again.
+ *
+ * A turn is closed at a cut: right after an assistant entry that ended its response with non-blank text and
+ * `end_turn`. No step reaches across such a cut — attachments move up at most to that assistant, media
+ * stripping stops at it, message ids and tool pairs never span it, and the next message starts a new user
+ * turn — except the rules for the *final* assistant; the closed part is therefore normalized with a meta
+ * sentinel user message after it (so its last assistant is not final), which is then removed. Whenever the
+ * premises do not hold (entries before the cut changed, options changed, roles would not alternate at the
+ * seam, or the media limit comes into play) the whole view is normalized from scratch. A property test
+ * checks that the result is always byte-identical to `normalizeMessagesForAPI`.
+ */
+import type { ApiMessage, MessageEntry, UserEntry } from "../../messages/index.js";
+import { type NormalizeOptions, normalizeMessagesForAPI } from "./index.js";
+import { DEFAULT_MAX_MEDIA_BLOCKS } from "./validate-images.js";
+import { isBlank } from "./working-message.js";
+
+/** What one session remembers between turns (in memory only; never persisted). */
+export class NormalizeMemo {
+  /** The entries before the cut, by identity. */
+  entries: readonly MessageEntry[] = [];
+  /** Their wire messages. */
+  messages: readonly ApiMessage[] = [];
+  /** Image and document blocks in `messages`. */
+  mediaCount = 0;
+  optionsKey = "";
+}
+
+const SENTINEL_TEXT = "\u0000threadline-normalize-sentinel";
+
+function sentinel(after: MessageEntry): UserEntry {
+  return {
+    type: "user",
+    uuid: "00000000-0000-4000-8000-00000000cafe",
+    parentUuid: after.uuid,
+    timestamp: after.timestamp,
+    sessionId: after.sessionId,
+    isMeta: true,
+    message: { role: "user", content: SENTINEL_TEXT },
+  };
+}
+
+function isSentinel(message: ApiMessage): boolean {
+  if (typeof message.content === "string") return message.content === SENTINEL_TEXT;
+  const [only, ...rest] = message.content;
+  return rest.length === 0 && only?.type === "text" && only.text === SENTINEL_TEXT;
+}
+
+function isCut(entry: MessageEntry | undefined): boolean {
+  if (entry?.type !== "assistant" || entry.isApiErrorMessage || entry.isVirtual || entry.isSidechain) return false;
+  const block = entry.message.content[0];
+  return entry.message.stop_reason === "end_turn" && block.type === "text" && !isBlank(block.text);
+}
+
+/** The last cut that leaves at least one entry after it (0 when there is none). */
+function lastCut(entries: readonly MessageEntry[]): number {
+  for (let index = entries.length - 1; index > 0; index--) if (isCut(entries[index - 1])) return index;
+  return 0;
+}
+
+/** Normalizes a closed part (ending at a cut) as it normalizes inside a longer view. */
+function normalizeClosed(entries: readonly MessageEntry[], options: NormalizeOptions): ApiMessage[] | undefined {
+  const last = entries[entries.length - 1];
+  if (last === undefined) return [];
+  const messages = normalizeMessagesForAPI([...entries, sentinel(last)], options);
+  const tail = messages.pop();
+  if (tail?.role !== "user" || !isSentinel(tail)) return undefined;
+  return messages;
+}
+
+function countMedia(messages: readonly ApiMessage[]): number {
+  let count = 0;
+  for (const message of messages) {
+    if (typeof message.content === "string") continue;
+    for (const block of message.content) {
+      if (block.type === "image" || block.type === "document") count++;
+      else if (block.type === "tool_result" && Array.isArray(block.content))
+        for (const inner of block.content) if (inner.type === "image" || inner.type === "document") count++;
+    }
+  }
+  return count;
+}
+
+function samePrefix(entries: readonly MessageEntry[], memo: NormalizeMemo): boolean {
+  if (memo.entries.length > entries.length) return false;
+  for (let index = 0; index < memo.entries.length; index++) if (entries[index] !== memo.entries[index]) return false;
+  return true;
+}
+
+/** `normalizeMessagesForAPI(entries, options)`, reusing `memo`'s closed turns; updates the memo. */
+export function normalizeIncrementally(
+  entries: readonly MessageEntry[],
+  options: NormalizeOptions,
+  memo: NormalizeMemo,
+): ApiMessage[] {
+  const optionsKey = JSON.stringify([options.snipTags === true, options.maxImageBase64Bytes, options.maxMediaBlocks]);
+  const cut = lastCut(entries);
+  const reuse = memo.optionsKey === optionsKey && memo.entries.length <= cut && samePrefix(entries, memo);
+  let closed: ApiMessage[] | undefined;
+  let closedMedia = 0;
+  if (reuse) {
+    const added = normalizeClosed(entries.slice(memo.entries.length, cut), options);
+    closed = added === undefined ? undefined : [...memo.messages, ...added];
+    closedMedia = memo.mediaCount + (added === undefined ? 0 : countMedia(added));
+  } else {
+    closed = normalizeClosed(entries.slice(0, cut), options);
+    closedMedia = closed === undefined ? 0 : countMedia(closed);
+  }
+  const open = normalizeMessagesForAPI(entries.slice(cut), options);
+  // The closed part's last assistant is final only if nothing follows it: the open part must start a user turn.
+  const seamOk =
+    closed !== undefined && (closed.length === 0 || (closed.at(-1)!.role === "assistant" && open[0]?.role === "user"));
+  const combined = seamOk ? [...closed!, ...open] : undefined;
+  if (combined === undefined || closedMedia + countMedia(open) > (options.maxMediaBlocks ?? DEFAULT_MAX_MEDIA_BLOCKS)) {
+    memo.entries = [];
+    memo.messages = [];
+    memo.mediaCount = 0;
+    memo.optionsKey = "";
+    return normalizeMessagesForAPI(entries, options);
+  }
+  memo.entries = entries.slice(0, cut);
+  memo.messages = closed!;
+  memo.mediaCount = closedMedia;
+  memo.optionsKey = optionsKey;
+  return combined;
+}

@@ -1,0 +1,58 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { assembleRequest, emptyLatches, NormalizeMemo } from "../../src/request/index.js";
+import { buildTimeline, settingsChoice, settingsFrom, type TimelineOp, timelineOps } from "./messy-timeline.js";
+
+/** Ops that close a turn now and then, so the memo has closed turns to reuse. */
+const closing: fc.Arbitrary<TimelineOp> = fc.constant({
+  kind: "response",
+  thinking: 0,
+  redacted: false,
+  text: "Done with that part.",
+  tools: 0,
+  cutAfter: undefined,
+});
+const sessionOps = fc.array(
+  fc.oneof({ weight: 4, arbitrary: timelineOps }, { weight: 1, arbitrary: closing.map((op) => [op]) }),
+  {
+    minLength: 1,
+    maxLength: 8,
+  },
+);
+
+describe("incremental normalization", () => {
+  it("a session memo never changes a byte: every turn equals assembly from scratch", () => {
+    let reusedTurns = 0;
+    fc.assert(
+      fc.property(sessionOps, settingsChoice, (chunks, choice) => {
+        const ops = chunks.flat();
+        const full = buildTimeline(ops).entries;
+        const settings = settingsFrom(choice);
+        const memo = new NormalizeMemo();
+        for (let length = 1; length <= full.length; length++) {
+          const messages = full.slice(0, length);
+          const fresh = (() => {
+            try {
+              return assembleRequest({ messages, settings, latches: emptyLatches(), pins: [] }).request.json;
+            } catch (error) {
+              return `threw ${(error as Error).name}`;
+            }
+          })();
+          const before = memo.entries.length;
+          const incremental = (() => {
+            try {
+              return assembleRequest({ messages, settings, latches: emptyLatches(), pins: [], memo }).request.json;
+            } catch (error) {
+              return `threw ${(error as Error).name}`;
+            }
+          })();
+          if (before > 0 && memo.entries.length >= before) reusedTurns++;
+          expect(incremental).toBe(fresh);
+        }
+      }),
+      { numRuns: 400 },
+    );
+    // the memo must actually have been used, or this property proves nothing
+    expect(reusedTurns).toBeGreaterThan(200);
+  });
+});

@@ -101,8 +101,19 @@ export function snapshotRequest(request: AssembledRequest): RequestSnapshot {
     tools,
     betas,
     extraBody,
-    usesOneHourTtl: request.json.includes('"ttl":"1h"'),
+    usesOneHourTtl: usesOneHourTtl(request),
   };
+}
+
+/** Whether any cache_control asks for 1h. Walks the body: searching the megabyte-long JSON would copy it. */
+function usesOneHourTtl(request: AssembledRequest): boolean {
+  const oneHour = (block: { cache_control?: { ttl?: string } }): boolean => block.cache_control?.ttl === "1h";
+  if ((request.body.system ?? []).some(oneHour) || (request.body.tools ?? []).some(oneHour)) return true;
+  return request.body.messages.some(
+    (message) =>
+      typeof message.content !== "string" &&
+      message.content.some((block) => "cache_control" in block && oneHour(block)),
+  );
 }
 
 function withoutCacheControl(tool: ToolDefinition): Record<string, unknown> {

@@ -24,6 +24,8 @@ export interface RequestLogEntry {
   requestId: string;
   status: number;
   stream: boolean;
+  /** SHA-256 (hex) of the body's exact bytes (absent when there was no body read). */
+  bodySha256?: string;
   /** The parsed body (absent when it was not JSON). */
   body?: unknown;
   violations: Violation[];

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 /**
  * `startEmulator`: a node:http server on loopback speaking the Messages API — routes, auth and the
  * `anthropic-version` check, count_tokens and models, the request log, and a clean close.
@@ -182,6 +183,7 @@ async function route(
 
   const read = await readBody(request, state.settings.maxRequestBytes);
   if (read.kind === "too_large") return fail(413, "Request exceeds the maximum allowed number of bytes.");
+  entry.bodySha256 = createHash("sha256").update(read.bytes).digest("hex");
   let body: unknown;
   try {
     body = JSON.parse(read.bytes.toString("utf8"));

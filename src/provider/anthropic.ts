@@ -8,6 +8,7 @@ import type {
   MessageCreateParamsStreaming,
 } from "@anthropic-ai/sdk/resources/messages";
 import { checkNever, createAssistantEntry } from "../messages/index.js";
+import { serializeStreamingRequest } from "../request/serialize.js";
 import type { AssembledRequest } from "../request/types.js";
 import { detectCapabilities } from "./capabilities.js";
 import { completedMessageFrom } from "./completed-message.js";
@@ -159,10 +160,11 @@ export class AnthropicProvider implements Provider {
     };
     let iterator: AsyncIterator<unknown> | undefined;
     try {
-      // The body goes out as given (plus stream: true): its bytes are what the prompt cache keys on.
+      // The assembled bytes go out as they are (plus "stream":true): they are what the prompt cache keys on,
+      // and the SDK need not serialize a megabyte-long body again. `body` stays for the SDK's own checks.
       const body = { ...request.body, stream: true } as unknown as MessageCreateParamsStreaming;
       const { data, request_id } = await client.messages
-        .create(body, { signal: controller.signal, ...betaHeaders(request.betas) })
+        .create(body, { signal: controller.signal, ...exactBody(streamingJson(request), request.betas) })
         .withResponse();
       const requestId = request_id ?? undefined;
       iterator = data[Symbol.asyncIterator]();
@@ -206,9 +208,10 @@ export class AnthropicProvider implements Provider {
     throwIfAborted(signal);
     const { stream: _stream, ...rest } = request.body;
     const body = rest as unknown as MessageCreateParamsNonStreaming;
+    const json = request.body.stream === undefined ? request.json : JSON.stringify(rest);
     const data = await client.messages.create(body, {
       ...(signal !== undefined ? { signal } : {}),
-      ...betaHeaders(request.betas),
+      ...exactBody(json, request.betas),
       timeout: this.timeoutMs,
     });
     return completedMessageFrom(data);
@@ -257,6 +260,19 @@ function toProviderEvent(
 }
 
 /** `anthropic-beta: a,b`, only when there are betas (an empty header is not the same as none). */
+/** `JSON.stringify({ ...request.body, stream: true })`, from the assembled bytes when the body has no stream key. */
+export function streamingJson(request: AssembledRequest): string {
+  return serializeStreamingRequest(request.body, request.json);
+}
+
+/**
+ * Request options that make the SDK send `json` byte for byte: a string body passes through unchanged when
+ * a content-type header is set (the SDK's documented raw-body path).
+ */
+function exactBody(json: string, betas: readonly string[]): { body: string; headers: Record<string, string> } {
+  return { body: json, headers: { "content-type": "application/json", ...betaHeaders(betas).headers } };
+}
+
 function betaHeaders(betas: readonly string[]): { headers?: Record<string, string> } {
   return betas.length > 0 ? { headers: { "anthropic-beta": betas.join(",") } } : {};
 }

@@ -79,40 +79,97 @@ const referenced = new DerivedCache<ToolResultBlock, ToolResultBlock>();
 /** Referenced copies of whole messages, by identity, so an unchanged message stays the same object turn after turn. */
 const referencedMessages = new WeakMap<ApiMessage, ApiMessage>();
 
-function withReferences(message: ApiMessage, references: Set<string>): ApiMessage {
+function withReferences(message: ApiMessage): ApiMessage {
   if (typeof message.content === "string" || message.role !== "user") return message;
-  const known = referencedMessages.get(message);
-  if (known !== undefined) {
-    for (const block of message.content) if (block.type === "tool_result") references.add(block.tool_use_id);
-    return known;
+  let result = referencedMessages.get(message);
+  if (result === undefined) {
+    result = withReferencesFresh(message);
+    referencedMessages.set(message, result);
   }
-  const result = withReferencesFresh(message, references);
-  referencedMessages.set(message, result);
   return result;
 }
 
-function withReferencesFresh(message: ApiMessage, references: Set<string>): ApiMessage {
+function withReferencesFresh(message: ApiMessage): ApiMessage {
   if (typeof message.content === "string") return message;
   let changed = false;
   const content = message.content.map((block) => {
-    if (block.type !== "tool_result") return block;
-    references.add(block.tool_use_id);
-    if (block.cache_reference === block.tool_use_id) return block;
+    if (block.type !== "tool_result" || block.cache_reference === block.tool_use_id) return block;
     changed = true;
     return referenced.get(block, "", (): ToolResultBlock => ({ ...block, cache_reference: block.tool_use_id }));
   });
   return changed ? { role: message.role, content } : message;
 }
 
+/** Calls `use` with the tool_use_id of each tool_result in `message`. */
+function forEachResultId(message: ApiMessage, use: (id: string) => void): void {
+  if (typeof message.content === "string") return;
+  for (const block of message.content) if (block.type === "tool_result") use(block.tool_use_id);
+}
+
+/** Last turn's referenced messages for one conversation: its input messages, their copies, and every reference. */
+interface ReferencedPrefix {
+  sources: ApiMessage[];
+  referenced: ApiMessage[];
+  /** Every tool_use_id referenced in `sources`. */
+  ids: Set<string>;
+  /** `added[i]`: the ids that `sources[i]` added to `ids` (so a changed tail can be taken out exactly). */
+  added: string[][];
+}
+
+/** Keyed by the first input message, so each conversation keeps its own (as the serialized prefix does). */
+const referencedPrefixes = new WeakMap<ApiMessage, ReferencedPrefix>();
+
+/**
+ * Replaces `messages[0..last]` with their referenced copies and returns a test for "this tool_use_id is
+ * referenced". A long session's messages are the same objects turn after turn, so last turn's work is reused
+ * for the messages that are unchanged from the start. The last message is left out of the memo: it is the
+ * one that changes between turns (a final assistant is trimmed, a user message gains results).
+ */
+function addReferences(messages: ApiMessage[], last: number): (id: string) => boolean {
+  const first = messages[0];
+  if (first === undefined || last < 0) return () => false;
+  let prefix = referencedPrefixes.get(first);
+  if (prefix === undefined) {
+    prefix = { sources: [], referenced: [], ids: new Set(), added: [] };
+    referencedPrefixes.set(first, prefix);
+  }
+  const { sources, referenced: copies, ids, added } = prefix;
+  let same = 0;
+  const known = Math.min(sources.length, last);
+  while (same < known && sources[same] === messages[same]) same++;
+  for (let index = same; index < sources.length; index++) for (const id of added[index]!) ids.delete(id);
+  sources.length = same;
+  copies.length = same;
+  added.length = same;
+  for (let index = 0; index < same; index++) messages[index] = copies[index]!;
+  for (let index = same; index < last; index++) {
+    const source = messages[index]!;
+    const fresh: string[] = [];
+    forEachResultId(source, (id) => {
+      if (ids.has(id)) return;
+      ids.add(id);
+      fresh.push(id);
+    });
+    sources.push(source);
+    added.push(fresh);
+    messages[index] = withReferences(source);
+    copies.push(messages[index]!);
+  }
+  const lastIds = new Set<string>();
+  forEachResultId(messages[last]!, (id) => lastIds.add(id));
+  messages[last] = withReferences(messages[last]!);
+  return (id) => ids.has(id) || lastIds.has(id);
+}
+
 /** `block` with only the edits whose reference exists and was not deleted already; undefined if none remain. */
 function dedupedEdits(
   edits: readonly CacheEditDelete[],
-  references: ReadonlySet<string>,
+  isReferenced: (id: string) => boolean,
   seen: Set<string>,
 ): CacheEditsBlock | undefined {
   const kept: CacheEditDelete[] = [];
   for (const edit of edits) {
-    if (!references.has(edit.cache_reference) || seen.has(edit.cache_reference)) continue;
+    if (!isReferenced(edit.cache_reference) || seen.has(edit.cache_reference)) continue;
     seen.add(edit.cache_reference);
     kept.push({ type: "delete", cache_reference: edit.cache_reference });
   }
@@ -130,7 +187,7 @@ function insertEdits(messages: ApiMessage[], index: number, block: CacheEditsBlo
 
 function placeCacheEdits(
   messages: ApiMessage[],
-  references: ReadonlySet<string>,
+  isReferenced: (id: string) => boolean,
   pins: readonly CacheEditPin[],
   newEdits: readonly CacheEditDelete[],
 ): CacheEditPin[] {
@@ -138,10 +195,10 @@ function placeCacheEdits(
   const ordered = pins.map((pin, order) => ({ pin, order }));
   ordered.sort((left, right) => left.pin.messageIndex - right.pin.messageIndex || left.order - right.order);
   for (const { pin } of ordered) {
-    const block = dedupedEdits(pin.block.edits, references, seen);
+    const block = dedupedEdits(pin.block.edits, isReferenced, seen);
     if (block) insertEdits(messages, pin.messageIndex, block);
   }
-  const block = dedupedEdits(newEdits, references, seen);
+  const block = dedupedEdits(newEdits, isReferenced, seen);
   if (!block) return [];
   let target = messages.length - 1;
   while (target >= 0 && messages[target]!.role !== "user") target--;
@@ -176,9 +233,8 @@ export function addCacheBreakpoints(
   const markerIndex = result.length - (options.skipCacheWrite ? 2 : 1);
   let newPins: CacheEditPin[] = [];
   if (options.cacheEditing) {
-    const references = new Set<string>();
-    for (let index = 0; index <= markerIndex; index++) result[index] = withReferences(result[index]!, references);
-    newPins = placeCacheEdits(result, references, options.pins ?? [], options.newCacheEdits ?? []);
+    const isReferenced = addReferences(result, markerIndex);
+    newPins = placeCacheEdits(result, isReferenced, options.pins ?? [], options.newCacheEdits ?? []);
   }
   let messageMarkers = 0;
   const target = result[markerIndex];

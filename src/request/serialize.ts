@@ -25,7 +25,7 @@ export function serializeBlock(block: object): string {
 const messageJson = new WeakMap<ApiMessage, string>();
 
 /** JSON of one wire message, memoized by identity: a session's closed turns keep their message objects. */
-function serializeMessage(message: ApiMessage): string {
+export function serializeMessage(message: ApiMessage): string {
   let text = messageJson.get(message);
   if (text === undefined) {
     text = serializeMessageFresh(message);
@@ -41,51 +41,73 @@ function serializeMessageFresh(message: ApiMessage): string {
   return `{"role":${json(message.role)},"content":[${parts.join(",")}]}`;
 }
 
-/** A session's messages as serialized last time, all but the last (which carries the moving cache marker). */
+/** A conversation's messages as serialized last time, all but the last (which carries the moving cache marker). */
 interface SerializedPrefix {
-  messages: readonly ApiMessage[];
-  json: string;
+  messages: ApiMessage[];
+  /** `joined[i]`: the comma-joined JSON of `messages[0..i]`. Each is a piece of the next, so they cost no copy. */
+  joined: string[];
 }
 
 /** Keyed by the first message object, so each session (each conversation) keeps its own. */
 const serializedPrefixes = new WeakMap<ApiMessage, SerializedPrefix>();
 
 /**
- * The comma-joined JSON of `messages`. Messages that are the same objects as last turn's, in the same places,
- * reuse last turn's joined string (V8 concatenates strings in constant time), so a long session pays only for
- * what is new this turn.
+ * The comma-joined JSON of `messages`. The messages that are the same objects as last turn's, from the
+ * start, reuse last turn's joined string (V8 concatenates strings by linking them, in constant time), so a
+ * long session pays only for what changed since last turn.
  */
 function serializeMessages(messages: readonly ApiMessage[]): string {
   const first = messages[0];
   if (first === undefined) return "";
-  const previous = serializedPrefixes.get(first);
-  let start = 0;
-  let json = "";
-  if (previous !== undefined && previous.messages.length <= messages.length) {
-    let same = true;
-    for (let index = previous.messages.length - 1; index >= 0 && same; index--)
-      same = previous.messages[index] === messages[index];
-    if (same) {
-      start = previous.messages.length;
-      json = previous.json;
-    }
-  }
   const stableEnd = messages.length - 1;
-  for (let index = start; index < stableEnd; index++)
-    json = json === "" ? serializeMessage(messages[index]!) : `${json},${serializeMessage(messages[index]!)}`;
-  if (stableEnd > 0) serializedPrefixes.set(first, { messages: messages.slice(0, stableEnd), json });
+  let prefix = serializedPrefixes.get(first);
+  if (prefix === undefined) {
+    prefix = { messages: [], joined: [] };
+    serializedPrefixes.set(first, prefix);
+  }
+  let same = 0;
+  const known = Math.min(prefix.messages.length, stableEnd);
+  while (same < known && prefix.messages[same] === messages[same]) same++;
+  prefix.messages.length = same;
+  prefix.joined.length = same;
+  let json = same > 0 ? prefix.joined[same - 1]! : "";
+  for (let index = same; index < stableEnd; index++) {
+    const message = messages[index]!;
+    json = json === "" ? serializeMessage(message) : `${json},${serializeMessage(message)}`;
+    prefix.messages.push(message);
+    prefix.joined.push(json);
+  }
   const last = serializeMessage(messages[stableEnd]!);
   return json === "" ? last : `${json},${last}`;
 }
 
+/** The serialized fields of each body, without the braces: the streaming variant adds one field to them. */
+const bodyFields = new WeakMap<MessagesRequest, { json: string; fields: string }>();
+
 /** `JSON.stringify(body)` for a body built in the fixed key order (see `paramsFromContext`). */
 export function serializeRequest(body: MessagesRequest): string {
-  const fields: string[] = [];
+  // Concatenation, not Array.join: join copies the megabyte-long messages string, concatenation links it.
+  let fields = "";
   for (const key of Object.keys(body) as (keyof MessagesRequest)[]) {
     const value = body[key];
     if (value === undefined) continue;
-    if (key === "messages") fields.push(`"messages":[${serializeMessages(body.messages)}]`);
-    else fields.push(`${json(key)}:${json(value)}`);
+    const field =
+      key === "messages" ? `"messages":[${serializeMessages(body.messages)}]` : `${json(key)}:${json(value)}`;
+    fields = fields === "" ? field : `${fields},${field}`;
   }
-  return `{${fields.join(",")}}`;
+  const text = `{${fields}}`;
+  bodyFields.set(body, { json: text, fields });
+  return text;
+}
+
+/**
+ * `JSON.stringify({ ...body, stream: true })` given `json`, the body's bytes. When `json` is what
+ * `serializeRequest` made of this body (and the body has no stream key), the result links to its pieces
+ * instead of copying them; otherwise the last brace of `json` is replaced.
+ */
+export function serializeStreamingRequest(body: MessagesRequest, json: string): string {
+  if (body.stream !== undefined) return JSON.stringify({ ...body, stream: true });
+  const known = bodyFields.get(body);
+  if (known !== undefined && known.json === json) return `{${known.fields},"stream":true}`;
+  return `${json.slice(0, -1)},"stream":true}`;
 }

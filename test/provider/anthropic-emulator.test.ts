@@ -2,10 +2,11 @@
  * AnthropicProvider against threadline's emulator over real HTTP: scripted turns, signed thinking,
  * tool_use, and every injected fault survived without duplicated entries.
  */
+import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Emulator, type EmulatorOptions, FAULT_KINDS, startEmulator } from "../../src/emulator/index.js";
 import type { AssistantEntry } from "../../src/messages/index.js";
-import { AnthropicProvider, type ProviderEvent } from "../../src/provider/index.js";
+import { AnthropicProvider, type ProviderEvent, streamingJson } from "../../src/provider/index.js";
 import type { AssembledRequest, MessagesRequest } from "../../src/request/types.js";
 import { chainedContext, collect, makeRequest, ofType, recordingSleep, TEST_API_KEY } from "./helpers/harness.js";
 
@@ -65,7 +66,23 @@ const toolTurn = {
   ],
 };
 
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
 describe("AnthropicProvider against the emulator", () => {
+  it("sends the assembled bytes themselves, not the SDK's own serialization of the body", async () => {
+    const { provider, emulator: server } = await setup({ scenario: ["one", "two"] });
+    const base = loopRequest();
+    // Same body, different bytes: only a client that sends `json` verbatim produces these hashes.
+    const request = { ...base, json: JSON.stringify(base.body, null, 1) };
+    await collect(provider.stream(request, { entryContext: chainedContext().next }));
+    await provider.complete(request);
+    const [streamed, completed] = messagesRequests(server);
+    expect(streamed?.bodySha256).toBe(sha256(streamingJson(request)));
+    expect(streamingJson(request).endsWith('\n,"stream":true}')).toBe(true);
+    expect(completed?.bodySha256).toBe(sha256(request.json));
+    expect(streamed?.violations).toEqual([]);
+  });
+
   it("streams a text answer into one entry with usage and stop_reason", async () => {
     const { provider } = await setup({ scenario: ["Hello from the emulator — ünïcödé ✓"] });
     const events = await collect(provider.stream(loopRequest(), { entryContext: chainedContext().next }));

@@ -86,4 +86,18 @@ describe("addCacheBreakpoints", () => {
     expect(JSON.stringify(messages)).not.toMatch(/cache_edits|cache_reference/);
     expect(newPins).toEqual([]);
   });
+  it("reuses last turn's references only while the messages are the same objects: a changed message's ids are gone", () => {
+    const edits = [{ type: "delete" as const, cache_reference: "a" }];
+    const options = { cacheEditing: true, newCacheEdits: edits };
+    const longer = [...conversation, { role: "assistant" as const, content: [textBlock("done")] }, conversation[0]!];
+    // Turn 1 references "a" (message 2); the memo for this conversation (keyed by its first message) keeps it.
+    expect(JSON.stringify(addCacheBreakpoints([], longer, options).messages)).toContain('"cache_edits"');
+    // Turn 2: message 2 was rebuilt without the result for "a" (say, the tool call was snipped): no edit for it.
+    const changed = longer.slice();
+    changed[2] = { role: "user", content: [textBlock("more")] };
+    changed[1] = { role: "assistant", content: [textBlock("no tool after all")] };
+    const { messages, newPins } = addCacheBreakpoints([], changed, options);
+    expect(JSON.stringify(messages)).not.toContain('"cache_edits"');
+    expect(newPins).toEqual([]);
+  });
 });

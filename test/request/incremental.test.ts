@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assembleRequest, emptyLatches, NormalizeMemo } from "../../src/request/index.js";
-import { buildTimeline, settingsChoice, settingsFrom, type TimelineOp, timelineOps } from "./messy-timeline.js";
+import {
+  buildTimeline,
+  editsFrom,
+  settingsChoice,
+  settingsFrom,
+  type TimelineOp,
+  timelineOps,
+} from "./messy-timeline.js";
 
 /** Ops that close a turn now and then, so the memo has closed turns to reuse. */
 const closing: fc.Arbitrary<TimelineOp> = fc.constant({
@@ -26,14 +33,21 @@ describe("incremental normalization", () => {
     fc.assert(
       fc.property(sessionOps, settingsChoice, (chunks, choice) => {
         const ops = chunks.flat();
-        const full = buildTimeline(ops).entries;
+        const builder = buildTimeline(ops);
+        const full = builder.entries;
         const settings = settingsFrom(choice);
+        // Pins and this turn's edits name real (and stale) tool ids, so cache references are checked too.
+        const { pins, newCacheEdits } = editsFrom(choice, builder.toolUseIds());
         const memo = new NormalizeMemo();
         for (let length = 1; length <= full.length; length++) {
           const messages = full.slice(0, length);
+          // The oracle assembles fresh entry objects, so no memo keyed by a message's identity (the references
+          // and serialized prefixes) can be shared with the session; block-level memos are pure and may be.
           const fresh = (() => {
             try {
-              return assembleRequest({ messages, settings, latches: emptyLatches(), pins: [] }).request.json;
+              const copy = messages.map((entry) => ({ ...entry }));
+              return assembleRequest({ messages: copy, settings, latches: emptyLatches(), pins, newCacheEdits }).request
+                .json;
             } catch (error) {
               return `threw ${(error as Error).name}`;
             }
@@ -41,7 +55,8 @@ describe("incremental normalization", () => {
           const before = memo.entries.length;
           const incremental = (() => {
             try {
-              return assembleRequest({ messages, settings, latches: emptyLatches(), pins: [], memo }).request.json;
+              return assembleRequest({ messages, settings, latches: emptyLatches(), pins, newCacheEdits, memo }).request
+                .json;
             } catch (error) {
               return `threw ${(error as Error).name}`;
             }

@@ -12,6 +12,7 @@
  * checks that the result is always byte-identical to `normalizeMessagesForAPI`.
  */
 import type { ApiMessage, MessageEntry, UserEntry } from "../../messages/index.js";
+import { serializeMessage } from "../serialize.js";
 import { type NormalizeOptions, normalizeMessagesForAPI } from "./index.js";
 import { DEFAULT_MAX_MEDIA_BLOCKS } from "./validate-images.js";
 import { isBlank } from "./working-message.js";
@@ -22,6 +23,8 @@ export class NormalizeMemo {
   entries: readonly MessageEntry[] = [];
   /** Their wire messages. */
   messages: readonly ApiMessage[] = [];
+  /** Last turn's whole result (closed and open part). */
+  output: readonly ApiMessage[] = [];
   /** Image and document blocks in `messages`. */
   mediaCount = 0;
   optionsKey = "";
@@ -82,6 +85,22 @@ function countMedia(messages: readonly ApiMessage[]): number {
   return count;
 }
 
+/**
+ * Replaces messages from `from` on with last turn's objects at the same place while their bytes are equal.
+ * Normalizing builds new message objects for last turn's open part; keeping the old ones lets every memo
+ * downstream (references, serialized JSON) that is keyed by identity see an unchanged prefix.
+ */
+function keepIdentity(messages: ApiMessage[], previous: readonly ApiMessage[], from: number): void {
+  const end = Math.min(messages.length, previous.length);
+  for (let index = from; index < end; index++) {
+    const message = messages[index]!;
+    const before = previous[index]!;
+    if (message === before) continue;
+    if (message.role !== before.role || serializeMessage(message) !== serializeMessage(before)) return;
+    messages[index] = before;
+  }
+}
+
 function samePrefix(entries: readonly MessageEntry[], memo: NormalizeMemo): boolean {
   if (memo.entries.length > entries.length) return false;
   for (let index = 0; index < memo.entries.length; index++) if (entries[index] !== memo.entries[index]) return false;
@@ -117,10 +136,15 @@ export function normalizeIncrementally(
     memo.messages = [];
     memo.mediaCount = 0;
     memo.optionsKey = "";
-    return normalizeMessagesForAPI(entries, options);
+    const messages = normalizeMessagesForAPI(entries, options);
+    keepIdentity(messages, memo.output, 0);
+    memo.output = messages;
+    return messages;
   }
+  keepIdentity(combined, memo.output, reuse ? memo.messages.length : 0);
   memo.entries = entries.slice(0, cut);
-  memo.messages = closed!;
+  memo.messages = combined.slice(0, closed!.length);
+  memo.output = combined;
   memo.mediaCount = closedMedia;
   memo.optionsKey = optionsKey;
   return combined;

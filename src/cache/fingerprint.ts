@@ -71,11 +71,12 @@ export function snapshotRequest(request: AssembledRequest): RequestSnapshot {
   const body = request.body as unknown as Record<string, unknown>;
   const system = request.body.system ?? [];
   const toolList = request.body.tools ?? [];
-  const tools = toolList.map((tool) => ({ name: tool.name, definition: withoutCacheControl(tool) }));
+  const hashed = toolList.map(hashedTool);
+  const tools = hashed.map(({ name, definition }) => ({ name, definition }));
   const betas = [...new Set(request.betas)].sort();
 
   const perTool: Record<string, string> = {};
-  for (const tool of tools) perTool[tool.name] = shortHash(stableJson(tool.definition));
+  for (const tool of hashed) perTool[tool.name] = tool.hash;
 
   const extraBody: Record<string, string> = {};
   for (const [key, value] of Object.entries(body)) {
@@ -87,7 +88,7 @@ export function snapshotRequest(request: AssembledRequest): RequestSnapshot {
   const fingerprint: Fingerprint = {
     system: shortHash(stableJson(system.map((block) => block.text))),
     cacheLayout: shortHash(stableJson({ system: markers(system), tools: markers(toolList) })),
-    tools: shortHash(stableJson(tools.map((tool) => tool.definition))),
+    tools: shortHash(hashed.map((tool) => tool.hash).join(",")),
     perTool,
     model: request.body.model,
     betas: betas.join(","),
@@ -105,15 +106,38 @@ export function snapshotRequest(request: AssembledRequest): RequestSnapshot {
   };
 }
 
-/** Whether any cache_control asks for 1h. Walks the body: searching the megabyte-long JSON would copy it. */
+/**
+ * Whether any cache_control asks for 1h. A 1h marker may not follow a 5m one (API rule), so the first marker
+ * in cache order (tools, system, messages) tells; it is usually found without walking the messages.
+ */
 function usesOneHourTtl(request: AssembledRequest): boolean {
-  const oneHour = (block: { cache_control?: { ttl?: string } }): boolean => block.cache_control?.ttl === "1h";
-  if ((request.body.system ?? []).some(oneHour) || (request.body.tools ?? []).some(oneHour)) return true;
-  return request.body.messages.some(
-    (message) =>
-      typeof message.content !== "string" &&
-      message.content.some((block) => "cache_control" in block && oneHour(block)),
-  );
+  type Markable = { cache_control?: { ttl?: string } };
+  const first = (blocks: readonly Markable[]) => blocks.find((block) => block.cache_control !== undefined);
+  let marker = first(request.body.tools ?? []) ?? first(request.body.system ?? []);
+  for (let index = 0; marker === undefined && index < request.body.messages.length; index++) {
+    const content = request.body.messages[index]!.content;
+    if (typeof content !== "string") marker = first(content as readonly Markable[]);
+  }
+  return marker?.cache_control?.ttl === "1h";
+}
+
+interface HashedTool {
+  name: string;
+  definition: Record<string, unknown>;
+  hash: string;
+}
+
+/** By definition object: a session sends the same tool objects every turn, hashed once. */
+const hashedTools = new WeakMap<ToolDefinition, HashedTool>();
+
+function hashedTool(tool: ToolDefinition): HashedTool {
+  let hashed = hashedTools.get(tool);
+  if (hashed === undefined) {
+    const definition = withoutCacheControl(tool);
+    hashed = { name: tool.name, definition, hash: shortHash(stableJson(definition)) };
+    hashedTools.set(tool, hashed);
+  }
+  return hashed;
 }
 
 function withoutCacheControl(tool: ToolDefinition): Record<string, unknown> {

@@ -4,6 +4,7 @@
  */
 import type { MessageEntry } from "../messages/index.js";
 import { checkNever, estimateBlockTokens, estimateTextTokens } from "../messages/index.js";
+import { sharedPrefixLength } from "../timeline/index.js";
 
 /** Estimated tokens one entry contributes to a request (entries the API never sees count 0). */
 export function estimateEntryTokens(entry: MessageEntry): number {
@@ -31,9 +32,39 @@ export function estimateEntryTokens(entry: MessageEntry): number {
   }
 }
 
-/** Estimated tokens of a list of entries. */
+/** Running totals over one list of entries: `sums[i]` is the estimate of `entries[0..i)`. */
+interface RunningTotals {
+  entries: MessageEntry[];
+  sums: number[];
+}
+
+/** Keyed by the list's first entry, so each session's view keeps its own. */
+const totals = new WeakMap<MessageEntry, RunningTotals>();
+
+/**
+ * Estimated tokens of a list of entries. Every tier measures the view every turn; the view only grows between
+ * compactions, so the totals of the entries shared with an earlier call (the same objects, from the start)
+ * are reused and only the rest is measured.
+ */
 export function estimateEntriesTokens(entries: readonly MessageEntry[]): number {
-  let total = 0;
-  for (const entry of entries) total += estimateEntryTokens(entry);
+  const first = entries[0];
+  if (first === undefined) return 0;
+  let memo = totals.get(first);
+  if (memo === undefined) {
+    memo = { entries: [], sums: [0] };
+    totals.set(first, memo);
+  }
+  const shared = sharedPrefixLength(memo.entries, entries);
+  if (shared === entries.length) return memo.sums[shared]!;
+  // A different continuation replaces the old one: the session moved on (or back, after a snip).
+  memo.entries.length = shared;
+  memo.sums.length = shared + 1;
+  let total = memo.sums[shared]!;
+  for (let index = shared; index < entries.length; index++) {
+    const entry = entries[index]!;
+    total += estimateEntryTokens(entry);
+    memo.entries.push(entry);
+    memo.sums.push(total);
+  }
   return total;
 }

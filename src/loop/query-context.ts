@@ -6,10 +6,11 @@ import type { CacheBreakDetector } from "../cache/index.js";
 import type { AutoCompactSession, CompactionSettings, ForkFactory, ForkParent } from "../compaction/index.js";
 import { cacheEditingEnabled } from "../compaction/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
+import { isPinOrCompactBoundary } from "../messages/index.js";
 import type { Provider } from "../provider/types.js";
 import type { LatchState, NormalizeMemo, RequestSettings } from "../request/index.js";
 import type { CacheEditPin, ToolDefinition } from "../request/types.js";
-import type { Timeline } from "../timeline/index.js";
+import { filterGrowing, type Timeline } from "../timeline/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
 import type { AnyTool } from "../tools/types.js";
 import type { TranscriptStore } from "../transcript/index.js";
@@ -88,9 +89,9 @@ export function defaultRequestSettings(
  */
 export function pinsFromEntries(entries: readonly TimelineEntry[]): CacheEditPin[] {
   let pins: CacheEditPin[] = [];
-  for (const entry of entries) {
+  for (const entry of filterGrowing(entries, isPinOrCompactBoundary)) {
     if (entry.type === "cache-edit-pin") pins.push({ messageIndex: entry.messageIndex, block: entry.block });
-    else if (entry.type === "system" && entry.subtype === "compact_boundary" && !entry.isSidechain) pins = [];
+    else pins = [];
   }
   return pins;
 }

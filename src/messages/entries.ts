@@ -184,6 +184,16 @@ export type TimelineEntry = MessageEntry | TimelineRecord;
 
 const MESSAGE_TYPES: ReadonlySet<string> = new Set(["user", "assistant", "progress", "system", "attachment"]);
 
+/** Whether an entry is a main-chain compact boundary (where a new message layout starts). */
+export function isMainCompactBoundary(entry: TimelineEntry): entry is SystemEntry {
+  return entry.type === "system" && entry.subtype === "compact_boundary" && entry.isSidechain !== true;
+}
+
+/** Cache-edit pins and main-chain compact boundaries (pins count from the last boundary). */
+export function isPinOrCompactBoundary(entry: TimelineEntry): entry is CacheEditPinRecord | SystemEntry {
+  return entry.type === "cache-edit-pin" || isMainCompactBoundary(entry);
+}
+
 /** Whether an entry is a message (has `uuid` and `parentUuid`) rather than a parentless record. */
 export function isMessageEntry(entry: TimelineEntry): entry is MessageEntry {
   return MESSAGE_TYPES.has(entry.type);

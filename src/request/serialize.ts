@@ -91,8 +91,11 @@ export function serializeRequest(body: MessagesRequest): string {
   for (const key of Object.keys(body) as (keyof MessagesRequest)[]) {
     const value = body[key];
     if (value === undefined) continue;
+    // Tools are the same list object every turn of a session (see sortedToolDefinitions): memoized by identity.
     const field =
-      key === "messages" ? `"messages":[${serializeMessages(body.messages)}]` : `${json(key)}:${json(value)}`;
+      key === "messages"
+        ? `"messages":[${serializeMessages(body.messages)}]`
+        : `${json(key)}:${key === "tools" ? serializeBlock(value as object) : json(value)}`;
     fields = fields === "" ? field : `${fields},${field}`;
   }
   const text = `{${fields}}`;

@@ -11,18 +11,58 @@ export function compareNames(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-/** `definitions` rebuilt in fixed key order (no cache_control), stably sorted by name. */
-export function sortedToolDefinitions(definitions: readonly ToolDefinition[]): ToolDefinition[] {
-  return definitions
-    .map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.input_schema }))
-    .sort((left, right) => compareNames(left.name, right.name));
+/** Last sorted result per first definition: the inputs it was made from, and the output. */
+interface SortedList {
+  inputs: readonly ToolDefinition[];
+  sorted: ToolDefinition[];
 }
 
-/** API tool definitions for `tools`: zod → JSON Schema (without `$schema`), stably sorted by name. */
+const sortedLists = new WeakMap<ToolDefinition, SortedList>();
+
+/**
+ * `definitions` rebuilt in fixed key order (no cache_control), stably sorted by name. Lists of the same
+ * definition objects give the same output list (do not mutate it), so a session's tools are serialized and
+ * fingerprinted once, not every turn.
+ */
+export function sortedToolDefinitions(definitions: readonly ToolDefinition[]): ToolDefinition[] {
+  const first = definitions[0];
+  if (first === undefined) return [];
+  const known = sortedLists.get(first);
+  if (
+    known !== undefined &&
+    known.inputs.length === definitions.length &&
+    known.inputs.every((definition, index) => definition === definitions[index])
+  )
+    return known.sorted;
+  const sorted = definitions
+    .map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.input_schema }))
+    .sort((left, right) => compareNames(left.name, right.name));
+  sortedLists.set(first, { inputs: definitions.slice(), sorted });
+  return sorted;
+}
+
+/** Each tool's definition, by tool object, with the schema it was made from. */
+const definitionsByTool = new WeakMap<AnyTool, { inputSchema: unknown; definition: ToolDefinition }>();
+
+/**
+ * API tool definitions for `tools`: zod → JSON Schema (without `$schema`), stably sorted by name. A tool's
+ * definition is made again only when its name, description or schema object changed (a tool may update its
+ * description mid-session; that must reach the request, and break detection must see it).
+ */
 export function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[] {
   const definitions = tools.map((tool): ToolDefinition => {
+    const known = definitionsByTool.get(tool);
+    if (
+      known !== undefined &&
+      known.inputSchema === tool.inputSchema &&
+      known.definition.name === tool.name &&
+      known.definition.description === tool.description
+    )
+      return known.definition;
     const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema) as Record<string, unknown>;
-    return { name: tool.name, description: tool.description, input_schema: schema };
+    const definition: ToolDefinition = { name: tool.name, description: tool.description, input_schema: schema };
+    definitionsByTool.set(tool, { inputSchema: tool.inputSchema, definition });
+    return definition;
   });
   return sortedToolDefinitions(definitions);
 }

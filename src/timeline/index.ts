@@ -1,2 +1,3 @@
+export * from "./prefix.js";
 export * from "./timeline.js";
 export * from "./views.js";

@@ -5,6 +5,7 @@
  */
 import type { MessageEntry, TimelineEntry } from "../messages/index.js";
 import { isMessageEntry } from "../messages/index.js";
+import { sharedPrefixLength } from "./prefix.js";
 
 /** Every message entry, in order: what the UI renders. */
 export function uiView(entries: readonly TimelineEntry[]): MessageEntry[] {
@@ -50,12 +51,60 @@ export function isApiVisible(entry: MessageEntry): boolean {
  * Synthetic API-error messages are dropped here; `apiViewWithErrors` keeps them for the media-stripping step.
  */
 export function apiView(entries: readonly TimelineEntry[]): MessageEntry[] {
-  return apiViewWithErrors(entries).filter((entry) => !(entry.type === "assistant" && entry.isApiErrorMessage));
+  return viewsOf(entries).withoutErrors.slice();
 }
 
 /** Like `apiView` but keeps synthetic API-error messages, which normalization reads and then drops. */
 export function apiViewWithErrors(entries: readonly TimelineEntry[]): MessageEntry[] {
-  const removed = removedUuids(entries);
+  return viewsOf(entries).withErrors.slice();
+}
+
+/** Both API views of the entries processed so far, kept to be extended while the timeline only grows. */
+interface Views {
+  entries: TimelineEntry[];
+  removed: Set<string>;
+  withErrors: MessageEntry[];
+  withoutErrors: MessageEntry[];
+}
+
+/** Keyed by a timeline's first entry, so each session keeps its own. */
+const memos = new WeakMap<TimelineEntry, Views>();
+
+/** Records whose effect reaches entries before them: when one is appended, the views are built again. */
+function reachesBack(entry: TimelineEntry): boolean {
+  if (entry.type !== "system") return false;
+  return (
+    entry.subtype === "snip_boundary" ||
+    entry.subtype === "stream_superseded" ||
+    (entry.subtype === "compact_boundary" && !entry.isSidechain)
+  );
+}
+
+/**
+ * The views of `entries`. When last call's entries are a prefix of these and nothing appended since reaches
+ * back, only the new entries are filtered; otherwise everything is (a snip, a compaction, another list).
+ */
+function viewsOf(entries: readonly TimelineEntry[]): Views {
+  const first = entries[0];
+  if (first === undefined) return { entries: [], removed: new Set(), withErrors: [], withoutErrors: [] };
+  const memo = memos.get(first);
+  if (memo !== undefined && memo.entries.length <= entries.length) {
+    const known = memo.entries.length;
+    let extendable = sharedPrefixLength(memo.entries, entries) === known;
+    for (let index = known; extendable && index < entries.length; index++) extendable = !reachesBack(entries[index]!);
+    if (extendable) {
+      for (let index = known; index < entries.length; index++) addEntry(memo, entries[index]!);
+      return memo;
+    }
+  }
+  const views = buildViews(entries);
+  // A shorter list (a view as it stood earlier) does not replace the memo of the longer one.
+  if (memo === undefined || entries.length >= memo.entries.length) memos.set(first, views);
+  return views;
+}
+
+function buildViews(entries: readonly TimelineEntry[]): Views {
+  const views: Views = { entries: [], removed: removedUuids(entries), withErrors: [], withoutErrors: [] };
   let start = 0;
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index]!;
@@ -64,15 +113,19 @@ export function apiViewWithErrors(entries: readonly TimelineEntry[]): MessageEnt
       break;
     }
   }
-  const result: MessageEntry[] = [];
-  for (let index = start; index < entries.length; index++) {
-    const entry = entries[index]!;
-    if (!isMessageEntry(entry) || removed.has(entry.uuid)) continue;
-    if (entry.type === "assistant" && entry.isApiErrorMessage && !entry.isVirtual && !entry.isSidechain) {
-      result.push(entry);
-      continue;
-    }
-    if (isApiVisible(entry)) result.push(entry);
+  views.entries = entries.slice(0, start);
+  for (let index = start; index < entries.length; index++) addEntry(views, entries[index]!);
+  return views;
+}
+
+function addEntry(views: Views, entry: TimelineEntry): void {
+  views.entries.push(entry);
+  if (!isMessageEntry(entry) || views.removed.has(entry.uuid)) return;
+  if (entry.type === "assistant" && entry.isApiErrorMessage && !entry.isVirtual && !entry.isSidechain) {
+    views.withErrors.push(entry);
+    return;
   }
-  return result;
+  if (!isApiVisible(entry)) return;
+  views.withErrors.push(entry);
+  views.withoutErrors.push(entry);
 }

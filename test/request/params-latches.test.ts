@@ -118,4 +118,21 @@ describe("toolDefinitions", () => {
       properties: { file_path: { type: "string" } },
     });
   });
+  it("gives the same list for the same tools every turn, and a new one when a description changes", () => {
+    const make = (name: string): { -readonly [K in keyof AnyTool]: AnyTool[K] } => ({
+      name,
+      description: `${name} tool`,
+      inputSchema: z.object({ command: z.string() }),
+      isReadOnly: () => false,
+      compactable: false,
+      call: async () => ({ content: "" }),
+    });
+    const tools = [make("Zed"), make("Alpha")];
+    const first = toolDefinitions(tools);
+    expect(toolDefinitions([...tools])).toBe(first);
+    tools[0]!.description = "Zed tool, now with more words";
+    const changed = toolDefinitions(tools);
+    expect(changed).not.toBe(first);
+    expect(changed.find((definition) => definition.name === "Zed")?.description).toBe("Zed tool, now with more words");
+  });
 });

@@ -5,25 +5,31 @@
  */
 import type {
   CollapseCommitRecord,
+  CollapseSnapshotRecord,
   MessageEntry,
   StagedCollapse,
   TimelineEntry,
   UserEntry,
 } from "../../messages/index.js";
 import { textBlock } from "../../messages/index.js";
+import { filterGrowing } from "../../timeline/index.js";
+
+function isCommit(entry: TimelineEntry): entry is CollapseCommitRecord {
+  return entry.type === "collapse-commit";
+}
+
+function isSnapshot(entry: TimelineEntry): entry is CollapseSnapshotRecord {
+  return entry.type === "collapse-snapshot";
+}
 
 /** Every commit record, in order. */
 export function collapseCommits(entries: readonly TimelineEntry[]): CollapseCommitRecord[] {
-  return entries.filter((entry): entry is CollapseCommitRecord => entry.type === "collapse-commit");
+  return filterGrowing(entries, isCommit);
 }
 
 /** The staged spans of the latest snapshot (none before the first). */
 export function stagedCollapses(entries: readonly TimelineEntry[]): StagedCollapse[] {
-  for (let index = entries.length - 1; index >= 0; index--) {
-    const entry = entries[index]!;
-    if (entry.type === "collapse-snapshot") return entry.staged.slice();
-  }
-  return [];
+  return filterGrowing(entries, isSnapshot).at(-1)?.staged.slice() ?? [];
 }
 
 /** The text a committed span is shown as. */

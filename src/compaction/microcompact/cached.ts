@@ -9,6 +9,8 @@
  * not worth a block.
  */
 import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../../messages/index.js";
+import { isPinOrCompactBoundary } from "../../messages/index.js";
+import { filterGrowing } from "../../timeline/index.js";
 import { estimateEntryTokens } from "../entry-tokens.js";
 import { compactableResults } from "../tool-results.js";
 
@@ -26,10 +28,9 @@ import { uniqueByToolId } from "./time-based.js";
  */
 export function deletedCacheReferences(entries: readonly TimelineEntry[]): Set<string> {
   let deleted = new Set<string>();
-  for (const entry of entries) {
-    if (entry.type === "system" && entry.subtype === "compact_boundary" && !entry.isSidechain) deleted = new Set();
-    if (entry.type !== "cache-edit-pin") continue;
-    for (const edit of entry.block.edits) deleted.add(edit.cache_reference);
+  for (const entry of filterGrowing(entries, isPinOrCompactBoundary)) {
+    if (entry.type !== "cache-edit-pin") deleted = new Set();
+    else for (const edit of entry.block.edits) deleted.add(edit.cache_reference);
   }
   return deleted;
 }

@@ -4,18 +4,24 @@
  * a placeholder. The clearing is recorded in a `microcompact_boundary` and re-applied on every later turn,
  * so the bytes change once and then stay stable.
  */
-import type { MessageEntry, TimelineEntry } from "../../messages/index.js";
+import type { MessageEntry, SystemEntry, TimelineEntry } from "../../messages/index.js";
+import { filterGrowing } from "../../timeline/index.js";
 import { clearSavings, compactableResults, type ToolResultRef } from "../tool-results.js";
+
+function isTimeBoundary(entry: TimelineEntry): entry is SystemEntry {
+  return (
+    entry.type === "system" &&
+    entry.subtype === "microcompact_boundary" &&
+    entry.isSidechain !== true &&
+    entry.microcompactMetadata?.trigger === "time"
+  );
+}
 
 /** Tool ids cleared by earlier time-based boundaries: the view keeps applying them every turn. */
 export function timeClearedToolIds(entries: readonly TimelineEntry[]): Set<string> {
   const cleared = new Set<string>();
-  for (const entry of entries) {
-    if (entry.type !== "system" || entry.subtype !== "microcompact_boundary" || entry.isSidechain) continue;
-    const metadata = entry.microcompactMetadata;
-    if (metadata?.trigger !== "time") continue;
-    for (const id of metadata.compactedToolIds) cleared.add(id);
-  }
+  for (const entry of filterGrowing(entries, isTimeBoundary))
+    for (const id of entry.microcompactMetadata?.compactedToolIds ?? []) cleared.add(id);
   return cleared;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { AttachmentEntry, TimelineEntry } from "../../messages/index.js";
 import { createAttachmentEntry } from "../../messages/index.js";
-import { apiView } from "../../timeline/index.js";
+import { apiView, sharedPrefixLength } from "../../timeline/index.js";
 import { estimateEntriesTokens } from "../entry-tokens.js";
 
 /** Attachment type of the nudge. */
@@ -29,18 +29,61 @@ export interface NudgeGrowth {
   baselineTokens: number;
 }
 
-/** How much the API view grew since the last nudge, snip or compaction. */
-export function contextGrowth(entries: readonly TimelineEntry[]): NudgeGrowth {
-  let resetIndex = -1;
-  for (let index = entries.length - 1; index >= 0; index--) {
+/** The view's size as it stood at a reset point, with the entries it was measured on. */
+interface Baseline {
+  entries: readonly TimelineEntry[];
+  tokens: number;
+}
+
+/** Keyed by the reset entry: the baseline is measured once per reset point, not every turn. */
+const baselines = new WeakMap<TimelineEntry, Baseline>();
+
+/** Estimated tokens of the API view of `entries[0..resetIndex]`. */
+function baselineTokens(entries: readonly TimelineEntry[], resetIndex: number): number {
+  const reset = entries[resetIndex]!;
+  const known = baselines.get(reset);
+  if (known !== undefined && sharedPrefixLength(known.entries, entries) === known.entries.length) return known.tokens;
+  const prefix = entries.slice(0, resetIndex + 1);
+  const tokens = estimateEntriesTokens(apiView(prefix));
+  baselines.set(reset, { entries: prefix, tokens });
+  return tokens;
+}
+
+/** Where the last reset point was found in a timeline, and the entries searched. */
+interface ResetSearch {
+  entries: TimelineEntry[];
+  resetIndex: number;
+}
+
+/** Keyed by the timeline's first entry; a grown timeline is searched only in its new entries. */
+const resetSearches = new WeakMap<TimelineEntry, ResetSearch>();
+
+/** Index of the last reset point in `entries`, or -1. */
+function lastResetIndex(entries: readonly TimelineEntry[]): number {
+  const first = entries[0];
+  if (first === undefined) return -1;
+  const known = resetSearches.get(first);
+  let searchedUpTo = 0;
+  let found = -1;
+  if (known !== undefined && sharedPrefixLength(known.entries, entries) === known.entries.length) {
+    searchedUpTo = known.entries.length;
+    found = known.resetIndex;
+  }
+  for (let index = entries.length - 1; index >= searchedUpTo; index--) {
     if (isResetPoint(entries[index]!)) {
-      resetIndex = index;
+      found = index;
       break;
     }
   }
+  resetSearches.set(first, { entries: entries.slice(), resetIndex: found });
+  return found;
+}
+
+/** How much the API view grew since the last nudge, snip or compaction. */
+export function contextGrowth(entries: readonly TimelineEntry[]): NudgeGrowth {
+  const resetIndex = lastResetIndex(entries);
   const currentTokens = estimateEntriesTokens(apiView(entries));
-  const baselineTokens = resetIndex < 0 ? 0 : estimateEntriesTokens(apiView(entries.slice(0, resetIndex + 1)));
-  return { currentTokens, baselineTokens };
+  return { currentTokens, baselineTokens: resetIndex < 0 ? 0 : baselineTokens(entries, resetIndex) };
 }
 
 export interface NudgeInput {

@@ -1,12 +1,14 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   CONTEXT_EFFICIENCY_ATTACHMENT,
+  contextGrowth,
   createSnipTool,
   runCompactionTiers,
   snipShortId,
 } from "../../src/compaction/index.js";
 import type { AttachmentEntry, TimelineEntry } from "../../src/messages/index.js";
-import { createSystemEntry } from "../../src/messages/index.js";
+import { createAttachmentEntry, createSystemEntry } from "../../src/messages/index.js";
 import { compactionInput } from "./compaction-input.js";
 import { SESSION_ID, TimelineBuilder, toolContext, toolUseId } from "./timeline-builder.js";
 
@@ -88,5 +90,41 @@ describe("context_efficiency nudge", () => {
     // The view after the boundary reaches 10K: measured from the compaction, not from the older, larger nudge.
     grow(builder);
     expect(await pass(builder)).toHaveLength(1);
+  });
+});
+
+describe("context growth, measured incrementally", () => {
+  it("equals the measure of a fresh copy (no memo can apply) at every step, snips and nudges included", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("round", "user", "snip", "nudge", "compact"), { minLength: 1, maxLength: 25 }),
+        (steps) => {
+          const builder = new TimelineBuilder();
+          builder.user("Start.");
+          steps.forEach((step, index) => {
+            const context = { sessionId: SESSION_ID, parentUuid: null, now: builder.clock, uuid: `${index}-record` };
+            if (step === "round") builder.round("Read", "y".repeat(400 * (index + 1)), "Reading.");
+            else if (step === "user") builder.user(`More ${index}.`);
+            else if (step === "snip") {
+              const victim = builder.entries.find((entry) => entry.type === "user");
+              builder.timeline.append(
+                createSystemEntry(context, "snip_boundary", "snip", {
+                  snipMetadata: { removedUuids: victim && "uuid" in victim ? [victim.uuid] : [] },
+                }),
+              );
+            } else if (step === "nudge") {
+              builder.timeline.append(createAttachmentEntry(context, CONTEXT_EFFICIENCY_ATTACHMENT, "nudge"));
+            } else
+              builder.timeline.append(
+                createSystemEntry(context, "compact_boundary", "c", {
+                  compactMetadata: { trigger: "auto", preTokens: 1, postTokens: 1 },
+                }),
+              );
+            expect(contextGrowth(builder.entries)).toEqual(contextGrowth(structuredClone(builder.entries)));
+          });
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Background finish after each turn: flush the transcript, then run the registered hooks (collapse
- * ctx-agent, session memory, metrics) without making the person wait for them.
+ * ctx-agent, session memory, metrics) without making the person wait for them — not even when the next
+ * prompt comes while they still run: each hook gets a copy of the timeline as it stood when it began, and
+ * the records it appends (a collapse snapshot) are parentless, so they may land in the middle of a turn.
  */
 
 import type { TurnUsage } from "../loop/events.js";
@@ -8,6 +10,7 @@ import type { TimelineEntry } from "../messages/index.js";
 
 export interface FinishContext {
   sessionId: string;
+  /** The timeline when the hooks began (a copy: the next turn may already be appending). */
   entries: readonly TimelineEntry[];
   usage: TurnUsage;
 }
@@ -28,12 +31,13 @@ export class BackgroundFinisher {
     this.#hooks.push(hook);
   }
 
-  /** Starts the hooks; they run after any still pending from the previous turn. */
-  start(context: FinishContext): void {
+  /** Starts the hooks once any still pending from the previous turn are done; `context` is read then. */
+  start(context: () => FinishContext): void {
     const hooks = this.#hooks.slice();
-    this.#pending = this.#pending.then(() =>
-      Promise.all(hooks.map((hook) => hook(context).catch((error: unknown) => this.#onError(error)))),
-    );
+    this.#pending = this.#pending.then(() => {
+      const now = context();
+      return Promise.all(hooks.map((hook) => hook(now).catch((error: unknown) => this.#onError(error))));
+    });
   }
 
   /** Resolves when every started hook has finished. */

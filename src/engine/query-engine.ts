@@ -231,7 +231,7 @@ export class QueryEngine {
 
   /** Submit a user message and iterate the turn's events; the last event is `turn_end`. */
   async *submitMessage(input: string | UserContentBlock[], options: SubmitOptions = {}): AsyncGenerator<EngineEvent> {
-    await this.#finisher.idle();
+    // Background hooks of the previous turn (ctx-agent, session memory) are not waited for: see finalize.ts.
     const controller = new AbortController();
     this.#controller = controller;
     const relay = () => controller.abort();
@@ -269,8 +269,17 @@ export class QueryEngine {
       options.signal?.removeEventListener("abort", relay);
       this.#controller = undefined;
       await this.transcript.flush();
-      this.#finisher.start({ sessionId: this.sessionId, entries: this.timeline.entries, usage: this.totals });
+      this.#finisher.start(() => ({
+        sessionId: this.sessionId,
+        entries: this.timeline.entries.slice(),
+        usage: this.totals,
+      }));
     }
+  }
+
+  /** Resolves when the background work of earlier turns (ctx-agent, session memory, added hooks) is done. */
+  async idle(): Promise<void> {
+    await this.#finisher.idle();
   }
 
   /** Number of turns submitted in this process. */
@@ -348,10 +357,10 @@ export class QueryEngine {
   #installCompactionHooks(sessionMemory: boolean): void {
     const settings = this.config.compaction;
     if (settings.collapse) {
-      this.#finisher.add(async () => {
+      this.#finisher.add(async ({ entries }) => {
         if (this.#state.lastRequest === undefined) return;
         const snapshot = await stageCollapses({
-          entries: this.timeline.entries,
+          entries,
           settings,
           fork: createForkRunner(this.#forkParent()),
           model: this.#state.model,
@@ -371,13 +380,13 @@ export class QueryEngine {
     const memory = new SessionMemory(path !== undefined ? { path } : {});
     this.#sessionMemory = memory;
     this.#autoCompact.sessionMemory = () => memory.snapshot();
-    this.#finisher.add(async () => {
+    this.#finisher.add(async ({ entries }) => {
       if (this.#state.lastRequest === undefined) return;
-      const view = projectApiView(this.timeline.entries, settings);
-      if (!memory.due(this.timeline.entries, view)) return;
+      const view = projectApiView(entries, settings);
+      if (!memory.due(entries, view)) return;
       const limits = modelLimits(this.#state.model, this.config.modelOverrides);
       await memory.update(
-        this.timeline.entries,
+        entries,
         view,
         createForkRunner(this.#forkParent()),
         effectiveContextWindow(this.#state.model, limits.contextWindow),

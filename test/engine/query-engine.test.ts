@@ -22,6 +22,33 @@ function sentBodies(h: Harness): MessagesRequest[] {
 }
 
 describe("QueryEngine against the emulator", () => {
+  it("does not make the next prompt wait for the previous turn's background hooks; hooks see a copy", async () => {
+    harness = await startHarness({ scenario: ["First answer.", "Second answer."] });
+    const engine = harness.engine;
+    let release: () => void = () => undefined;
+    const blocked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seen: number[] = [];
+    let finished = false;
+    engine.addBackgroundHook(async ({ entries }) => {
+      await blocked;
+      seen.push(entries.length);
+      finished = true;
+    });
+    expect(turnEnd(await collect(engine.submitMessage("one"))).reason).toBe("completed");
+    const lengthAfterFirst = engine.timeline.entries.length;
+    // The hook is still blocked; the second turn runs to the end anyway.
+    expect(turnEnd(await collect(engine.submitMessage("two"))).reason).toBe("completed");
+    expect(finished).toBe(false);
+    release();
+    await engine.idle();
+    // The first run saw the timeline as it stood when it began, not the second turn's entries.
+    expect(seen[0]).toBe(lengthAfterFirst);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toBe(engine.timeline.entries.length);
+  });
+
   it("completes a multi-step tool session on a real workspace", async () => {
     harness = await startHarness({
       scenario: [

@@ -60,6 +60,8 @@ function compactBoundaries(entries: readonly TimelineEntry[]) {
 }
 
 async function runTurn(engine: Harness["engine"], task: number) {
+  // Each turn starts from the previous turn's staged collapses: wait for the ctx-agent as a slow typist would.
+  await engine.idle();
   const events = await collect(engine.submitMessage(`Task ${task}: inspect the data files and report.`));
   return { events, end: turnEnd(events) };
 }
@@ -95,8 +97,9 @@ describe("prompt too long: the recovery chain on the emulator", () => {
     const h = harness;
     let staged: string | undefined;
     const events: EngineEvent[] = [];
+    await h.engine.idle();
     for await (const event of h.engine.submitMessage("Task 2: inspect the data files and report.")) {
-      // The turn starts after the background ctx-agent finished: its staged span is there, uncommitted.
+      // The background ctx-agent finished before this turn: its staged span is there, uncommitted.
       if (event.type === "user" && events.length === 0) {
         const snapshot = h.engine.timeline.entries.findLast((entry) => entry.type === "collapse-snapshot");
         staged = snapshot?.type === "collapse-snapshot" ? snapshot.staged[0]?.startUuid : undefined;

@@ -50,6 +50,8 @@ interface TaskTrace {
 async function runTask(h: Harness, task: number): Promise<TaskTrace> {
   const trace: TaskTrace = { events: [], summariesAtStart: 0, memoryAtStart: undefined };
   let boundarySeen = false;
+  // The trace compares against the memory the previous turn's background update left: wait for it.
+  await h.engine.idle();
   for await (const event of h.engine.submitMessage(`Task ${task}: inspect the data files and report.`)) {
     if (trace.events.length === 0) {
       trace.summariesAtStart = summaryCount(h);

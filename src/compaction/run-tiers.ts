@@ -41,6 +41,7 @@ export async function runCompactionTiers(input: CompactionInput): Promise<Compac
   };
 
   // Tier 2: microcompact.
+  let recordCachedDeletes: ((records: RecordChain) => void) | undefined;
   if (settings.microcompact) {
     const result = runMicrocompact(input, entries, messages, chain);
     messages = result.messages;
@@ -48,26 +49,36 @@ export async function runCompactionTiers(input: CompactionInput): Promise<Compac
     output.cacheEditing = result.cacheEditing;
     if (result.contextManagement !== undefined) output.contextManagement = result.contextManagement;
     if (result.expectCacheDrop !== undefined) output.expectCacheDrop = result.expectCacheDrop;
+    recordCachedDeletes = result.recordCachedDeletes;
   }
 
   // Tiers 3 and 4: each hands its view and token estimate to the next.
   let tokens: number | undefined;
+  let replaced = false;
   if (settings.collapse) {
     const recordsBefore = chain.records.length;
     const collapsed = await applyCollapsesIfNeeded(input, messages, chain);
     messages = collapsed.messages;
     tokens = collapsed.tokens;
     // A commit replaces a span of the view with its summary: the cached prefix drops, as intended.
-    if (chain.records.slice(recordsBefore).some((record) => record.type === "collapse-commit"))
+    if (chain.records.slice(recordsBefore).some((record) => record.type === "collapse-commit")) {
       output.expectCacheDrop ??= "context collapse committed staged spans";
+      replaced = true;
+    }
   }
   if (settings.autocompact) {
     const compacted = await autoCompactIfNeeded(input, messages, chain, tokens);
     messages = compacted.messages;
     tokens = compacted.tokens;
-    if (compacted.compacted === true) output.compacted = true;
+    if (compacted.compacted === true) {
+      output.compacted = true;
+      replaced = true;
+    }
   }
   if (tokens !== undefined) output.tokens = tokens;
+  // Cached deletes go out (and are recorded) only when the messages they name are still the ones sent.
+  if (replaced) output.newCacheEdits = [];
+  else recordCachedDeletes?.(chain);
 
   output.messages = messages;
   return output;

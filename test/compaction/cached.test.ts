@@ -121,6 +121,37 @@ describe("microcompact, cached-path policy", () => {
     expect(next.records).toEqual([]);
   });
 
+  it("a compaction in the same pass drops the batch: no edits sent, no boundary claiming them", async () => {
+    const { builder } = warmSession(9, 12_000);
+    const last = builder.timeline.lastMessage!;
+    const input = compactionInput(builder.entries, builder.clock, {
+      capabilities: EMULATOR_CAPABILITIES,
+      // Collapse off: with it on, autocompact waits for the blocking limit.
+      settings: { nudgeIntervalTokens: Number.MAX_SAFE_INTEGER, collapse: false },
+    });
+    // The same session, but its window is small enough that autocompact fires (from session memory: no model).
+    const output = await runCompactionTiers({
+      ...input,
+      contextWindow: 45_000,
+      fork: {
+        contextWindow: 45_000,
+        estimate: () => 0,
+        run: () => Promise.reject(new Error("the session memory should have been used")),
+      },
+      autoCompact: {
+        consecutiveFailures: 0,
+        trippedNoticeShown: false,
+        sessionMemory: () => ({ summary: "Read nine files; all fine.", throughUuid: last.uuid }),
+      },
+    });
+    expect(output.compacted).toBe(true);
+    expect(output.newCacheEdits).toEqual([]);
+    const boundaries = output.records.filter(
+      (record) => record.type === "system" && record.subtype === "microcompact_boundary",
+    );
+    expect(boundaries).toEqual([]);
+  });
+
   it("never deletes results of the final message (not yet in the cached prefix)", () => {
     const builder = new TimelineBuilder();
     builder.user("Go.");

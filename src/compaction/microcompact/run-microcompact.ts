@@ -20,6 +20,11 @@ export interface MicrocompactResult {
   cacheEditing: boolean;
   contextManagement?: { edits: ContextManagementEdit[] };
   expectCacheDrop?: string;
+  /**
+   * Records the cached deletes in `newCacheEdits` (a microcompact_boundary). Called by the pass only when the
+   * edits are sent: a collapse commit or a compaction later in the same pass replaces the messages they name.
+   */
+  recordCachedDeletes?: (chain: RecordChain) => void;
 }
 
 /** Whether cache editing is used: THREADLINE_CACHE_EDITS wins, "auto" asks the provider. */
@@ -94,21 +99,23 @@ export function runMicrocompact(
     if (batch === undefined) return result;
     result.newCacheEdits = batch.deletes;
     const count = batch.toolIds.length;
-    chain.push(
-      createSystemEntry(
-        chain.context(),
-        "microcompact_boundary",
-        `Deleted ${count} old tool result${count === 1 ? "" : "s"} from the prompt cache (~${batch.tokensSaved} tokens)`,
-        {
-          microcompactMetadata: {
-            trigger: "cached",
-            preTokens: tokenCountWithEstimation(messages),
-            tokensSaved: batch.tokensSaved,
-            compactedToolIds: batch.toolIds,
+    const preTokens = tokenCountWithEstimation(messages);
+    result.recordCachedDeletes = (records) =>
+      records.push(
+        createSystemEntry(
+          records.context(),
+          "microcompact_boundary",
+          `Deleted ${count} old tool result${count === 1 ? "" : "s"} from the prompt cache (~${batch.tokensSaved} tokens)`,
+          {
+            microcompactMetadata: {
+              trigger: "cached",
+              preTokens,
+              tokensSaved: batch.tokensSaved,
+              compactedToolIds: batch.toolIds,
+            },
           },
-        },
-      ),
-    );
+        ),
+      );
     return result;
   }
 

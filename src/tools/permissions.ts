@@ -53,7 +53,10 @@ function isReadOnlyCall(tool: AnyTool, input: unknown): boolean {
   }
 }
 
-/** Decides one call. Order: deny rules, bypass mode, allow rules, read-only calls, acceptEdits, then ask. */
+/**
+ * Decides one call. Order: deny rules, bypass mode (or a tool that checks each of its own actions), allow
+ * rules, read-only calls, acceptEdits, then ask.
+ */
 export async function checkPermission(
   tool: AnyTool,
   input: unknown,
@@ -69,7 +72,7 @@ export async function checkPermission(
       };
     }
   }
-  if (policy.mode === "bypassPermissions") return { behavior: "allow" };
+  if (policy.mode === "bypassPermissions" || tool.checksOwnPermissions === true) return { behavior: "allow" };
   for (const text of policy.allow) {
     const rule = parsePermissionRule(text);
     if (rule !== undefined && allowRuleMatches(rule, tool.name, input)) return { behavior: "allow" };

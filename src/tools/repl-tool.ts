@@ -93,6 +93,8 @@ export function createReplTool(options: ReplToolOptions): Tool<ReplInput> {
         }
       }),
     compactable: true,
+    // Each primitive call goes through `options.policy` (deny, allow, ask) with its own summary.
+    checksOwnPermissions: true,
     async call(input, context): Promise<ToolOutput> {
       const outcomes: ReplCallOutcome[] = [];
       const display: ReplToolDisplay = { kind: "repl", calls: [] };

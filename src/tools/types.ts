@@ -45,6 +45,12 @@ export interface Tool<Input = unknown> {
   isReadOnly(input: Input): boolean;
   /** Whether microcompact may clear this tool's old results. */
   readonly compactable: boolean;
+  /**
+   * The tool puts each action it takes through the session's permission policy itself (REPL does, per
+   * primitive call), so the call as a whole is only checked against deny rules: nobody is asked twice.
+   * Default false.
+   */
+  readonly checksOwnPermissions?: boolean;
   call(input: Input, context: ToolContext): Promise<ToolOutput>;
 }
 

@@ -151,6 +151,33 @@ describe("REPL tool, called directly", () => {
     expect(timeline.entries.every((entry) => isMessageEntry(entry) && entry.sessionId === "session-1")).toBe(true);
   });
 
+  it("asks once per primitive that needs it, never for the script as a whole; deny rules on REPL still hold", async () => {
+    const cwd = await workspace();
+    const asked: string[] = [];
+    const asking: PermissionPolicy = {
+      mode: "default",
+      allow: [],
+      deny: [],
+      ask: async (request) => {
+        asked.push(request.summary);
+        return true;
+      },
+    };
+    const repl = createReplTool({ tools: defaultTools(), policy: asking });
+    const calls = [
+      { tool: "Read", input: { file_path: "a.txt" } },
+      { tool: "Bash", input: { command: "touch created.txt" } },
+    ];
+    // The same policy judges the outer call (as the loop does) and the primitives.
+    const output = await runTool(repl, { calls }, makeContext(cwd), asking);
+    expect(output.isError ?? false).toBe(false);
+    expect(asked).toEqual(["Bash(touch created.txt)"]);
+    const denied = await runTool(repl, { calls }, makeContext(cwd), { ...asking, deny: ["REPL"] });
+    expect(denied.isError).toBe(true);
+    expect(outputText(denied.content)).toContain('deny rule "REPL"');
+    expect(asked).toHaveLength(1);
+  });
+
   it("is read-only only when every call is, and refuses tools that are not primitives", async () => {
     const repl = createReplTool({ tools: defaultTools(), policy: BYPASS });
     expect(repl.name).toBe(REPL_TOOL_NAME);

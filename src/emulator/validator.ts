@@ -50,11 +50,24 @@ export function validateRequest(body: unknown, options: ValidateOptions = {}): V
   const context = createContext(options, out);
   checkRequestFields(body, context);
   checkMessages(body.messages, context);
+  checkPrefill(body, out);
   checkCacheMarkers(context);
   checkCacheEditReferences(context);
   checkMedia(context);
   if (out.length === 0) checkContextWindow(body as EmulatorRequest, options, out);
   return out;
+}
+
+/** The message newer models answer a request ending with an assistant message with. */
+export const PREFILL_UNSUPPORTED_MESSAGE =
+  "This model does not support assistant message prefill. The conversation must end with a user message.";
+
+function checkPrefill(body: Record<string, unknown>, out: Violation[]): void {
+  const { model, messages } = body;
+  if (typeof model !== "string" || !Array.isArray(messages) || messages.length === 0) return;
+  const last: unknown = messages[messages.length - 1];
+  if (!isRecord(last) || last.role !== "assistant" || modelLimits(model).acceptsPrefill) return;
+  out.push(invalid(`messages.${messages.length - 1}`, PREFILL_UNSUPPORTED_MESSAGE));
 }
 
 function checkCacheEditReferences(context: ValidationContext): void {

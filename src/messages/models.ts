@@ -16,6 +16,8 @@ export interface ModelLimits {
   inputPricePerMTok: number;
   /** Dollars per million output tokens. */
   outputPricePerMTok: number;
+  /** Whether a request may end with an assistant message (prefill); newer models reject it. */
+  acceptsPrefill: boolean;
 }
 
 /** Default model when neither `--model` nor `ANTHROPIC_MODEL` names one. */
@@ -30,10 +32,11 @@ export const ESCALATED_MAX_TOKENS = 64_000;
 // Rows for models newer than the published docs we had are conservative assumptions; `--context-window`
 // (THREADLINE_CONTEXT_WINDOW) overrides the window for any model.
 const TABLE: ReadonlyArray<readonly [prefix: string, limits: ModelLimits]> = [
-  ["claude-opus-4-8", limits(200_000, 128_000, 4_096, 5, 25)],
-  ["claude-opus-4-7", limits(200_000, 128_000, 4_096, 5, 25)],
-  ["claude-opus-4-6", limits(200_000, 128_000, 4_096, 5, 25)],
-  ["claude-sonnet-4-6", limits(200_000, 64_000, 1_024, 3, 15)],
+  // The 4.6 generation on rejects prefill (API-CONTRACT: "newer models reject prefill altogether").
+  ["claude-opus-4-8", limits(200_000, 128_000, 4_096, 5, 25, false)],
+  ["claude-opus-4-7", limits(200_000, 128_000, 4_096, 5, 25, false)],
+  ["claude-opus-4-6", limits(200_000, 128_000, 4_096, 5, 25, false)],
+  ["claude-sonnet-4-6", limits(200_000, 64_000, 1_024, 3, 15, false)],
   ["claude-opus-4-5", limits(200_000, 64_000, 4_096, 5, 25)],
   ["claude-opus-4-1", limits(200_000, 32_000, 1_024, 15, 75)],
   ["claude-opus-4", limits(200_000, 32_000, 1_024, 15, 75)],
@@ -53,6 +56,7 @@ function limits(
   minCacheableTokens: number,
   inputPricePerMTok: number,
   outputPricePerMTok: number,
+  acceptsPrefill = true,
 ): ModelLimits {
   return {
     contextWindow,
@@ -61,6 +65,7 @@ function limits(
     minCacheableTokens,
     inputPricePerMTok,
     outputPricePerMTok,
+    acceptsPrefill,
   };
 }
 

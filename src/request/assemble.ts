@@ -2,7 +2,8 @@
  * assembleRequest: (API view, settings, latches, pins) → the exact request. Pure: the same input gives
  * byte-identical output, and nothing in the input is mutated.
  */
-import type { CacheEditDelete, MessageEntry } from "../messages/index.js";
+import type { ApiMessage, CacheEditDelete, MessageEntry } from "../messages/index.js";
+import { modelLimits } from "../messages/index.js";
 import { addCacheBreakpoints } from "./cache-breakpoints.js";
 import type { LatchState } from "./latches.js";
 import { type NormalizeMemo, normalizeIncrementally } from "./normalize/incremental.js";
@@ -42,6 +43,20 @@ export class EmptyConversationError extends Error {
   }
 }
 
+/** What a request ending with the model's own words asks of a model that takes no prefill. */
+export const CONTINUE_TEXT = "Continue from where you left off.";
+
+/**
+ * `messages`, ending with a user message when the model rejects prefill. The loop never sends a request that
+ * ends with an assistant message, but a resumed or edited timeline can; the model then gets the same
+ * instruction Claude Code gives after an interruption rather than a 400.
+ */
+function endsAsModelAccepts(messages: ApiMessage[], settings: RequestSettings): ApiMessage[] {
+  if (messages.at(-1)?.role !== "assistant") return messages;
+  if (modelLimits(settings.model, settings.modelOverrides).acceptsPrefill) return messages;
+  return [...messages, { role: "user", content: [{ type: "text", text: CONTINUE_TEXT }] }];
+}
+
 /** The request for this turn. Throws `EmptyConversationError` when there is no message to send. */
 export function assembleRequest(input: AssembleInput): AssembleOutput {
   const { settings } = input;
@@ -50,7 +65,8 @@ export function assembleRequest(input: AssembleInput): AssembleOutput {
     ? normalizeIncrementally(input.messages, options, input.memo)
     : normalizeMessagesForAPI(input.messages, options);
   if (messages.length === 0) throw new EmptyConversationError();
-  const placed = addCacheBreakpoints(settings.systemPrompt, messages, {
+  const sendable = endsAsModelAccepts(messages, settings);
+  const placed = addCacheBreakpoints(settings.systemPrompt, sendable, {
     ttl: settings.cacheTtl ?? "5m",
     skipCacheWrite: settings.skipCacheWrite === true,
     cacheEditing: settings.cacheEditing === true,

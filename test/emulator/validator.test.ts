@@ -93,6 +93,18 @@ describe("validateRequest accepts valid requests", () => {
     const { max_tokens: _unused, ...countBody } = body();
     expect(validateRequest(countBody, { endpoint: "count_tokens" })).toEqual([]);
   });
+  it('rejects prefill on newer models: "This model does not support assistant message prefill"', () => {
+    const prefill = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "The answer:" },
+    ];
+    expectRule(
+      body({ model: "claude-sonnet-4-6", messages: prefill }),
+      "messages.1",
+      /does not support assistant message prefill/,
+    );
+    expect(validateRequest(body({ model: "claude-sonnet-4-5-20250929", messages: prefill }))).toEqual([]);
+  });
 });
 
 describe("validateRequest: envelope and limits", () => {

@@ -279,6 +279,8 @@ export function buildTimeline(ops: readonly TimelineOp[]): TimelineBuilder {
 }
 
 export interface SettingsChoice {
+  /** An older model (prefill allowed) or a newer one (prefill rejected). */
+  model: "claude-sonnet-4-5" | "claude-sonnet-4-6";
   thinking: "off" | "adaptive" | "budget";
   budget: number;
   tools: boolean;
@@ -295,6 +297,7 @@ export interface SettingsChoice {
 }
 
 export const settingsChoice: fc.Arbitrary<SettingsChoice> = fc.record({
+  model: fc.constantFrom("claude-sonnet-4-5" as const, "claude-sonnet-4-6" as const),
   thinking: fc.constantFrom("off" as const, "adaptive" as const, "budget" as const),
   budget: fc.integer({ min: 0, max: 70_000 }),
   tools: fc.boolean(),
@@ -327,7 +330,7 @@ export const TOOLS = [
 
 export function settingsFrom(choice: SettingsChoice): RequestSettings {
   const settings: RequestSettings = {
-    model: "claude-sonnet-4-5",
+    model: choice.model,
     systemPrompt: choice.systemSegments,
     tools: choice.tools ? TOOLS : [],
     snipTags: choice.snipTags,

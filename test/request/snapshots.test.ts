@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { validateRequest } from "../../src/emulator/index.js";
 import {
   API_ERROR_TEXT,
   createApiErrorEntry,
+  createAssistantEntry,
   createUserEntry,
   imageBlock,
   textBlock,
 } from "../../src/messages/index.js";
-import { assembleRequest, emptyLatches, type RequestSettings } from "../../src/request/index.js";
+import { assembleRequest, CONTINUE_TEXT, emptyLatches, type RequestSettings } from "../../src/request/index.js";
 import { buildTimeline, SESSION_ID, TINY_PNG, TOOLS } from "./messy-timeline.js";
 
 const fixed = (uuid: string) => ({
@@ -96,5 +98,32 @@ describe("byte-exact request snapshots", () => {
     });
     expect(output.newPins).toHaveLength(1);
     await expect(render(output)).toMatchFileSnapshot("__snapshots__/cache-editing.request.txt");
+  });
+});
+
+describe("prefill", () => {
+  const ending = [
+    createUserEntry(fixed("00000000-0000-4000-8000-0000000000a1"), "Write the summary."),
+    createAssistantEntry(fixed("00000000-0000-4000-8000-0000000000a2"), textBlock("Summary so far:"), {
+      messageId: "msg_prefill",
+      model: "claude-sonnet-4-6",
+    }),
+  ];
+  it('prevents "This model does not support assistant message prefill": newer models get a user turn last', () => {
+    const output = assembleRequest({
+      messages: ending,
+      settings: { ...settings, model: "claude-sonnet-4-6" },
+      latches: emptyLatches(),
+      pins: [],
+    });
+    const last = output.request.body.messages.at(-1)!;
+    expect(last.role).toBe("user");
+    expect(JSON.stringify(last.content)).toContain(CONTINUE_TEXT);
+    expect(validateRequest(output.request.body)).toEqual([]);
+  });
+  it("older models keep the prefill as it is", () => {
+    const output = assembleRequest({ messages: ending, settings, latches: emptyLatches(), pins: [] });
+    expect(output.request.body.messages.at(-1)?.role).toBe("assistant");
+    expect(validateRequest(output.request.body)).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../src/emulator/index.js";
 import type { Turn } from "../src/emulator/scenario.js";
-import { reportResult } from "./lib/result.js";
+import { median, reportResult } from "./lib/result.js";
 
 /** Cold-start samples unless the first argument says otherwise. */
 export const DEFAULT_RUNS = 10;
@@ -45,10 +45,16 @@ function run(args: string[], cwd: string, env: NodeJS.ProcessEnv): { done: Promi
   return { done, startedAt };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+/** The CLI's environment against the local emulator, with its own THREADLINE_HOME. */
+function cliEnv(url: string, home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: "bench",
+    ANTHROPIC_MODEL: MODEL,
+    THREADLINE_HOME: home,
+    ...extra,
+  };
 }
 
 async function coldStart(
@@ -63,13 +69,7 @@ async function coldStart(
       return "ok";
     }),
   });
-  const env = {
-    ...process.env,
-    ANTHROPIC_BASE_URL: emulator.url,
-    ANTHROPIC_API_KEY: "bench",
-    ANTHROPIC_MODEL: MODEL,
-    THREADLINE_HOME: home,
-  };
+  const env = cliEnv(emulator.url, home);
   const firstRequest: number[] = [];
   const nodeBaseline: number[] = [];
   try {
@@ -111,14 +111,7 @@ async function sessionMemory(
   }
   steps.push("All steps done.");
   const emulator = await startEmulator({ scenario: steps });
-  const env = {
-    ...process.env,
-    ANTHROPIC_BASE_URL: emulator.url,
-    ANTHROPIC_API_KEY: "bench",
-    ANTHROPIC_MODEL: MODEL,
-    THREADLINE_HOME: home,
-    THREADLINE_REPORT_RSS: "1",
-  };
+  const env = cliEnv(emulator.url, home, { THREADLINE_REPORT_RSS: "1" });
   try {
     const exit = await run(["-p", "do the 40 steps", "--allowedTools", "Bash"], cwd, env).done;
     if (exit.code !== 0) throw new Error(`session failed: ${exit.stderr}`);

@@ -19,6 +19,7 @@ import type {
   ContentBlock,
   ToolResultBlock,
 } from "../messages/index.js";
+import { sharedPrefixLength } from "../timeline/index.js";
 import { DerivedCache } from "./derived-cache.js";
 import { isBlank } from "./normalize/working-message.js";
 import type { CacheEditPin, SystemBlock } from "./types.js";
@@ -134,9 +135,7 @@ function addReferences(messages: ApiMessage[], last: number): (id: string) => bo
     referencedPrefixes.set(first, prefix);
   }
   const { sources, referenced: copies, ids, added } = prefix;
-  let same = 0;
-  const known = Math.min(sources.length, last);
-  while (same < known && sources[same] === messages[same]) same++;
+  const same = Math.min(sharedPrefixLength(sources, messages), last);
   for (let index = same; index < sources.length; index++) for (const id of added[index]!) ids.delete(id);
   sources.length = same;
   copies.length = same;

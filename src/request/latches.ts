@@ -6,6 +6,7 @@
  * same headers.
  */
 import type { LatchRecord, TimelineEntry } from "../messages/index.js";
+import { isMainCompactBoundary } from "../messages/index.js";
 
 export interface LatchState {
   /** Betas latched on, sorted and unique. */
@@ -35,7 +36,7 @@ export function latchesFromEntries(entries: readonly TimelineEntry[]): LatchStat
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index]!;
     if (entry.type === "latches") return { betas: [...new Set(entry.betas)].sort() };
-    if (entry.type === "system" && entry.subtype === "compact_boundary" && !entry.isSidechain) return emptyLatches();
+    if (isMainCompactBoundary(entry)) return emptyLatches();
   }
   return emptyLatches();
 }

@@ -4,6 +4,7 @@
  * The result is byte-identical to `JSON.stringify(body)`; a test checks it.
  */
 import type { ApiMessage } from "../messages/index.js";
+import { sharedPrefixLength } from "../timeline/index.js";
 import type { MessagesRequest } from "./types.js";
 
 const blockJson = new WeakMap<object, string>();
@@ -65,9 +66,7 @@ function serializeMessages(messages: readonly ApiMessage[]): string {
     prefix = { messages: [], joined: [] };
     serializedPrefixes.set(first, prefix);
   }
-  let same = 0;
-  const known = Math.min(prefix.messages.length, stableEnd);
-  while (same < known && prefix.messages[same] === messages[same]) same++;
+  const same = Math.min(sharedPrefixLength(prefix.messages, messages), stableEnd);
   prefix.messages.length = same;
   prefix.joined.length = same;
   let json = same > 0 ? prefix.joined[same - 1]! : "";

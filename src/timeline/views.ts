@@ -4,7 +4,7 @@
  * partial responses) and starting at the last compact boundary.
  */
 import type { MessageEntry, TimelineEntry } from "../messages/index.js";
-import { isMessageEntry } from "../messages/index.js";
+import { isMainCompactBoundary, isMessageEntry } from "../messages/index.js";
 import { sharedPrefixLength } from "./prefix.js";
 
 /** Every message entry, in order: what the UI renders. */
@@ -73,11 +73,7 @@ const memos = new WeakMap<TimelineEntry, Views>();
 /** Records whose effect reaches entries before them: when one is appended, the views are built again. */
 function reachesBack(entry: TimelineEntry): boolean {
   if (entry.type !== "system") return false;
-  return (
-    entry.subtype === "snip_boundary" ||
-    entry.subtype === "stream_superseded" ||
-    (entry.subtype === "compact_boundary" && !entry.isSidechain)
-  );
+  return entry.subtype === "snip_boundary" || entry.subtype === "stream_superseded" || isMainCompactBoundary(entry);
 }
 
 /**
@@ -108,7 +104,7 @@ function buildViews(entries: readonly TimelineEntry[]): Views {
   let start = 0;
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index]!;
-    if (entry.type === "system" && entry.subtype === "compact_boundary" && !entry.isSidechain) {
+    if (isMainCompactBoundary(entry)) {
       start = index + 1;
       break;
     }

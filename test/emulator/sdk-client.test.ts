@@ -34,16 +34,18 @@ const THINKING_TURN = {
   ],
 };
 
+/** A request with thinking on and the Read tool, for the turns that read a file. */
+const base = {
+  model: MODEL,
+  max_tokens: 4000,
+  thinking: { type: "enabled" as const, budget_tokens: 1024 },
+  tools: [{ ...READ_TOOL, input_schema: { type: "object" as const, properties: {} } }],
+};
+
 describe("SDK streaming against the emulator", () => {
   it("accumulates thinking, text and tool_use blocks and round-trips them", async () => {
     emulator = await startEmulator({ scenario: [THINKING_TURN, "Done reading."] });
     const anthropic = client(emulator.url);
-    const base = {
-      model: MODEL,
-      max_tokens: 4000,
-      thinking: { type: "enabled" as const, budget_tokens: 1024 },
-      tools: [{ ...READ_TOOL, input_schema: { type: "object" as const, properties: {} } }],
-    };
     const stream = anthropic.messages.stream({ ...base, messages: [{ role: "user", content: "read a.ts" }] });
     const seen: string[] = [];
     stream.on("streamEvent", (event) => seen.push(event.type));
@@ -77,12 +79,6 @@ describe("SDK streaming against the emulator", () => {
   it("rejects a modified thinking block in the latest assistant turn", async () => {
     emulator = await startEmulator({ scenario: [THINKING_TURN] });
     const anthropic = client(emulator.url);
-    const base = {
-      model: MODEL,
-      max_tokens: 4000,
-      thinking: { type: "enabled" as const, budget_tokens: 1024 },
-      tools: [{ ...READ_TOOL, input_schema: { type: "object" as const, properties: {} } }],
-    };
     const first = await anthropic.messages.create({ ...base, messages: [{ role: "user", content: "go" }] });
     const tampered = first.content.map((block) =>
       block.type === "thinking" ? { ...block, thinking: `${block.thinking} ` } : block,

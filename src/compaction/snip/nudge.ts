@@ -6,7 +6,7 @@
  */
 import type { AttachmentEntry, TimelineEntry } from "../../messages/index.js";
 import { createAttachmentEntry } from "../../messages/index.js";
-import { apiView, sharedPrefixLength } from "../../timeline/index.js";
+import { apiView, filterGrowing, sharedPrefixLength } from "../../timeline/index.js";
 import { estimateEntriesTokens } from "../entry-tokens.js";
 
 /** Attachment type of the nudge. */
@@ -49,34 +49,10 @@ function baselineTokens(entries: readonly TimelineEntry[], resetIndex: number): 
   return tokens;
 }
 
-/** Where the last reset point was found in a timeline, and the entries searched. */
-interface ResetSearch {
-  entries: TimelineEntry[];
-  resetIndex: number;
-}
-
-/** Keyed by the timeline's first entry; a grown timeline is searched only in its new entries. */
-const resetSearches = new WeakMap<TimelineEntry, ResetSearch>();
-
-/** Index of the last reset point in `entries`, or -1. */
+/** Index of the last reset point in `entries`, or -1. The scan for reset points continues from last turn's. */
 function lastResetIndex(entries: readonly TimelineEntry[]): number {
-  const first = entries[0];
-  if (first === undefined) return -1;
-  const known = resetSearches.get(first);
-  let searchedUpTo = 0;
-  let found = -1;
-  if (known !== undefined && sharedPrefixLength(known.entries, entries) === known.entries.length) {
-    searchedUpTo = known.entries.length;
-    found = known.resetIndex;
-  }
-  for (let index = entries.length - 1; index >= searchedUpTo; index--) {
-    if (isResetPoint(entries[index]!)) {
-      found = index;
-      break;
-    }
-  }
-  resetSearches.set(first, { entries: entries.slice(), resetIndex: found });
-  return found;
+  const reset = filterGrowing(entries, isResetPoint).at(-1);
+  return reset === undefined ? -1 : entries.lastIndexOf(reset);
 }
 
 /** How much the API view grew since the last nudge, snip or compaction. */

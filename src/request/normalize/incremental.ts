@@ -12,6 +12,7 @@
  * checks that the result is always byte-identical to `normalizeMessagesForAPI`.
  */
 import type { ApiMessage, MessageEntry, UserEntry } from "../../messages/index.js";
+import { sharedPrefixLength } from "../../timeline/index.js";
 import { serializeMessage } from "../serialize.js";
 import { type NormalizeOptions, normalizeMessagesForAPI } from "./index.js";
 import { DEFAULT_MAX_MEDIA_BLOCKS } from "./validate-images.js";
@@ -101,12 +102,6 @@ function keepIdentity(messages: ApiMessage[], previous: readonly ApiMessage[], f
   }
 }
 
-function samePrefix(entries: readonly MessageEntry[], memo: NormalizeMemo): boolean {
-  if (memo.entries.length > entries.length) return false;
-  for (let index = 0; index < memo.entries.length; index++) if (entries[index] !== memo.entries[index]) return false;
-  return true;
-}
-
 /** `normalizeMessagesForAPI(entries, options)`, reusing `memo`'s closed turns; updates the memo. */
 export function normalizeIncrementally(
   entries: readonly MessageEntry[],
@@ -115,7 +110,10 @@ export function normalizeIncrementally(
 ): ApiMessage[] {
   const optionsKey = JSON.stringify([options.snipTags === true, options.maxImageBase64Bytes, options.maxMediaBlocks]);
   const cut = lastCut(entries);
-  const reuse = memo.optionsKey === optionsKey && memo.entries.length <= cut && samePrefix(entries, memo);
+  const reuse =
+    memo.optionsKey === optionsKey &&
+    memo.entries.length <= cut &&
+    sharedPrefixLength(memo.entries, entries) === memo.entries.length;
   let closed: ApiMessage[] | undefined;
   let closedMedia = 0;
   if (reuse) {

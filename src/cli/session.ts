@@ -58,7 +58,8 @@ export async function openSession(cli: CliOptions, options: QueryEngineOptions):
   const cwd = options.cwd ?? process.cwd();
   if (cli.resume !== undefined) return resume(cli.resume, options);
   if (cli.continue) {
-    const [latest] = await listSessions(cwd, options.home);
+    // Only the newest is wanted: no need to open every transcript for its preview.
+    const [latest] = await listSessions(cwd, options.home, { previews: false });
     if (latest === undefined) throw new CliError("No conversation found to continue in this directory.");
     return resume(latest.path, options);
   }

@@ -2,6 +2,7 @@
  * The status line shown after each turn: context used (% of the window), tokens, cache hit ratio, cost.
  * `SessionStats` follows the events; formatting is a pure function of it.
  */
+import { hitRatio } from "../cache/cache-report.js";
 import type { EngineEvent, TurnUsage } from "../loop/events.js";
 import type { Usage } from "../messages/index.js";
 
@@ -30,8 +31,7 @@ export function usageContextTokens(usage: Usage): number {
 
 /** Share of prompt tokens served from cache; 0 when nothing was sent. */
 export function cacheHitRatio(totals: TurnUsage): number {
-  const prompt = totals.inputTokens + totals.cacheReadInputTokens + totals.cacheCreationInputTokens;
-  return prompt === 0 ? 0 : totals.cacheReadInputTokens / prompt;
+  return hitRatio(totals.inputTokens, totals.cacheReadInputTokens, totals.cacheCreationInputTokens);
 }
 
 /** Updates `stats` from one engine event (tool counts and the last response's context size). */

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AssistantEntry, MessageEntry, TimelineEntry, UserEntry } from "../messages/index.js";
-import { createSystemEntry, createUserEntry, textBlock } from "../messages/index.js";
+import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../messages/index.js";
 import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
 import { projectApiView } from "./project-view.js";
@@ -134,7 +134,7 @@ export async function compactConversation(
   }
   const kept = tail ?? [];
   const summaryText = compactSummaryText(summary);
-  const postTokens = estimateEntriesTokens(kept) + Math.ceil(summaryText.length / 4);
+  const postTokens = estimateEntriesTokens(kept) + estimateTextTokens(summaryText);
   const logicalParent = chain.context().parentUuid;
   chain.push(
     createSystemEntry(

@@ -41,6 +41,18 @@ interface RunningTotals {
 /** Keyed by the list's first entry, so each session's view keeps its own. */
 const totals = new WeakMap<MessageEntry, RunningTotals>();
 
+/** Each entry's estimate (entries never change): lists that share entries but not a start measure them once. */
+const entryTokens = new WeakMap<MessageEntry, number>();
+
+function memoizedEntryTokens(entry: MessageEntry): number {
+  let tokens = entryTokens.get(entry);
+  if (tokens === undefined) {
+    tokens = estimateEntryTokens(entry);
+    entryTokens.set(entry, tokens);
+  }
+  return tokens;
+}
+
 /**
  * Estimated tokens of a list of entries. Every tier measures the view every turn; the view only grows between
  * compactions, so the totals of the entries shared with an earlier call (the same objects, from the start)
@@ -62,7 +74,7 @@ export function estimateEntriesTokens(entries: readonly MessageEntry[]): number 
   let total = memo.sums[shared]!;
   for (let index = shared; index < entries.length; index++) {
     const entry = entries[index]!;
-    total += estimateEntryTokens(entry);
+    total += memoizedEntryTokens(entry);
     memo.entries.push(entry);
     memo.sums.push(total);
   }

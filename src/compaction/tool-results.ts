@@ -4,6 +4,7 @@
  */
 import type { MessageEntry, ToolResultBlock, UserEntry } from "../messages/index.js";
 import { estimateBlockTokens } from "../messages/index.js";
+import { filterGrowing } from "../timeline/index.js";
 
 /** What a cleared tool result's content becomes (byte-stable: every turn projects the same text). */
 export const CLEARED_TOOL_RESULT_TEXT = "[Old tool result content cleared]";
@@ -67,28 +68,58 @@ function clearedBlock(block: ToolResultBlock): ToolResultBlock {
   return { ...block, content: CLEARED_TOOL_RESULT_TEXT };
 }
 
+function hasToolResult(entry: MessageEntry): boolean {
+  return (
+    entry.type === "user" &&
+    typeof entry.message.content !== "string" &&
+    entry.message.content.some((block) => block.type === "tool_result")
+  );
+}
+
+/** Each entry's cleared copy, with the ids it cleared: the same clears give the same object every turn. */
+const clearedCopies = new WeakMap<UserEntry, { key: string; copy: UserEntry }>();
+
+function withClears(entry: UserEntry, clearedIds: ReadonlySet<string>): UserEntry {
+  const content = entry.message.content;
+  if (typeof content === "string") return entry;
+  const hit = (block: (typeof content)[number]) => block.type === "tool_result" && clearedIds.has(block.tool_use_id);
+  const key = content
+    .filter(hit)
+    .map((block) => (block as ToolResultBlock).tool_use_id)
+    .join("\n");
+  if (key === "") return entry;
+  const known = clearedCopies.get(entry);
+  if (known?.key === key) return known.copy;
+  const copy: UserEntry = {
+    ...entry,
+    message: {
+      ...entry.message,
+      content: content.map((block) => (hit(block) ? clearedBlock(block as ToolResultBlock) : block)),
+    },
+  };
+  clearedCopies.set(entry, { key, copy });
+  return copy;
+}
+
 /**
  * The view with the content of every tool result in `clearedIds` replaced by the placeholder.
- * Untouched entries are returned as the same objects; touched ones are shallow copies.
+ * Untouched entries are returned as the same objects; touched ones are copies, the same copy for the same
+ * clears turn after turn (so the request stage's memos keyed by identity keep working after a clear). Only
+ * the entries holding tool results are looked at, found incrementally.
  */
 export function applyClearedToolResults(
   view: readonly MessageEntry[],
   clearedIds: ReadonlySet<string>,
 ): MessageEntry[] {
-  if (clearedIds.size === 0) return view.slice();
-  return view.map((entry) => {
-    if (entry.type !== "user" || typeof entry.message.content === "string") return entry;
-    const content = entry.message.content;
-    if (!content.some((block) => block.type === "tool_result" && clearedIds.has(block.tool_use_id))) return entry;
-    const copy: UserEntry = {
-      ...entry,
-      message: {
-        ...entry.message,
-        content: content.map((block) =>
-          block.type === "tool_result" && clearedIds.has(block.tool_use_id) ? clearedBlock(block) : block,
-        ),
-      },
-    };
-    return copy;
-  });
+  const result = view.slice();
+  if (clearedIds.size === 0) return result;
+  const holders = filterGrowing(view, hasToolResult);
+  // Holders are in view order: one walk by identity finds their places.
+  let next = 0;
+  for (let index = 0; index < result.length && next < holders.length; index++) {
+    if (result[index] !== holders[next]) continue;
+    result[index] = withClears(holders[next] as UserEntry, clearedIds);
+    next++;
+  }
+  return result;
 }

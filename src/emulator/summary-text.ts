@@ -3,6 +3,7 @@
  * well-formed 9-section `<analysis>…</analysis><summary>…</summary>` for summary requests.
  */
 import type { ApiMessage } from "../messages/index.js";
+import { contentText } from "../messages/index.js";
 
 /** The nine sections of a compaction summary, in order. */
 export const SUMMARY_SECTIONS: readonly string[] = [
@@ -20,19 +21,11 @@ export const SUMMARY_SECTIONS: readonly string[] = [
 /** Longest user text quoted per message in the default summary. */
 const QUOTE_CHARS = 200;
 
-/** Text of a user message's text blocks (tool results and other blocks skipped). */
-export function userText(message: ApiMessage): string {
-  if (typeof message.content === "string") return message.content;
-  const parts: string[] = [];
-  for (const block of message.content) if (block.type === "text") parts.push(block.text);
-  return parts.join("\n");
-}
-
 /** The last user message's own text (empty when it only carries tool results). */
 export function lastUserText(messages: readonly ApiMessage[]): string {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index];
-    if (message?.role === "user") return userText(message);
+    if (message?.role === "user") return contentText(message.content);
   }
   return "";
 }
@@ -44,7 +37,7 @@ export function defaultSummary(messages: readonly ApiMessage[]): string {
   for (let index = 0; index < messages.length - 1; index++) {
     const message = messages[index];
     if (message?.role !== "user") continue;
-    const text = userText(message).trim();
+    const text = contentText(message.content).trim();
     if (text.length > 0) quotes.push(`   - ${text.slice(0, QUOTE_CHARS).replace(/\s+/g, " ")}`);
   }
   const firstRequest = quotes[0]?.slice(5) ?? "(no user request found)";

@@ -19,7 +19,14 @@ import {
 } from "../compaction/index.js";
 import type { EngineEvent } from "../loop/events.js";
 import { emptyUsage, type TurnUsage } from "../loop/events.js";
-import { defaultRequestSettings, type LoopConfig, type LoopState, pinsFromEntries, query } from "../loop/query.js";
+import {
+  compactableToolNames,
+  defaultRequestSettings,
+  type LoopConfig,
+  type LoopState,
+  pinsFromEntries,
+  query,
+} from "../loop/query.js";
 import {
   createSystemEntry,
   createUserEntry,
@@ -307,7 +314,7 @@ export class QueryEngine {
         contextWindow: limits.contextWindow,
         sessionId: this.sessionId,
         parentUuid: chain.context().parentUuid,
-        compactableTools: this.#compactableTools(),
+        compactableTools: compactableToolNames(this.#tools),
         fork: createForkRunner(this.#forkParent()),
         autoCompact: this.#autoCompact,
       },
@@ -347,12 +354,6 @@ export class QueryEngine {
     };
   }
 
-  #compactableTools(): Set<string> {
-    const names = new Set<string>();
-    for (const [name, tool] of this.#tools) if (tool.compactable) names.add(name);
-    return names;
-  }
-
   /** After each turn: the ctx-agent stages collapsible spans; session memory refreshes. Both are forked requests. */
   #installCompactionHooks(sessionMemory: boolean): void {
     const settings = this.config.compaction;
@@ -365,7 +366,7 @@ export class QueryEngine {
           fork: createForkRunner(this.#forkParent()),
           model: this.#state.model,
           contextWindow: modelLimits(this.#state.model, this.config.modelOverrides).contextWindow,
-          compactableTools: this.#compactableTools(),
+          compactableTools: compactableToolNames(this.#tools),
           sessionId: this.sessionId,
           now: this.#now(),
         });

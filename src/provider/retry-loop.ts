@@ -7,6 +7,7 @@
  * the retry that follows it has `attempt: 0` and no delay: the retry budget starts afresh on the new model.
  * Tools started on a superseded attempt's `block_complete` are the loop's to cancel or discard.
  */
+import { serializeRequest } from "../request/serialize.js";
 import type { AssembledRequest } from "../request/types.js";
 import { classifyError } from "./classify.js";
 import { DEFAULT_MAX_CONSECUTIVE_OVERLOADED, retryDelayMs } from "./retry-policy.js";
@@ -99,7 +100,8 @@ export async function* runWithRetries<T>(
 /** The same request for another model (used when the caller gave no `rebuild`). */
 export function withModel(request: AssembledRequest, model: string): AssembledRequest {
   const body = { ...request.body, model };
-  return { ...request, body, json: JSON.stringify(body) };
+  // The same serializer as assembly: cached message JSON is reused and the streaming variant stays linked.
+  return { ...request, body, json: serializeRequest(body) };
 }
 
 /** The default `Sleep`: a timer that rejects as soon as `signal` aborts. */

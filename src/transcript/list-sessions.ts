@@ -24,8 +24,17 @@ export interface SessionSummary {
   firstPrompt: string;
 }
 
+export interface ListSessionsOptions {
+  /** Read each transcript's first prompt for `firstPrompt` (otherwise ""). Default true. */
+  previews?: boolean;
+}
+
 /** Every transcript of `cwd`, newest first. `home` defaults to `threadlineHome()`. Missing folder: []. */
-export async function listSessions(cwd: string, home?: string): Promise<SessionSummary[]> {
+export async function listSessions(
+  cwd: string,
+  home?: string,
+  options: ListSessionsOptions = {},
+): Promise<SessionSummary[]> {
   const directory = projectDir(cwd, home);
   let names: string[];
   try {
@@ -44,7 +53,7 @@ export async function listSessions(cwd: string, home?: string): Promise<SessionS
       sessionId: basename(name, TRANSCRIPT_EXTENSION),
       path,
       mtime: info.mtime,
-      firstPrompt: await firstPromptPreview(path),
+      firstPrompt: options.previews === false ? "" : await firstPromptPreview(path),
     });
   }
   sessions.sort((left, right) => right.mtime.getTime() - left.mtime.getTime());

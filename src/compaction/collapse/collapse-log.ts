@@ -37,8 +37,20 @@ export function collapsedSpanText(summary: string): string {
   return `[Earlier task collapsed to a summary]\n${summary}`;
 }
 
+/** One summary entry per commit, so every turn's projection shows the same object (identity memos downstream). */
+const spanEntries = new WeakMap<CollapseCommitRecord, UserEntry>();
+
 /** The user entry standing for a committed span (its uuid is the commit's `summaryUuid`; never stored). */
 export function collapsedSpanEntry(commit: CollapseCommitRecord): UserEntry {
+  let entry = spanEntries.get(commit);
+  if (entry === undefined) {
+    entry = collapsedSpanEntryFresh(commit);
+    spanEntries.set(commit, entry);
+  }
+  return entry;
+}
+
+function collapsedSpanEntryFresh(commit: CollapseCommitRecord): UserEntry {
   return {
     uuid: commit.summaryUuid,
     parentUuid: null,

@@ -4,6 +4,7 @@
  * snapshot of staged spans; it never commits (that is `applyCollapsesIfNeeded`'s job, with no model call).
  */
 import type { CollapseSnapshotRecord, MessageEntry, StagedCollapse } from "../../messages/index.js";
+import { contentText } from "../../messages/index.js";
 import { extractSummary } from "../summary-request.js";
 import type { ForkRunner } from "../types.js";
 import { spanRange } from "./collapse-log.js";
@@ -20,11 +21,8 @@ const QUOTE_CHARS = 120;
 
 function quote(entry: MessageEntry | undefined): string {
   if (entry?.type !== "user") return "(none)";
-  const content = entry.message.content;
-  const text =
-    typeof content === "string"
-      ? content
-      : content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join(" ");
+  // Joined by newlines, but every run of whitespace collapses to one space below.
+  const text = contentText(entry.message.content);
   return JSON.stringify(text.replace(/\s+/g, " ").trim().slice(0, QUOTE_CHARS));
 }
 

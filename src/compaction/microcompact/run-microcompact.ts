@@ -51,8 +51,9 @@ export function runMicrocompact(
 ): MicrocompactResult {
   const keepRecent = effectiveKeepRecent(input.settings);
   const cleared = timeClearedToolIds(entries);
+  const projected = applyClearedToolResults(view, cleared);
   const timeClear = planTimeBasedClear({
-    view: applyClearedToolResults(view, cleared),
+    view: projected,
     now: input.now,
     gapMs: input.settings.timeBasedGapMs,
     keepRecent,
@@ -61,7 +62,7 @@ export function runMicrocompact(
   });
   let expectCacheDrop: string | undefined;
   if (timeClear !== undefined) {
-    const preTokens = tokenCountWithEstimation(applyClearedToolResults(view, cleared));
+    const preTokens = tokenCountWithEstimation(projected);
     const count = timeClear.toolIds.length;
     chain.push(
       createSystemEntry(
@@ -81,7 +82,8 @@ export function runMicrocompact(
     for (const id of timeClear.toolIds) cleared.add(id);
     expectCacheDrop = `microcompact: cleared ${count} old tool results after ${Math.round(timeClear.idleMs / 60_000)} min idle`;
   }
-  const messages = applyClearedToolResults(view, cleared);
+  // Projected again only when this turn cleared more.
+  const messages = timeClear === undefined ? projected : applyClearedToolResults(view, cleared);
   const result: MicrocompactResult = { messages, newCacheEdits: [], cacheEditing: false };
   if (expectCacheDrop !== undefined) result.expectCacheDrop = expectCacheDrop;
 

@@ -18,6 +18,7 @@ import {
   tokenCountWithEstimation,
 } from "../compaction/index.js";
 import { isMessageEntry, type MessageEntry, type TimelineEntry } from "../messages/index.js";
+import { filterGrowing } from "../timeline/index.js";
 
 /** Context size at which session memory starts: 10,000 tokens. */
 export const DEFAULT_SESSION_MEMORY_START_TOKENS = 10_000;
@@ -41,15 +42,21 @@ export interface SessionMemoryOptions {
   updateToolCalls?: number;
 }
 
-/** Growth measures that only go up: every main-chain message's tokens, and every tool call. */
+function isMainChainMessage(entry: TimelineEntry): entry is MessageEntry {
+  return isMessageEntry(entry) && !entry.isSidechain && entry.type !== "system";
+}
+
+function isToolCall(entry: TimelineEntry): boolean {
+  return isMainChainMessage(entry) && entry.type === "assistant" && entry.message.content[0].type === "tool_use";
+}
+
+/**
+ * Growth measures that only go up: every main-chain message's tokens, and every tool call. Measured after
+ * every turn, so both lists continue from the previous turn's (filterGrowing) rather than rescanning.
+ */
 function progress(entries: readonly TimelineEntry[]): { tokens: number; toolCalls: number } {
-  const messages = entries.filter(
-    (entry): entry is MessageEntry => isMessageEntry(entry) && !entry.isSidechain && entry.type !== "system",
-  );
-  let toolCalls = 0;
-  for (const entry of messages)
-    if (entry.type === "assistant" && entry.message.content[0].type === "tool_use") toolCalls++;
-  return { tokens: estimateEntriesTokens(messages), toolCalls };
+  const messages = filterGrowing(entries, isMainChainMessage);
+  return { tokens: estimateEntriesTokens(messages), toolCalls: filterGrowing(entries, isToolCall).length };
 }
 
 export class SessionMemory {

@@ -113,22 +113,13 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
 
     // 2. Assembly: a pure function of the projected view, settings, latches and pins.
     const pins = pinsFromEntries(timeline.entries);
+    // The session defaults (what forked requests use before any request), with this pass's decisions.
     const settingsFor = (model: string): RequestSettings => ({
-      model,
-      systemPrompt: config.systemPrompt,
-      tools: context.toolDefinitions,
-      ...(config.thinking ? { thinking: config.thinking } : {}),
-      ...(maxTokensState.override !== undefined
-        ? { maxTokens: maxTokensState.override }
-        : config.maxTokens !== undefined
-          ? { maxTokens: config.maxTokens }
-          : {}),
-      cacheTtl: config.cacheTtl ?? "5m",
+      ...defaultRequestSettings(config, model, context.toolDefinitions, context.provider.capabilities),
+      ...(maxTokensState.override !== undefined ? { maxTokens: maxTokensState.override } : {}),
       snipTags: compaction.snipTags,
       cacheEditing: compaction.cacheEditing,
       ...(compaction.contextManagement ? { contextManagement: compaction.contextManagement } : {}),
-      ...(config.metadata ? { metadata: config.metadata } : {}),
-      ...(config.modelOverrides ? { modelOverrides: config.modelOverrides } : {}),
     });
     const assembled = assembleRequest({
       messages: compaction.messages,

@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assembleRequest, emptyLatches, NormalizeMemo } from "../../src/request/index.js";
+import {
+  assembleRequest,
+  emptyLatches,
+  NormalizeMemo,
+  normalizeIncrementally,
+  normalizeMessagesForAPI,
+} from "../../src/request/index.js";
 import {
   buildTimeline,
   editsFrom,
@@ -69,5 +75,24 @@ describe("incremental normalization", () => {
     );
     // the memo must actually have been used, or this property proves nothing
     expect(reusedTurns).toBeGreaterThan(200);
+  });
+
+  it("past the media limit (here 3) every turn still equals normalization from scratch", () => {
+    fc.assert(
+      fc.property(sessionOps, fc.boolean(), (chunks, snipTags) => {
+        const full = buildTimeline(chunks.flat()).entries;
+        const options = { snipTags, maxMediaBlocks: 3 };
+        const memo = new NormalizeMemo();
+        for (let length = 1; length <= full.length; length++) {
+          const messages = full.slice(0, length);
+          const fresh = normalizeMessagesForAPI(
+            messages.map((entry) => ({ ...entry })),
+            options,
+          );
+          expect(JSON.stringify(normalizeIncrementally(messages, options, memo))).toBe(JSON.stringify(fresh));
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -15,7 +15,7 @@ import type { ApiMessage, MessageEntry, UserEntry } from "../../messages/index.j
 import { sharedPrefixLength } from "../../timeline/index.js";
 import { serializeMessage } from "../serialize.js";
 import { type NormalizeOptions, normalizeMessagesForAPI } from "./index.js";
-import { DEFAULT_MAX_MEDIA_BLOCKS } from "./validate-images.js";
+import { DEFAULT_MAX_MEDIA_BLOCKS, EXCESS_MEDIA_TEXT, OVERSIZE_IMAGE_TEXT } from "./validate-images.js";
 import { isBlank } from "./working-message.js";
 
 /** What one session remembers between turns (in memory only; never persisted). */
@@ -26,6 +26,11 @@ export class NormalizeMemo {
   messages: readonly ApiMessage[] = [];
   /** Last turn's whole result (closed and open part). */
   output: readonly ApiMessage[] = [];
+  /**
+   * Entries on which the media limit was passed (the limit reaches across turns, so nothing is reused), with
+   * their options key. While the view extends them, normalization goes straight to the full pass.
+   */
+  overLimit: { entries: readonly MessageEntry[]; optionsKey: string } | undefined = undefined;
   /** Image and document blocks in `messages`. */
   mediaCount = 0;
   optionsKey = "";
@@ -73,14 +78,24 @@ function normalizeClosed(entries: readonly MessageEntry[], options: NormalizeOpt
   return messages;
 }
 
+/**
+ * Blocks that count toward the media limit, as `validateImages` counts them: its survey runs before oversize
+ * images become notes, so a note standing for a media block is counted too. Counting a note someone typed is
+ * harmless (it only sends the turn to the full pass); missing an oversize image would not be.
+ */
+function isCountedMedia(block: { type: string; text?: string }): boolean {
+  if (block.type === "image" || block.type === "document") return true;
+  return block.type === "text" && (block.text === OVERSIZE_IMAGE_TEXT || block.text === EXCESS_MEDIA_TEXT);
+}
+
 function countMedia(messages: readonly ApiMessage[]): number {
   let count = 0;
   for (const message of messages) {
     if (typeof message.content === "string") continue;
     for (const block of message.content) {
-      if (block.type === "image" || block.type === "document") count++;
+      if (isCountedMedia(block)) count++;
       else if (block.type === "tool_result" && Array.isArray(block.content))
-        for (const inner of block.content) if (inner.type === "image" || inner.type === "document") count++;
+        for (const inner of block.content) if (isCountedMedia(inner)) count++;
     }
   }
   return count;
@@ -102,6 +117,22 @@ function keepIdentity(messages: ApiMessage[], previous: readonly ApiMessage[], f
   }
 }
 
+/** The whole view normalized from scratch; the memo keeps only last turn's objects (for `keepIdentity`). */
+function normalizeFully(
+  entries: readonly MessageEntry[],
+  options: NormalizeOptions,
+  memo: NormalizeMemo,
+): ApiMessage[] {
+  memo.entries = [];
+  memo.messages = [];
+  memo.mediaCount = 0;
+  memo.optionsKey = "";
+  const messages = normalizeMessagesForAPI(entries, options);
+  keepIdentity(messages, memo.output, 0);
+  memo.output = messages;
+  return messages;
+}
+
 /** `normalizeMessagesForAPI(entries, options)`, reusing `memo`'s closed turns; updates the memo. */
 export function normalizeIncrementally(
   entries: readonly MessageEntry[],
@@ -109,6 +140,14 @@ export function normalizeIncrementally(
   memo: NormalizeMemo,
 ): ApiMessage[] {
   const optionsKey = JSON.stringify([options.snipTags === true, options.maxImageBase64Bytes, options.maxMediaBlocks]);
+  const over = memo.overLimit;
+  if (
+    over !== undefined &&
+    over.optionsKey === optionsKey &&
+    sharedPrefixLength(over.entries, entries) === over.entries.length
+  )
+    return normalizeFully(entries, options, memo);
+  memo.overLimit = undefined;
   const cut = lastCut(entries);
   const reuse =
     memo.optionsKey === optionsKey &&
@@ -129,16 +168,11 @@ export function normalizeIncrementally(
   const seamOk =
     closed !== undefined && (closed.length === 0 || (closed.at(-1)!.role === "assistant" && open[0]?.role === "user"));
   const combined = seamOk ? [...closed!, ...open] : undefined;
-  if (combined === undefined || closedMedia + countMedia(open) > (options.maxMediaBlocks ?? DEFAULT_MAX_MEDIA_BLOCKS)) {
-    memo.entries = [];
-    memo.messages = [];
-    memo.mediaCount = 0;
-    memo.optionsKey = "";
-    const messages = normalizeMessagesForAPI(entries, options);
-    keepIdentity(messages, memo.output, 0);
-    memo.output = messages;
-    return messages;
+  if (closedMedia + countMedia(open) > (options.maxMediaBlocks ?? DEFAULT_MAX_MEDIA_BLOCKS)) {
+    memo.overLimit = { entries: entries.slice(), optionsKey };
+    return normalizeFully(entries, options, memo);
   }
+  if (combined === undefined) return normalizeFully(entries, options, memo);
   keepIdentity(combined, memo.output, reuse ? memo.messages.length : 0);
   memo.entries = entries.slice(0, cut);
   memo.messages = combined.slice(0, closed!.length);

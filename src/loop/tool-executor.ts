@@ -6,7 +6,7 @@
 import type { ToolUseBlock } from "../messages/index.js";
 import { runTool } from "../tools/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
-import type { AnyTool, ToolOutput, ToolSessionAccess } from "../tools/types.js";
+import type { AnyTool, ToolOutput, ToolRuntime, ToolSessionAccess, WorkspaceScope } from "../tools/types.js";
 
 /** How many read-only tools may run at once. */
 export const DEFAULT_MAX_CONCURRENCY = 10;
@@ -22,6 +22,8 @@ export interface ToolExecutorOptions {
   /** The turn's signal: aborting it cancels running tools. */
   signal: AbortSignal;
   session?: ToolSessionAccess;
+  /** How tool processes run (secret-free environment, redaction, sandbox). Default: `defaultToolRuntime()`. */
+  runtime?: ToolRuntime;
   onStart?: (block: ToolUseBlock) => void;
   onProgress?: (toolUseId: string, message: string) => void;
   /** Default `DEFAULT_MAX_CONCURRENCY`. */
@@ -73,7 +75,7 @@ export class ToolExecutor {
     let readOnly = false;
     if (tool) {
       const parsed = tool.inputSchema.safeParse(block.input);
-      readOnly = parsed.success ? safeIsReadOnly(tool, parsed.data) : false;
+      readOnly = parsed.success ? safeIsReadOnly(tool, parsed.data, this.#options) : false;
     }
     this.#items.push({ block, readOnly, state: "queued", controller: new AbortController(), result, resolve });
     if (this.#options.signal.aborted) this.#cancelAll();
@@ -130,6 +132,7 @@ export class ToolExecutor {
             toolUseId: item.block.id,
             onProgress: (message) => options.onProgress?.(item.block.id, message),
             ...(options.session ? { session: options.session } : {}),
+            ...(options.runtime ? { runtime: options.runtime } : {}),
           },
           options.policy,
         )
@@ -161,9 +164,9 @@ export class ToolExecutor {
   }
 }
 
-function safeIsReadOnly(tool: AnyTool, input: unknown): boolean {
+function safeIsReadOnly(tool: AnyTool, input: unknown, scope: WorkspaceScope): boolean {
   try {
-    return tool.isReadOnly(input);
+    return tool.isReadOnly(input, scope);
   } catch {
     return false;
   }

@@ -2,4 +2,5 @@ export * from "./constructors.js";
 export * from "./content.js";
 export * from "./entries.js";
 export * from "./models.js";
+export * from "./redact-secrets.js";
 export * from "./tokens.js";

@@ -3,7 +3,9 @@ import { z } from "zod";
 import { checkNever } from "../messages/index.js";
 import { isReadOnlyCommand } from "./bash-read-only.js";
 import { runShell, type ShellRunResult } from "./shell-process.js";
+import { defaultToolRuntime } from "./tool-runtime.js";
 import type { Tool, ToolContext, ToolOutput } from "./types.js";
+import { allowedRoots } from "./workspace-paths.js";
 
 /** Timeout when the call gives none. */
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -77,12 +79,21 @@ export const bashTool: Tool<BashInput> = {
   name: "Bash",
   description: DESCRIPTION,
   inputSchema: bashInputSchema,
-  isReadOnly: (input: BashInput) => isReadOnlyCommand(input.command),
+  isReadOnly: (input: BashInput, scope) =>
+    isReadOnlyCommand(input.command, scope ?? { cwd: process.cwd(), additionalDirectories: [] }),
   compactable: true,
   async call(input: BashInput, context: ToolContext): Promise<ToolOutput> {
     const timeoutMs = Math.min(input.timeout ?? DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS);
     if (input.description !== undefined) context.onProgress(input.description);
-    const result = await runShell({ command: input.command, cwd: context.cwd, timeoutMs, signal: context.signal });
+    const runtime = context.runtime ?? defaultToolRuntime();
+    const result = await runShell({
+      command: input.command,
+      cwd: context.cwd,
+      timeoutMs,
+      signal: context.signal,
+      env: runtime.secrets.toolEnv,
+      ...(runtime.sandbox !== undefined ? { sandbox: runtime.sandbox, writableRoots: allowedRoots(context) } : {}),
+    });
     return describeResult(result, timeoutMs);
   },
 };

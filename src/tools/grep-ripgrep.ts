@@ -4,6 +4,7 @@ import { access, constants } from "node:fs/promises";
 import path from "node:path";
 import { checkNever } from "../messages/index.js";
 import type { GrepQuery, GrepResult } from "./grep-search.js";
+import { processSecretEnvironment } from "./secret-env.js";
 
 /** Largest rg output read; beyond it the search is reported as too broad. */
 const MAX_RIPGREP_OUTPUT_BYTES = 64 * 1024 * 1024;
@@ -62,7 +63,12 @@ export function grepWithRipgrep(ripgrep: string, query: GrepQuery): Promise<Grep
     execFile(
       ripgrep,
       ripgrepArguments(query),
-      { maxBuffer: MAX_RIPGREP_OUTPUT_BYTES, signal: query.signal, encoding: "utf8" },
+      {
+        maxBuffer: MAX_RIPGREP_OUTPUT_BYTES,
+        signal: query.signal,
+        encoding: "utf8",
+        env: { ...(query.env ?? processSecretEnvironment().toolEnv) },
+      },
       (error, stdout, stderr) => {
         const lines = stdout.split("\n").filter((line) => line.length > 0);
         const exitCode = error === null ? 0 : typeof error.code === "number" ? error.code : undefined;

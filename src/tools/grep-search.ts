@@ -15,6 +15,8 @@ export interface GrepQuery {
   after: number;
   multiline: boolean;
   signal: AbortSignal;
+  /** The environment of a search process (ripgrep). Default: this process's, secrets removed. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**

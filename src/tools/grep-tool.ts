@@ -179,6 +179,7 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepInput> {
         multiline: input.multiline ?? false,
         signal: context.signal,
       };
+      if (context.runtime !== undefined) query.env = context.runtime.secrets.toolEnv;
       if (input.glob !== undefined) query.glob = input.glob;
       if (input.type !== undefined) query.type = input.type;
       const result = await runEngine(engine, query);

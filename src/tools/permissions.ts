@@ -1,6 +1,6 @@
 /** Permission modes and rules: decides whether a tool call may run, asking a person when the policy says so. */
 import { allowRuleMatches, denyRuleMatches, parsePermissionRule } from "./permission-rules.js";
-import type { AnyTool } from "./types.js";
+import type { AnyTool, WorkspaceScope } from "./types.js";
 
 /**
  * `default`: read-only calls run, others ask. `acceptEdits`: file edits (Write, Edit) run too, Bash still asks.
@@ -45,9 +45,9 @@ export function summarizeToolCall(toolName: string, input: unknown): string {
   return `${toolName}(${argument})`;
 }
 
-function isReadOnlyCall(tool: AnyTool, input: unknown): boolean {
+function isReadOnlyCall(tool: AnyTool, input: unknown, scope: WorkspaceScope | undefined): boolean {
   try {
-    return tool.isReadOnly(input);
+    return tool.isReadOnly(input, scope);
   } catch {
     return false;
   }
@@ -55,12 +55,13 @@ function isReadOnlyCall(tool: AnyTool, input: unknown): boolean {
 
 /**
  * Decides one call. Order: deny rules, bypass mode (or a tool that checks each of its own actions), allow
- * rules, read-only calls, acceptEdits, then ask.
+ * rules, read-only calls (read-only inside `scope`, the workspace, when given), acceptEdits, then ask.
  */
 export async function checkPermission(
   tool: AnyTool,
   input: unknown,
   policy: PermissionPolicy,
+  scope?: WorkspaceScope,
 ): Promise<PermissionDecision> {
   const summary = summarizeToolCall(tool.name, input);
   for (const text of policy.deny) {
@@ -77,7 +78,7 @@ export async function checkPermission(
     const rule = parsePermissionRule(text);
     if (rule !== undefined && allowRuleMatches(rule, tool.name, input)) return { behavior: "allow" };
   }
-  if (isReadOnlyCall(tool, input)) return { behavior: "allow" };
+  if (isReadOnlyCall(tool, input, scope)) return { behavior: "allow" };
   if (policy.mode === "acceptEdits" && FILE_EDIT_TOOLS.has(tool.name)) return { behavior: "allow" };
   if (policy.ask === undefined) {
     return {

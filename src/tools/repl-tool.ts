@@ -81,13 +81,13 @@ export function createReplTool(options: ReplToolOptions): Tool<ReplInput> {
     description: description(names, maxCalls),
     inputSchema,
     // A script is read-only only if every call is; then it may run beside other read-only tools.
-    isReadOnly: (input) =>
+    isReadOnly: (input, scope) =>
       input.calls.every((call) => {
         const tool = primitives.get(call.tool);
         const parsed = tool?.inputSchema.safeParse(call.input);
         if (!tool || !parsed?.success) return false;
         try {
-          return tool.isReadOnly(parsed.data);
+          return tool.isReadOnly(parsed.data, scope);
         } catch {
           return false;
         }
@@ -141,6 +141,7 @@ export function createReplTool(options: ReplToolOptions): Tool<ReplInput> {
         signal: context.signal,
         toolUseId: id,
         onProgress: (message) => context.onProgress(`[${index + 1}/${total}] ${call.tool}: ${message}`),
+        ...(context.runtime !== undefined ? { runtime: context.runtime } : {}),
       },
       options.policy,
     );

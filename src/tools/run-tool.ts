@@ -3,6 +3,8 @@
 import { contentText } from "../messages/index.js";
 import { formatInputValidationError } from "./input-validation.js";
 import { checkPermission, type PermissionPolicy } from "./permissions.js";
+import type { SecretEnvironment } from "./secret-env.js";
+import { defaultToolRuntime } from "./tool-runtime.js";
 import type { AnyTool, ToolContext, ToolOutput } from "./types.js";
 
 /** What the model reads when a call is interrupted. */
@@ -39,11 +41,38 @@ function abortPromise(signal: AbortSignal): { promise: Promise<"aborted">; dispo
   return { promise, dispose: () => signal.removeEventListener("abort", onAbort) };
 }
 
+/** `output` with every secret value redacted: content, structured display data, error text alike. */
+export function redactToolOutput(output: ToolOutput, secrets: SecretEnvironment): ToolOutput {
+  const content =
+    typeof output.content === "string" ? secrets.redact(output.content) : secrets.redactDeep(output.content);
+  const result: ToolOutput = { content };
+  if (output.isError !== undefined) result.isError = output.isError;
+  if (output.display !== undefined) result.display = secrets.redactDeep(output.display);
+  return result;
+}
+
 /**
  * Runs one call of `tool` with the model's raw input. Never throws: invalid input, a denied permission and a
  * thrown error all come back as `isError` text the model can act on; an abort returns `INTERRUPTED_MESSAGE`.
+ * This is the one place tool results are made, so secret values are redacted here (and from progress lines)
+ * before anything reaches the timeline, a request or the transcript.
  */
 export async function runTool(
+  tool: AnyTool,
+  rawInput: unknown,
+  context: ToolContext,
+  policy: PermissionPolicy,
+): Promise<ToolOutput> {
+  const runtime = context.runtime ?? defaultToolRuntime();
+  const redacting: ToolContext = {
+    ...context,
+    runtime,
+    onProgress: (message) => context.onProgress(runtime.secrets.redact(message)),
+  };
+  return redactToolOutput(await runUnredacted(tool, rawInput, redacting, policy), runtime.secrets);
+}
+
+async function runUnredacted(
   tool: AnyTool,
   rawInput: unknown,
   context: ToolContext,
@@ -56,7 +85,7 @@ export async function runTool(
   }
   const abort = abortPromise(context.signal);
   try {
-    const decision = await Promise.race([checkPermission(tool, parsed.data, policy), abort.promise]);
+    const decision = await Promise.race([checkPermission(tool, parsed.data, policy, context), abort.promise]);
     if (decision === "aborted") return interrupted();
     if (decision.behavior === "deny") return { content: decision.message, isError: true };
     // The race returns promptly on abort even if a tool ignores its signal; tools that own processes kill them.

@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { OutputBuffer } from "./output-buffer.js";
+import { type SandboxSettings, sandboxArguments } from "./sandbox.js";
 
 /** Time between SIGTERM to the group and the SIGKILL that follows if it has not exited. */
 export const DEFAULT_KILL_GRACE_MS = 1000;
@@ -23,6 +24,12 @@ export interface ShellRunOptions {
   signal: AbortSignal;
   /** Cap on captured output (head + tail kept). */
   maxOutputChars?: number;
+  /** The environment of the shell. Callers pass one without secrets (secret-env.ts). */
+  env: Readonly<Record<string, string>>;
+  /** Run under bubblewrap with these settings; undefined runs `bash` directly. */
+  sandbox?: SandboxSettings;
+  /** Directories the sandboxed command may write (the workspace and additional directories). Default `[cwd]`. */
+  writableRoots?: readonly string[];
 }
 
 export type ShellEnding = "exited" | "timed-out" | "aborted";
@@ -49,14 +56,22 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** The program and arguments that run `command`: `bash -c`, inside bwrap when sandboxed. */
+function shellInvocation(options: ShellRunOptions): [string, string[]] {
+  if (options.sandbox === undefined) return ["bash", ["-c", options.command]];
+  const roots = options.writableRoots ?? [options.cwd];
+  return [options.sandbox.bwrapPath, sandboxArguments(options.sandbox, options.cwd, roots, options.command)];
+}
+
 /** Runs `bash -c command`; never rejects for the command's own failure (spawn errors do reject). */
 export function runShell(options: ShellRunOptions): Promise<ShellRunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", options.command], {
+    const [program, args] = shellInvocation(options);
+    const child = spawn(program, args, {
       cwd: options.cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: process.env,
+      env: { ...options.env },
     });
     const buffer = new OutputBuffer(options.maxOutputChars);
     const stdoutDecoder = new StringDecoder("utf8");

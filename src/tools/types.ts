@@ -3,6 +3,8 @@
  */
 import type { z } from "zod";
 import type { TimelineEntry, ToolResultContentBlock } from "../messages/index.js";
+import type { SandboxSettings } from "./sandbox.js";
+import type { SecretEnvironment } from "./secret-env.js";
 
 /** What a tool may see of the session (Snip and Agent need it; most tools ignore it). */
 export interface ToolSessionAccess {
@@ -25,7 +27,20 @@ export interface ToolContext {
   onProgress: (message: string) => void;
   /** Session access; absent when a tool runs outside an engine (tests, REPL primitives). */
   session?: ToolSessionAccess;
+  /** How tool processes run (environment, redaction, sandbox). Default `defaultToolRuntime()`: no sandbox. */
+  runtime?: ToolRuntime;
 }
+
+/** How tool processes run, fixed for a session. */
+export interface ToolRuntime {
+  /** The environment tool processes get (secrets removed) and the redactor for their output. */
+  secrets: SecretEnvironment;
+  /** Run Bash under bubblewrap with these settings; undefined runs it directly. */
+  sandbox?: SandboxSettings;
+}
+
+/** The part of a context that decides whether a path is inside the workspace. */
+export type WorkspaceScope = Pick<ToolContext, "cwd" | "additionalDirectories">;
 
 /** A tool's outcome. `isError` results are text-only (the API's rule). */
 export interface ToolOutput {
@@ -41,8 +56,11 @@ export interface Tool<Input = unknown> {
   readonly description: string;
   /** Validates the model's input; sent to the API as JSON Schema. */
   readonly inputSchema: z.ZodType<Input>;
-  /** Whether this call only reads (read-only calls may run concurrently). */
-  isReadOnly(input: Input): boolean;
+  /**
+   * Whether this call only reads, and only inside `scope` (the workspace) when given: read-only calls run
+   * without asking in the default mode and may run concurrently.
+   */
+  isReadOnly(input: Input, scope?: WorkspaceScope): boolean;
   /** Whether microcompact may clear this tool's old results. */
   readonly compactable: boolean;
   /**

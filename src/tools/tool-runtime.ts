@@ -1,0 +1,51 @@
+/** Builds the runtime tool processes share for a session: the secret-free environment and the sandbox. */
+import { probeSandbox } from "./sandbox.js";
+import { processSecretEnvironment, SecretEnvironment, type SecretEnvSettings } from "./secret-env.js";
+import type { ToolRuntime } from "./types.js";
+
+/** The runtime of a tool called outside an engine: this process's secrets removed, no sandbox. */
+export function defaultToolRuntime(): ToolRuntime {
+  return { secrets: processSecretEnvironment() };
+}
+
+export interface ToolRuntimeOptions {
+  /** The environment threadline started with. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Extra secret names and pass-throughs. Default: from THREADLINE_SECRET_ENV / THREADLINE_PASS_ENV in `env`. */
+  secretEnv?: SecretEnvSettings;
+  /** `true` wants the sandbox, `false` refuses it. Default undefined: on when bubblewrap works here. */
+  sandbox?: boolean;
+  /** Let sandboxed commands use the network. Default false. */
+  sandboxNetwork?: boolean;
+}
+
+/** What was decided about the sandbox, for a one-line notice. */
+export type SandboxStatus =
+  | { state: "on"; network: boolean }
+  | { state: "off"; reason: "disabled" }
+  | { state: "off"; reason: "unavailable"; detail: string; requested: boolean };
+
+/** The session's tool runtime and what became of the sandbox. */
+export function createToolRuntime(options: ToolRuntimeOptions = {}): { runtime: ToolRuntime; sandbox: SandboxStatus } {
+  const env = options.env ?? process.env;
+  const secrets =
+    options.env === undefined && options.secretEnv === undefined
+      ? processSecretEnvironment()
+      : new SecretEnvironment(env, options.secretEnv);
+  if (options.sandbox === false) return { runtime: { secrets }, sandbox: { state: "off", reason: "disabled" } };
+  const probe = probeSandbox(env.PATH ?? process.env.PATH ?? "");
+  if (!probe.available) {
+    return {
+      runtime: { secrets },
+      sandbox: { state: "off", reason: "unavailable", detail: probe.reason, requested: options.sandbox === true },
+    };
+  }
+  const network = options.sandboxNetwork ?? false;
+  return { runtime: { secrets, sandbox: { bwrapPath: probe.bwrapPath, network } }, sandbox: { state: "on", network } };
+}
+
+/** One line for a person about a sandbox that could not start (undefined when there is nothing to say). */
+export function sandboxNotice(status: SandboxStatus): string | undefined {
+  if (status.state !== "off" || status.reason !== "unavailable") return undefined;
+  return `sandbox unavailable: ${status.detail}; Bash runs unsandboxed and asks before anything that is not read-only.`;
+}

@@ -42,7 +42,9 @@ import { emptyLatches, latchesFromEntries, NormalizeMemo, toolDefinitions } from
 import { Timeline } from "../timeline/index.js";
 import { defaultTools } from "../tools/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
-import type { AnyTool } from "../tools/types.js";
+import type { SecretEnvSettings } from "../tools/secret-env.js";
+import { createToolRuntime, type SandboxStatus } from "../tools/tool-runtime.js";
+import type { AnyTool, ToolRuntime } from "../tools/types.js";
 import {
   JsonlTranscriptStore,
   MemoryTranscriptStore,
@@ -75,6 +77,18 @@ export interface QueryEngineOptions {
   repl?: boolean;
   /** Default mode "default" with no ask callback (non-read-only tools are denied). */
   permission?: Partial<PermissionPolicy>;
+  /**
+   * Run Bash (and REPL's Bash) under bubblewrap: workspace writable, the rest read-only, private /tmp, no
+   * network. `true` asks for it, `false` turns it off. Default: on when `bwrap` works on this machine.
+   */
+  sandbox?: boolean;
+  /** Let sandboxed commands use the network. Default false. */
+  sandboxNetwork?: boolean;
+  /**
+   * Extra secret names kept out of tool processes, and names passed through anyway. Default: from
+   * THREADLINE_SECRET_ENV / THREADLINE_PASS_ENV.
+   */
+  secretEnv?: SecretEnvSettings;
   /** Replaces the default instructions segment. */
   systemPrompt?: string;
   appendSystemPrompt?: string;
@@ -115,6 +129,10 @@ export class QueryEngine {
   readonly transcript: TranscriptStore;
   readonly config: LoopConfig;
   readonly cacheDetector: CacheBreakDetector;
+  /** Whether Bash runs sandboxed, and if not, why. */
+  readonly sandbox: SandboxStatus;
+  /** The environment, redactor and sandbox every tool process of this session uses. */
+  readonly toolRuntime: ToolRuntime;
   /** Usage summed over the whole session. */
   readonly totals: TurnUsage = emptyUsage();
   readonly #tools: Map<string, AnyTool>;
@@ -164,6 +182,14 @@ export class QueryEngine {
     const tools = options.tools ?? [...defaultTools(), ...(compaction.snip ? [createSnipTool()] : [])];
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
     this.#policy = { mode: "default", allow: [], deny: [], ...options.permission };
+    const { runtime, sandbox } = createToolRuntime({
+      env,
+      ...(options.secretEnv !== undefined ? { secretEnv: options.secretEnv } : {}),
+      ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+      ...(options.sandboxNetwork !== undefined ? { sandboxNetwork: options.sandboxNetwork } : {}),
+    });
+    this.toolRuntime = runtime;
+    this.sandbox = sandbox;
     const agentTools = sessionAgentTools({
       baseTools: tools,
       explicitTools: options.tools !== undefined,
@@ -176,6 +202,7 @@ export class QueryEngine {
         provider: this.provider,
         tools: () => [...this.#tools.values()],
         policy: this.#policy,
+        toolRuntime: this.toolRuntime,
         config: this.config,
         model: () => this.#state.model,
         parentTranscriptPath: this.transcript.path,
@@ -258,6 +285,7 @@ export class QueryEngine {
         tools: this.#tools,
         toolDefinitions: toolDefinitions([...this.#tools.values()]),
         policy: this.#policy,
+        toolRuntime: this.toolRuntime,
         cwd: this.cwd,
         additionalDirectories: this.#options.additionalDirectories ?? [],
         config: this.config,

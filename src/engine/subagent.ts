@@ -14,7 +14,7 @@ import { Timeline } from "../timeline/index.js";
 import type { AgentRunner, AgentRunRequest, AgentRunResult, AgentRunStatus } from "../tools/agent-tool.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
 import { summarizeToolCall } from "../tools/permissions.js";
-import type { AnyTool } from "../tools/types.js";
+import type { AnyTool, ToolRuntime } from "../tools/types.js";
 import { JsonlTranscriptStore, MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import { SidechainTranscriptStore, sidechainTranscriptPath } from "./subagent-transcript.js";
 import { DEFAULT_SUBAGENT_MAX_TURNS, SUBAGENT_EXCLUDED_TOOLS, type SubagentType } from "./subagent-types.js";
@@ -34,6 +34,8 @@ export interface SubagentEnvironment {
   tools: () => readonly AnyTool[];
   /** The parent's permission policy: every subagent tool call is checked against it. */
   policy: PermissionPolicy;
+  /** The parent's tool runtime (secret-free environment, sandbox). Default: `defaultToolRuntime()`. */
+  toolRuntime?: ToolRuntime;
   /** The parent's loop settings; the subagent replaces the system prompt, turn limit and snip switch. */
   config: LoopConfig;
   /** The parent's model right now (it may have switched to the fallback). */
@@ -116,6 +118,7 @@ export async function runSubagent(environment: SubagentEnvironment, request: Age
       tools: new Map(tools.map((tool) => [tool.name, tool])),
       toolDefinitions: toolDefinitions(tools),
       policy: environment.policy,
+      ...(environment.toolRuntime ? { toolRuntime: environment.toolRuntime } : {}),
       cwd: environment.cwd,
       additionalDirectories: environment.additionalDirectories,
       config,

@@ -12,7 +12,7 @@ import type { LatchState, NormalizeMemo, RequestSettings } from "../request/inde
 import type { CacheEditPin, ToolDefinition } from "../request/types.js";
 import { filterGrowing, type Timeline } from "../timeline/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
-import type { AnyTool } from "../tools/types.js";
+import type { AnyTool, ToolRuntime } from "../tools/types.js";
 import type { TranscriptStore } from "../transcript/index.js";
 
 /** Settings that stay fixed for a session (the loop reads them every iteration). */
@@ -49,6 +49,8 @@ export interface QueryContext {
   tools: ReadonlyMap<string, AnyTool>;
   toolDefinitions: readonly ToolDefinition[];
   policy: PermissionPolicy;
+  /** How tool processes run (secret-free environment, redaction, sandbox). Default: `defaultToolRuntime()`. */
+  toolRuntime?: ToolRuntime;
   cwd: string;
   additionalDirectories: readonly string[];
   config: LoopConfig;

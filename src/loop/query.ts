@@ -181,6 +181,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       new ToolExecutor({
         tools: context.tools,
         policy: context.policy,
+        ...(context.toolRuntime ? { runtime: context.toolRuntime } : {}),
         cwd: context.cwd,
         additionalDirectories: context.additionalDirectories,
         signal,

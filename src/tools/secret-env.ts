@@ -50,7 +50,8 @@ export interface SecretEnvSettings {
   passNames?: readonly string[];
 }
 
-function listFrom(value: string | undefined): string[] {
+/** The names in a comma-separated setting (blanks dropped). */
+export function parseEnvNameList(value: string | undefined): string[] {
   return (value ?? "")
     .split(",")
     .map((part) => part.trim())
@@ -70,8 +71,8 @@ export class SecretEnvironment {
   readonly #secrets: readonly string[];
 
   constructor(env: NodeJS.ProcessEnv = process.env, settings: SecretEnvSettings = {}) {
-    const extra = settings.extraNames ?? listFrom(env[SECRET_ENV_VARIABLE]);
-    const pass = settings.passNames ?? listFrom(env[PASS_ENV_VARIABLE]);
+    const extra = settings.extraNames ?? parseEnvNameList(env[SECRET_ENV_VARIABLE]);
+    const pass = settings.passNames ?? parseEnvNameList(env[PASS_ENV_VARIABLE]);
     const toolEnv: Record<string, string> = {};
     const removed: string[] = [];
     const secrets: string[] = [];

@@ -1,6 +1,13 @@
 /** Builds the runtime tool processes share for a session: the secret-free environment and the sandbox. */
 import { probeSandbox } from "./sandbox.js";
-import { processSecretEnvironment, SecretEnvironment, type SecretEnvSettings } from "./secret-env.js";
+import {
+  PASS_ENV_VARIABLE,
+  parseEnvNameList,
+  processSecretEnvironment,
+  SECRET_ENV_VARIABLE,
+  SecretEnvironment,
+  type SecretEnvSettings,
+} from "./secret-env.js";
 import type { ToolRuntime } from "./types.js";
 
 /** The runtime of a tool called outside an engine: this process's secrets removed, no sandbox. */
@@ -9,7 +16,10 @@ export function defaultToolRuntime(): ToolRuntime {
 }
 
 export interface ToolRuntimeOptions {
-  /** The environment threadline started with. Default `process.env`. */
+  /**
+   * Where THREADLINE_SECRET_ENV / THREADLINE_PASS_ENV are read. Default `process.env`. Tool processes always
+   * start from this process's own environment (what they would inherit), minus the secrets.
+   */
   env?: NodeJS.ProcessEnv;
   /** Extra secret names and pass-throughs. Default: from THREADLINE_SECRET_ENV / THREADLINE_PASS_ENV in `env`. */
   secretEnv?: SecretEnvSettings;
@@ -28,12 +38,20 @@ export type SandboxStatus =
 /** The session's tool runtime and what became of the sandbox. */
 export function createToolRuntime(options: ToolRuntimeOptions = {}): { runtime: ToolRuntime; sandbox: SandboxStatus } {
   const env = options.env ?? process.env;
-  const secrets =
-    options.env === undefined && options.secretEnv === undefined
-      ? processSecretEnvironment()
-      : new SecretEnvironment(env, options.secretEnv);
+  const settings: SecretEnvSettings = options.secretEnv ?? {};
+  const sameSettings =
+    settings.extraNames === undefined &&
+    settings.passNames === undefined &&
+    env[SECRET_ENV_VARIABLE] === process.env[SECRET_ENV_VARIABLE] &&
+    env[PASS_ENV_VARIABLE] === process.env[PASS_ENV_VARIABLE];
+  const secrets = sameSettings
+    ? processSecretEnvironment()
+    : new SecretEnvironment(process.env, {
+        extraNames: settings.extraNames ?? parseEnvNameList(env[SECRET_ENV_VARIABLE]),
+        passNames: settings.passNames ?? parseEnvNameList(env[PASS_ENV_VARIABLE]),
+      });
   if (options.sandbox === false) return { runtime: { secrets }, sandbox: { state: "off", reason: "disabled" } };
-  const probe = probeSandbox(env.PATH ?? process.env.PATH ?? "");
+  const probe = probeSandbox(process.env.PATH ?? "");
   if (!probe.available) {
     return {
       runtime: { secrets },

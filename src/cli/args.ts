@@ -13,6 +13,9 @@ export const PERMISSION_MODES: readonly CliPermissionMode[] = ["default", "accep
 /** Environment variable that overrides the model table's context window (like `--context-window`). */
 export const CONTEXT_WINDOW_ENV = "THREADLINE_CONTEXT_WINDOW";
 
+/** Environment switch for the Bash sandbox: "1" wants it, "0" turns it off (like `--sandbox` / `--no-sandbox`). */
+export const SANDBOX_ENV = "THREADLINE_SANDBOX";
+
 /** Exit code for bad flags or values. */
 export const USAGE_EXIT_CODE = 2;
 
@@ -39,6 +42,10 @@ export interface CliOptions {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   contextWindow?: number;
+  /** `--sandbox` true, `--no-sandbox` false; undefined: on when bubblewrap works here. */
+  sandbox?: boolean;
+  /** `--sandbox-network`: sandboxed commands may use the network. Default false. */
+  sandboxNetwork: boolean;
   verbose: boolean;
   includePartialMessages: boolean;
   help: boolean;
@@ -63,6 +70,9 @@ const OPTIONS = {
   "system-prompt": { type: "string" },
   "append-system-prompt": { type: "string" },
   "context-window": { type: "string" },
+  sandbox: { type: "boolean" },
+  "no-sandbox": { type: "boolean" },
+  "sandbox-network": { type: "boolean" },
   verbose: { type: "boolean" },
   "include-partial-messages": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -90,6 +100,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     permissionMode,
     allowedTools: splitToolLists([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),
     disallowedTools: splitToolLists([...(values.disallowedTools ?? []), ...(values["disallowed-tools"] ?? [])]),
+    sandboxNetwork: values["sandbox-network"] ?? false,
     verbose: values.verbose ?? false,
     includePartialMessages: values["include-partial-messages"] ?? false,
     help: values.help ?? false,
@@ -108,8 +119,21 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     const source = values["context-window"] !== undefined ? "--context-window" : CONTEXT_WINDOW_ENV;
     options.contextWindow = positiveInteger(window, source);
   }
+  const sandbox = sandboxChoice(values.sandbox, values["no-sandbox"], env[SANDBOX_ENV]);
+  if (sandbox !== undefined) options.sandbox = sandbox;
   checkCombinations(options);
   return options;
+}
+
+function sandboxChoice(on: boolean | undefined, off: boolean | undefined, setting: string | undefined) {
+  if (on === true && off === true) throw new UsageError("--sandbox and --no-sandbox cannot be combined");
+  if (on === true) return true;
+  if (off === true) return false;
+  const value = emptyToUndefined(setting?.trim());
+  if (value === undefined) return undefined;
+  if (value === "1" || value === "true") return true;
+  if (value === "0" || value === "false") return false;
+  throw new UsageError(`${SANDBOX_ENV} must be 1 or 0, got "${value}"`);
 }
 
 function parseStrict(argv: readonly string[]) {
@@ -204,8 +228,11 @@ Options:
       --system-prompt <text>       Replace the default instructions
       --append-system-prompt <text>    Append to the default instructions
       --context-window <tokens>    Override the model's context window ($${CONTEXT_WINDOW_ENV})
+      --sandbox / --no-sandbox     Run Bash under bubblewrap (default: on when bwrap works here; $${SANDBOX_ENV})
+      --sandbox-network            Let sandboxed commands use the network
       --verbose                    Show tool calls, notices and requests (headers redacted)
   -h, --help                       Show this help
   -v, --version                    Show the version
 
-Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, THREADLINE_HOME, ${CONTEXT_WINDOW_ENV}`;
+Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, THREADLINE_HOME, ${CONTEXT_WINDOW_ENV},
+             ${SANDBOX_ENV}, THREADLINE_SECRET_ENV, THREADLINE_PASS_ENV`;

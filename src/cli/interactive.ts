@@ -9,6 +9,7 @@ import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
 import { emptyUsage } from "../loop/events.js";
 import { modelLimits } from "../messages/index.js";
+import { sandboxNotice } from "../tools/tool-runtime.js";
 import type { CliOptions } from "./args.js";
 import type { CliIo } from "./io.js";
 import { LineReader } from "./line-reader.js";
@@ -148,6 +149,8 @@ class Repl implements ReplHost {
         this.#style.dim(` · ${engine.model} · ${engine.cwd}${resumed}`),
     );
     this.print(this.#style.dim(`Session ${engine.sessionId} · /help for commands · Ctrl-C interrupts`));
+    const notice = sandboxNotice(engine.sandbox);
+    if (notice !== undefined) this.print(this.#style.warning(notice));
   }
 
   async #slash(line: string): Promise<"continue" | "exit"> {

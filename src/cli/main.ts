@@ -4,6 +4,7 @@
  * Every failure ends here as one line: no stack traces, never a credential.
  */
 import { scrubSecrets } from "../provider/scrub-secrets.js";
+import { SecretEnvironment } from "../tools/secret-env.js";
 import { parseCliArgs, USAGE, USAGE_EXIT_CODE, UsageError } from "./args.js";
 import { type CliIo, processIo } from "./io.js";
 import { packageVersion } from "./version.js";
@@ -59,9 +60,10 @@ export function reportFailure(error: unknown, io: CliIo): number {
     io.stderr.write(`threadline: ${error.message}\n\n${USAGE}\n`);
     return USAGE_EXIT_CODE;
   }
-  const secrets = [io.env.ANTHROPIC_API_KEY, io.env.ANTHROPIC_AUTH_TOKEN].filter(
-    (secret): secret is string => typeof secret === "string" && secret.length >= 4,
-  );
+  // Every secret-named variable (secret-env.ts), plus the two keys even when they are short.
+  const secrets = [io.env.ANTHROPIC_API_KEY, io.env.ANTHROPIC_AUTH_TOKEN]
+    .filter((secret): secret is string => typeof secret === "string" && secret.length >= 4)
+    .concat(new SecretEnvironment(io.env).values);
   io.stderr.write(`threadline: ${scrubSecrets(oneLine(error), secrets)}\n`);
   return 1;
 }

@@ -1,7 +1,8 @@
 /**
  * The question asked in `default` mode before a tool that changes things runs:
- * `Allow Bash(npm test)? [y]es / [a]lways (this session) / [n]o`.
+ * `Allow Bash(npm test)? [y]es / [a]lways for Bash(npm test:*) / [n]o`.
  */
+import { allowRuleMatches, alwaysAllowRule, parsePermissionRule } from "../tools/permission-rules.js";
 import type { PermissionRequest } from "../tools/permissions.js";
 import type { LineReader } from "./line-reader.js";
 import type { Style } from "./style.js";
@@ -20,8 +21,11 @@ export class PermissionPrompter {
   readonly #reader: LineReader;
   readonly #style: Style;
   readonly #writeLine: (text: string) => void;
-  /** Tools the person allowed for the rest of the session. */
-  readonly #always = new Set<string>();
+  /**
+   * Rules the person allowed for the rest of the session: a tool's name, or for Bash the command's prefix
+   * (`Bash(npm test:*)`), so "always" for `npm test` does not allow every command.
+   */
+  readonly #always: string[] = [];
 
   constructor(reader: LineReader, style: Style, writeLine: (text: string) => void) {
     this.#reader = reader;
@@ -29,13 +33,28 @@ export class PermissionPrompter {
     this.#writeLine = writeLine;
   }
 
+  /** The rules remembered so far, in the order they were given. */
+  get alwaysAllowed(): readonly string[] {
+    return this.#always;
+  }
+
   /** The policy's `ask` callback. */
   async ask(request: PermissionRequest): Promise<boolean> {
-    if (this.#always.has(request.tool)) return true;
+    if (this.#always.some((text) => matches(text, request))) return true;
+    const rule = alwaysAllowRule(request.tool, request.input);
     this.#writeLine(this.#style.warning(`? Allow ${request.summary}`));
-    const answer = parsePermissionAnswer(await this.#reader.next("  [y]es / [a]lways for this tool / [n]o: "));
-    if (answer === "always") this.#always.add(request.tool);
+    const always = rule === undefined ? "" : ` / [a]lways for ${rule}`;
+    const answer = parsePermissionAnswer(await this.#reader.next(`  [y]es${always} / [n]o: `));
+    if (answer === "always" && rule !== undefined) this.#always.push(rule);
+    if (answer === "always" && rule === undefined) {
+      this.#writeLine(this.#style.dim("  allowed once (no command prefix to remember for this one)"));
+    }
     if (answer === "no") this.#writeLine(this.#style.dim("  denied"));
     return answer !== "no";
   }
+}
+
+function matches(text: string, request: PermissionRequest): boolean {
+  const rule = parsePermissionRule(text);
+  return rule !== undefined && allowRuleMatches(rule, request.tool, request.input);
 }

@@ -4,6 +4,7 @@
  */
 import type { EngineEvent, TerminalReason } from "../loop/events.js";
 import { checkNever } from "../messages/index.js";
+import { sandboxNotice } from "../tools/tool-runtime.js";
 import type { CliOptions } from "./args.js";
 import { type CliIo, readAll, stdinHasInput } from "./io.js";
 import { resultObject, streamJsonLine } from "./json-output.js";
@@ -33,6 +34,9 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   const { engine, problems } = await openSession(cli, engineOptions(cli, io.cwd));
   const write = (text: string) => io.stdout.write(text);
   for (const problem of problems) io.stderr.write(`threadline: transcript: ${problem}\n`);
+  // Print mode keeps stderr for problems: the fallback is announced when the sandbox was asked for (or -v).
+  const notice = sandboxNotice(engine.sandbox);
+  if (notice !== undefined && (cli.sandbox === true || cli.verbose)) io.stderr.write(`threadline: ${notice}\n`);
   const started = Date.now();
   const renderer = cli.verbose ? new TurnRenderer(io.stderr, { verbose: true }) : undefined;
   let interrupts = 0;

@@ -50,6 +50,8 @@ export function engineOptions(
     ...(cli.systemPrompt !== undefined ? { systemPrompt: cli.systemPrompt } : {}),
     ...(cli.appendSystemPrompt !== undefined ? { appendSystemPrompt: cli.appendSystemPrompt } : {}),
     ...(cli.contextWindow !== undefined ? { contextWindow: cli.contextWindow } : {}),
+    ...(cli.sandbox !== undefined ? { sandbox: cli.sandbox } : {}),
+    ...(cli.sandboxNetwork ? { sandboxNetwork: true } : {}),
   };
 }
 

@@ -17,6 +17,6 @@ export * from "./secret-env.js";
 export * from "./shell-words.js";
 export * from "./tool-registry.js";
 export * from "./tool-runtime.js";
+export type * from "./types.js";
 export * from "./workspace-paths.js";
 export * from "./write-tool.js";
-export type * from "./types.js";

@@ -68,3 +68,39 @@ export function denyRuleMatches(rule: PermissionRule, toolName: string, input: u
     .map(stripAssignments)
     .some((segment) => (isPrefix ? segment.startsWith(wanted) : segment === wanted));
 }
+
+/** Most words after the program an "always allow" prefix keeps (`npm run build`). */
+export const DEFAULT_PREFIX_SUBCOMMAND_WORDS = 2;
+
+/** A word that names a subcommand (`test`, `run`, `status`), not a path, flag, value or pattern. */
+const SUBCOMMAND_WORD = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/**
+ * The prefix an "always allow" answer remembers for a Bash command, like Claude Code's `Bash(npm test:*)`
+ * rules: the program and the subcommand words after it, up to the first flag, path or other argument
+ * (`npm test -- --watch` → `npm test`, `git log --oneline` → `git log`). Undefined for a command no prefix can
+ * vouch for: chains, pipes, substitutions, redirections, leading assignments, or a program given by path.
+ */
+export function bashCommandPrefix(command: string): string | undefined {
+  const trimmed = command.trim();
+  if (trimmed === "" || SHELL_COMPOSITION.test(trimmed) || /["']/.test(trimmed)) return undefined;
+  const [program, ...rest] = trimmed.split(/\s+/);
+  if (program === undefined || !/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(program)) return undefined;
+  const words = [program];
+  for (const word of rest.slice(0, DEFAULT_PREFIX_SUBCOMMAND_WORDS)) {
+    if (!SUBCOMMAND_WORD.test(word)) break;
+    words.push(word);
+  }
+  return words.join(" ");
+}
+
+/**
+ * The rule an "always allow" answer adds for this call: `Bash(prefix:*)` for a Bash command with a prefix,
+ * the tool's name for other tools, undefined when nothing narrower than "every Bash command" would fit.
+ */
+export function alwaysAllowRule(toolName: string, input: unknown): string | undefined {
+  if (toolName !== "Bash") return toolName;
+  const command = bashCommandOf(input);
+  const prefix = command === undefined ? undefined : bashCommandPrefix(command);
+  return prefix === undefined ? undefined : `Bash(${prefix}:*)`;
+}

@@ -1,5 +1,5 @@
 /** Permission modes and rules: decides whether a tool call may run, asking a person when the policy says so. */
-import { allowRuleMatches, denyRuleMatches, parsePermissionRule } from "./permission-rules.js";
+import { allowRuleMatches, alwaysAllowRule, denyRuleMatches, parsePermissionRule } from "./permission-rules.js";
 import type { AnyTool, WorkspaceScope } from "./types.js";
 
 /**
@@ -86,7 +86,7 @@ export async function checkPermission(
       message:
         `Permission denied: ${summary} needs approval, but permission mode "${policy.mode}" has no way to ask ` +
         "the user. The user can allow it with an allow rule (e.g. " +
-        `"${tool.name}") or another permission mode; until then, do not retry this call.`,
+        `"${alwaysAllowRule(tool.name, input) ?? tool.name}") or another permission mode; until then, do not retry this call.`,
     };
   }
   let approved: boolean;

@@ -39,6 +39,7 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   { name: "resume", adapt: adaptResume },
   { name: "inspect", adapt: adaptInspect },
   { name: "cli-cold-start" },
+  { name: "bash-sandbox" },
   { name: "compaction-tiers" },
   { name: "microcompact-session" },
   { name: "soak" },

@@ -3,10 +3,10 @@
  * default mode and may run concurrently, so it must only read, and only inside the workspace. A command counts
  * only when every part of it is an allow-listed program, every argument that could name a file stays in the
  * workspace (after symlinks), and no option writes, runs another program or follows symlinks out. Anything the
- * reader cannot prove (expansions, globs, `~`, substitutions) is not read-only and goes through the normal
+ * reader cannot prove (expansions, globs it cannot resolve, `~`, substitutions) is not read-only and goes through the normal
  * permission check. Programs run from their usual system locations; what they read is what is checked.
  */
-import { realpathSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { readShellSegments, type ShellSegment, type ShellWord } from "./shell-words.js";
 import type { WorkspaceScope } from "./types.js";
@@ -134,12 +134,55 @@ class WorkspaceCheck {
     this.#realRoots = this.#roots.map(realLocationSync);
   }
 
+  /**
+   * Whether every file an unquoted glob could expand to stays inside. Only a glob in the last path component
+   * is resolved (its directory must be inside); it is matched loosely (`*` also matches dot files), so the
+   * files checked are a superset of what bash would pass.
+   */
+  containsGlob(pattern: string): boolean {
+    const directory = path.dirname(pattern);
+    const last = path.basename(pattern);
+    if (/[*?[]/.test(directory) || !this.contains(directory)) return false;
+    const matcher = globMatcher(last);
+    if (matcher === undefined) return false;
+    let names: string[];
+    try {
+      names = readdirSync(path.resolve(this.#cwd, directory));
+    } catch {
+      return true; // nothing to expand: bash passes the pattern itself, which names nothing
+    }
+    return names.filter((name) => matcher.test(name)).every((name) => this.contains(path.join(directory, name)));
+  }
+
   /** Whether `argument`, read as a path relative to the workspace, stays inside it. */
   contains(argument: string): boolean {
     if (argument === "") return true;
     const absolute = path.resolve(this.#cwd, argument);
     const lexical = [...this.#roots, ...this.#realRoots].some((root) => isWithin(root, absolute));
     return lexical && this.#realRoots.some((root) => isWithin(root, realLocationSync(absolute)));
+  }
+}
+
+/** A loose regular expression for one glob component (`*`, `?`, `[...]`); undefined for one it cannot read. */
+function globMatcher(component: string): RegExp | undefined {
+  let source = "";
+  for (let index = 0; index < component.length; index++) {
+    const character = component[index] ?? "";
+    if (character === "*") source += ".*";
+    else if (character === "?") source += ".";
+    else if (character === "[") {
+      const end = component.indexOf("]", index + 2);
+      if (end < 0) return undefined;
+      const inside = component.slice(index + 1, end).replace(/^!/, "^");
+      if (/[\\[]/.test(inside)) return undefined;
+      source += `[${inside}]`;
+      index = end;
+    } else source += character.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  }
+  try {
+    return new RegExp(`^${source}$`, "s");
+  } catch {
+    return undefined;
   }
 }
 
@@ -197,7 +240,7 @@ function segmentIsReadOnly(segment: ShellSegment, check: WorkspaceCheck): boolea
       continue;
     }
     if (spec.operands === "strings") continue;
-    if (word.hasGlob || !check.contains(word.text)) return false;
+    if (word.hasGlob ? !check.containsGlob(word.text) : !check.contains(word.text)) return false;
   }
   return true;
 }

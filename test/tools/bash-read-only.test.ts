@@ -21,6 +21,8 @@ beforeAll(async () => {
   await symlink(join(outside, "secret.txt"), join(workspace, "link-out"));
   await symlink(outside, join(workspace, "dir-out"));
   await symlink(join(workspace, "package.json"), join(workspace, "link-in"));
+  await writeFile(join(workspace, "src", "a.ts"), "");
+  await writeFile(join(workspace, "src", "b.ts"), "");
 });
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
@@ -53,6 +55,9 @@ describe("isReadOnlyCommand", () => {
     "sort package.json",
     "tree -L 2 src",
     "file package.json",
+    "cat src/*.ts",
+    "wc -l src/*.ts package.*",
+    "ls p?ckage.json [ps]*",
   ])("treats %j as read-only", (command) => {
     expect(readOnly(command)).toBe(true);
   });
@@ -110,7 +115,10 @@ describe("isReadOnlyCommand", () => {
     "ls dir-out",
     "cat < /etc/passwd",
     "cat *",
-    "cat src/*.ts",
+    "cat l*",
+    "cat dir-*/secret.txt",
+    "ls ../*",
+    "cat /etc/pass*",
     "grep -R root .",
     "grep -f /etc/passwd package.json",
     "grep --file=/etc/passwd package.json",

@@ -8,6 +8,7 @@ import { scrubbableSecrets, scrubSecrets, scrubSecretsDeep } from "../messages/r
 export const DEFAULT_SECRET_ENV_NAMES: readonly string[] = [
   "ANTHROPIC_API_KEY",
   "ANTHROPIC_AUTH_TOKEN",
+  "ANTHROPIC_CUSTOM_HEADERS",
   "AWS_ACCESS_KEY_ID",
   "AWS_SECRET_ACCESS_KEY",
   "AWS_SESSION_TOKEN",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONTEXT_WINDOW_ENV, parseCliArgs, splitToolLists, UsageError } from "../../src/cli/args.js";
+import { CONTEXT_WINDOW_ENV, parseCliArgs, SANDBOX_ENV, splitToolLists, UsageError } from "../../src/cli/args.js";
 
 describe("parseCliArgs", () => {
   it("has Claude Code's defaults", () => {
@@ -50,6 +50,18 @@ describe("parseCliArgs", () => {
       contextWindow: 50_000,
       verbose: true,
     });
+  });
+
+  it("reads --sandbox, --no-sandbox, --sandbox-network and THREADLINE_SANDBOX (flags win)", () => {
+    expect(parseCliArgs([]).sandbox).toBeUndefined();
+    expect(parseCliArgs([]).sandboxNetwork).toBe(false);
+    expect(parseCliArgs(["--sandbox", "--sandbox-network"])).toMatchObject({ sandbox: true, sandboxNetwork: true });
+    expect(parseCliArgs(["--no-sandbox"]).sandbox).toBe(false);
+    expect(parseCliArgs([], { [SANDBOX_ENV]: "0" }).sandbox).toBe(false);
+    expect(parseCliArgs([], { [SANDBOX_ENV]: "1" }).sandbox).toBe(true);
+    expect(parseCliArgs(["--sandbox"], { [SANDBOX_ENV]: "0" }).sandbox).toBe(true);
+    expect(() => parseCliArgs(["--sandbox", "--no-sandbox"])).toThrow(/cannot be combined/);
+    expect(() => parseCliArgs([], { [SANDBOX_ENV]: "maybe" })).toThrow(UsageError);
   });
 
   it("--dangerously-skip-permissions means bypassPermissions", () => {

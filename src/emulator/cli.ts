@@ -1,6 +1,5 @@
 /**
- * `threadline emulator [--port N] [--scenario FILE] [--log FILE] [--lenient]`: runs the emulator until
- * SIGINT or SIGTERM.
+ * `threadline emulator [options]`: runs the emulator until SIGINT or SIGTERM (see EMULATOR_HELP).
  */
 import { parseArgs } from "node:util";
 import type { EmulatorOptions } from "./options.js";
@@ -8,6 +7,26 @@ import { startEmulator } from "./server.js";
 
 /** Exit code for bad flags. */
 export const USAGE_EXIT_CODE = 2;
+
+/** What `threadline emulator --help` prints. */
+export const EMULATOR_HELP = `Usage: threadline emulator [options]
+
+A local stand-in for the Anthropic Messages API on 127.0.0.1 (POST /v1/messages, /v1/messages/count_tokens,
+GET /v1/models). By default it behaves like the public API: it accepts what the pinned SDK's request types
+define and rejects everything else with the API's 400 wording.
+
+Options:
+  --port N           port to listen on (default 0: any free port; the URL is printed)
+  --scenario FILE    scripted turns and faults (JSON; see src/emulator/scenario.ts)
+  --log FILE         append one JSON record per request: headers (keys scrubbed), body, violations,
+                     validation mode and announced features
+  --lenient          log contract violations without rejecting the request
+  --cache-editing    accept cache_edits blocks and cache_reference (emulator-only) and announce it with
+                     the response header x-emulator-features: cache-editing
+  --seed N           seed for ids and chunk splits (default: from the clock, so ids differ per run)
+  -h, --help         print this help
+
+Point a client at it with ANTHROPIC_BASE_URL=<printed URL> and any API key.`;
 
 export interface EmulatorCommandIo {
   /** Where the listening line goes. Default process.stdout. */
@@ -31,6 +50,9 @@ export async function runEmulatorCommand(argv: string[], io: EmulatorCommandIo =
         scenario: { type: "string" },
         log: { type: "string" },
         lenient: { type: "boolean", default: false },
+        "cache-editing": { type: "boolean", default: false },
+        seed: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
       allowPositionals: false,
@@ -38,7 +60,16 @@ export async function runEmulatorCommand(argv: string[], io: EmulatorCommandIo =
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       throw new Error(`--port must be 0..65535, got ${values.port}`);
-    options = { port, lenient: values.lenient };
+    if (values.help) {
+      write(EMULATOR_HELP);
+      return 0;
+    }
+    options = { port, lenient: values.lenient, cacheEditing: values["cache-editing"] };
+    if (values.seed !== undefined) {
+      const seed = Number(values.seed);
+      if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
+      options.seed = seed;
+    }
     if (values.scenario !== undefined) options.scenarioFile = values.scenario;
     if (values.log !== undefined) options.logPath = values.log;
   } catch (error) {
@@ -52,7 +83,11 @@ export async function runEmulatorCommand(argv: string[], io: EmulatorCommandIo =
     writeError(`threadline emulator: ${(error as Error).message}`);
     return 1;
   }
-  write(`threadline emulator listening on ${emulator.url}`);
+  const mode = [
+    options.lenient ? "lenient (violations logged, not rejected)" : "strict",
+    emulator.features.length > 0 ? `announcing ${emulator.features.join(", ")}` : "public API",
+  ].join(", ");
+  write(`threadline emulator listening on ${emulator.url} (${mode})`);
   await (io.until ?? untilSignal());
   await emulator.close();
   return 0;

@@ -31,6 +31,8 @@ export function applyContextManagement(request: EmulatorRequest): ContextManagem
   let current = request;
   const appliedEdits: AppliedEdit[] = [];
   for (const edit of edits) {
+    // Server compaction (compact_20260112) is accepted but not emulated: it leaves the request as it is.
+    if (edit.type !== "clear_thinking_20251015" && edit.type !== "clear_tool_uses_20250919") continue;
     const applied =
       edit.type === "clear_thinking_20251015" ? clearThinking(current, edit) : clearToolUses(current, edit);
     current = applied.request;

@@ -3,7 +3,7 @@
  * and the JSON or SSE response — then one request-log record.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isKnownModel, modelLimits } from "../messages/index.js";
+import { type AssistantContentBlock, isKnownModel, modelLimits } from "../messages/index.js";
 import { applyContextManagement } from "./context-management.js";
 import { type ErrorReply, errorReply } from "./errors.js";
 import { faultPhase } from "./faults.js";
@@ -14,6 +14,7 @@ import { deletedReferencesOf } from "./request-tokens.js";
 import type { EmulatorRequest } from "./request-types.js";
 import type { ResponseMessage } from "./response.js";
 import type { FaultKind } from "./scenario.js";
+import { signThinking } from "./signature.js";
 import { buildStreamEvents, encodeEvent, startStream, writeEvents } from "./sse.js";
 import type { EmulatorState } from "./state.js";
 import { isRecord } from "./validator/violation.js";
@@ -135,15 +136,27 @@ async function buildMessage(
   const billed = state.ledger.process(apiRequest.model, flat, limits.minCacheableTokens);
   // Faulted requests never consume a scenario step: they get the default answer.
   const reply = fault === undefined ? await state.model.respond(apiRequest) : state.model.echo(apiRequest);
+  const content = thinkingDisplayOmitted(apiRequest) ? omitThinking(reply.content, state) : reply.content;
   const message: ResponseMessage = {
     id: state.ids.next("msg"),
     type: "message",
     role: "assistant",
     model: apiRequest.model,
-    content: reply.content,
+    content,
     stop_reason: reply.stopReason,
     stop_sequence: null,
-    usage: { ...billed.usage, output_tokens: reply.outputTokens },
+    stop_details: null,
+    container: null,
+    diagnostics: null,
+    usage: {
+      ...billed.usage,
+      output_tokens: reply.outputTokens,
+      service_tier: "standard",
+      server_tool_use: null,
+      inference_geo: typeof apiRequest.inference_geo === "string" ? apiRequest.inference_geo : null,
+      speed: apiRequest.speed === "fast" ? "fast" : "standard",
+      output_tokens_details: null,
+    },
   };
   if (apiRequest.context_management !== undefined) {
     message.context_management = { applied_edits: managed.appliedEdits };
@@ -151,7 +164,7 @@ async function buildMessage(
   }
   entry.usage = message.usage;
   entry.stopReason = reply.stopReason;
-  entry.contentTypes = reply.content.map((block) => block.type);
+  entry.contentTypes = content.map((block) => block.type);
   entry.source = reply.source;
   if (reply.step !== undefined) entry.step = reply.step;
   entry.cacheReadBlocks = billed.readBlocks;
@@ -187,4 +200,18 @@ function stall(response: ServerResponse, state: EmulatorState): Promise<void> {
     state.stalls.add(release);
     response.on("close", release);
   });
+}
+
+/** `thinking.display: "omitted"`: thinking arrives empty, with a signature for the empty text. */
+function thinkingDisplayOmitted(request: EmulatorRequest): boolean {
+  const thinking = request.thinking as { display?: unknown } | undefined;
+  return isRecord(thinking) && thinking.display === "omitted";
+}
+
+function omitThinking(content: readonly AssistantContentBlock[], state: EmulatorState): AssistantContentBlock[] {
+  return content.map((block) =>
+    block.type === "thinking"
+      ? { ...block, thinking: "", signature: signThinking("", state.settings.signatureSecret) }
+      : block,
+  );
 }

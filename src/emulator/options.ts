@@ -7,8 +7,15 @@ import type { FaultSpec, ScenarioStep } from "./scenario.js";
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 /** How long a stalled stream stays silent before the emulator drops the connection. */
 export const DEFAULT_STALL_MS = 30_000;
-/** Seed for ids, chunk splits and rate faults without their own seed. */
+/**
+ * Seed used when a caller wants reproducible ids but names no seed of its own. Without `seed`, each emulator
+ * seeds itself from the clock, so ids differ per run as the API's do.
+ */
 export const DEFAULT_SEED = 1;
+/** Response header naming the emulator-only features in force, e.g. `x-emulator-features: cache-editing`. */
+export const EMULATOR_FEATURES_HEADER = "x-emulator-features";
+/** The feature name `cacheEditing: true` announces. */
+export const CACHE_EDITING_FEATURE = "cache-editing";
 
 export interface EmulatorOptions {
   /** TCP port; default 0 (any free port). */
@@ -23,7 +30,7 @@ export interface EmulatorOptions {
   faults?: readonly FaultSpec[];
   /** `retry-after` seconds on injected 429s. Default DEFAULT_RETRY_AFTER_SECONDS (1). */
   retryAfterSeconds?: number;
-  /** Record violations without rejecting (for measuring other clients). Default false. */
+  /** Log violations without rejecting: the request is answered and its record lists them. Default false. */
   lenient?: boolean;
   /** Append every request record to this JSONL file. Default none (memory only). */
   logPath?: string;
@@ -35,7 +42,10 @@ export interface EmulatorOptions {
   maxRequestBytes?: number;
   /** When set, only this key is accepted (others get 401); otherwise any key. Default none. */
   apiKey?: string;
-  /** Accept `cache_edits` / `cache_reference`. Default true. */
+  /**
+   * Accept `cache_edits` / `cache_reference` (an emulator-only feature) and announce it on every response with
+   * `x-emulator-features: cache-editing`. Default false: the public API, where both are extra inputs.
+   */
   cacheEditing?: boolean;
   /** HMAC secret for thinking signatures. Default DEFAULT_SIGNATURE_SECRET. */
   signatureSecret?: string;
@@ -45,10 +55,10 @@ export interface EmulatorOptions {
   strictModels?: boolean;
   /** Require the context-management beta header for `context_management`. Default true. */
   requireBetas?: boolean;
-  /** Treat requests without tools as side requests (summary answer, no step consumed). Default true. */
+  /** Treat requests without tools as side requests (a short answer, no step consumed). Default true. */
   sideRequestsWithoutTools?: boolean;
   /** Silence of a stalled stream before the connection is dropped, in ms. Default DEFAULT_STALL_MS. */
   stallMs?: number;
-  /** Seed for ids and chunk splits. Default DEFAULT_SEED. */
+  /** Seed for ids and chunk splits; pass one (e.g. DEFAULT_SEED) for stable ids. Default: from the clock. */
   seed?: number;
 }

@@ -22,6 +22,12 @@ export interface RequestLogEntry {
   /** Wall time spent answering, for benchmarks; tests never assert it. */
   durationMs: number;
   requestId: string;
+  /** Request headers; credentials (`x-api-key`, `authorization`, cookies, any *key/token/secret*) as "[scrubbed]". */
+  headers: Record<string, string>;
+  /** "lenient" when violations are logged without rejecting, else "strict". */
+  validation: "strict" | "lenient";
+  /** Emulator-only features announced with this response (empty: the public API). */
+  features: string[];
   status: number;
   stream: boolean;
   /** SHA-256 (hex) of the body's exact bytes (absent when there was no body read). */

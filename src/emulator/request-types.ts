@@ -32,7 +32,13 @@ export interface EmulatorClearThinkingEdit {
   keep?: { type: "thinking_turns"; value: number } | "all";
 }
 
-export type EmulatorContextEdit = EmulatorClearToolUsesEdit | EmulatorClearThinkingEdit;
+/** Server compaction: accepted, not emulated. */
+export interface EmulatorCompactEdit {
+  type: "compact_20260112";
+  [key: string]: unknown;
+}
+
+export type EmulatorContextEdit = EmulatorClearToolUsesEdit | EmulatorClearThinkingEdit | EmulatorCompactEdit;
 
 /** A messages request as the emulator reads it. */
 export interface EmulatorRequest {

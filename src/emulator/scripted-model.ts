@@ -1,6 +1,7 @@
 /**
- * The scripted model: answers main-loop requests with the scenario's turns in order, and side requests
- * (summaries, titles) with a summary that consumes no step. Without a scenario, or once it is used up,
+ * The scripted model: answers main-loop requests with the scenario's turns in order; side requests consume
+ * no step: a request that plainly asks for a summary gets one, any other request without tools (a title, a
+ * generic client's "hi") a chat-like echo. Without a scenario, or once it is used up,
  * it echoes the last user text.
  */
 import { type AssistantContentBlock, estimateBlockTokens, type StopReason } from "../messages/index.js";
@@ -61,7 +62,8 @@ export class ScriptedModel {
     const kind = classifyRequest(request, this.options.sideRequestsWithoutTools ?? true);
     if (kind === "summary")
       return this.build({ content: [{ type: "text", text: defaultSummary(request.messages) }] }, "summary");
-    if (kind === "side") return this.build({ content: [{ type: "text", text: sideAnswer(request) }] }, "side");
+    // A request without tools that does not ask for a summary is answered like a chat reply ("hi" → "Echo: hi").
+    if (kind === "side") return { ...this.echo(request), source: "side" };
     const step = this.steps[this.nextStep];
     if (step === undefined) return this.echo(request);
     const index = this.nextStep++;
@@ -112,10 +114,4 @@ export class ScriptedModel {
       source,
     };
   }
-}
-
-/** A short answer for side requests that are not summaries (titles and the like). */
-function sideAnswer(request: EmulatorRequest): string {
-  const text = lastUserText(request.messages).trim().replace(/\s+/g, " ");
-  return text.length > 0 ? `Summary: ${text.slice(0, 60)}` : "Summary: (empty)";
 }

@@ -12,7 +12,13 @@ import { FaultPlan } from "./faults.js";
 import { apiKeyOf, betasOf, header, isLoopback, readBody, sendError, sendJson } from "./http-io.js";
 import { CacheLedger } from "./ledger.js";
 import { handleMessages } from "./messages-handler.js";
-import { DEFAULT_RETRY_AFTER_SECONDS, DEFAULT_SEED, DEFAULT_STALL_MS, type EmulatorOptions } from "./options.js";
+import {
+  CACHE_EDITING_FEATURE,
+  DEFAULT_RETRY_AFTER_SECONDS,
+  DEFAULT_STALL_MS,
+  EMULATOR_FEATURES_HEADER,
+  type EmulatorOptions,
+} from "./options.js";
 import { IdGenerator, seededRandom } from "./random.js";
 import { RequestLog, type RequestLogEntry } from "./request-log.js";
 import { estimateRequestTokens } from "./request-tokens.js";
@@ -44,6 +50,8 @@ export interface Emulator {
   ledger: CacheLedger;
   /** Every request record, in order. */
   requests: RequestLogEntry[];
+  /** Emulator-only features in force (announced in `x-emulator-features`); empty means the public API. */
+  features: readonly string[];
   stats(): EmulatorStats;
 }
 
@@ -58,7 +66,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     steps.push(...file.turns);
     faults.push(...(file.faults ?? []));
   }
-  const seed = options.seed ?? DEFAULT_SEED;
+  // Ids differ per run, as the API's do, unless the caller asks for a seed.
+  const seed = options.seed ?? (Date.now() ^ (process.pid << 16)) >>> 0;
+  const cacheEditing = options.cacheEditing ?? false;
   const now = options.now ?? Date.now;
   const ids = new IdGenerator(seed);
   const signatureSecret = options.signatureSecret ?? DEFAULT_SIGNATURE_SECRET;
@@ -80,13 +90,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       contextWindow: options.contextWindow,
       maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
       apiKey: options.apiKey,
-      cacheEditing: options.cacheEditing ?? true,
+      cacheEditing,
       signatureSecret,
       verifySignatures: options.verifySignatures ?? true,
       strictModels: options.strictModels ?? false,
       requireBetas: options.requireBetas ?? true,
       stallMs: options.stallMs ?? DEFAULT_STALL_MS,
     },
+    features: cacheEditing ? [CACHE_EDITING_FEATURE] : [],
     messagesRequests: 0,
     violationRequests: 0,
     faultsInjected: 0,
@@ -115,6 +126,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port: address.port,
     ledger: state.ledger,
     requests: state.log.entries,
+    features: state.features,
     stats: () => ({
       requests: state.log.entries.length,
       messagesRequests: state.messagesRequests,
@@ -145,7 +157,11 @@ async function handle(request: IncomingMessage, response: ServerResponse, state:
     status: 0,
     stream: false,
     violations: [],
+    headers: loggedHeaders(request),
+    validation: state.settings.lenient ? "lenient" : "strict",
+    features: [...state.features],
   };
+  if (state.features.length > 0) response.setHeader(EMULATOR_FEATURES_HEADER, state.features.join(","));
   try {
     await route(request, response, path, method, entry, state);
   } finally {
@@ -179,7 +195,7 @@ async function route(
   if (key === undefined) return fail(401, "x-api-key header is required");
   if (state.settings.apiKey !== undefined && key !== state.settings.apiKey) return fail(401, "invalid x-api-key");
   if (header(request, "anthropic-version") === undefined) return fail(400, "anthropic-version: header is required");
-  if (isModels) return answerModels(response, path, entry, fail);
+  if (isModels) return answerModels(response, request.url ?? path, path, entry, fail);
 
   const read = await readBody(request, state.settings.maxRequestBytes);
   if (read.kind === "too_large") return fail(413, "Request exceeds the maximum allowed number of bytes.");
@@ -216,35 +232,96 @@ async function route(
   sendJson(response, 200, { input_tokens: estimateRequestTokens(managed.request) }, { "request-id": entry.requestId });
 }
 
+/** Dates the emulator gives models (fixed: ids are what clients compare). */
+const MODEL_CREATED_AT = "2025-01-01T00:00:00Z";
+/** Page size of `GET /v1/models` without `limit` (the API's default). */
+export const DEFAULT_MODELS_PAGE_SIZE = 20;
+/** Largest `limit` `GET /v1/models` accepts. */
+export const MAX_MODELS_PAGE_SIZE = 1000;
+
+/** A `ModelInfo` as the SDK types it. */
+function describeModel(id: string) {
+  const limits = modelLimits(id);
+  return {
+    type: "model",
+    id,
+    display_name: id,
+    created_at: MODEL_CREATED_AT,
+    max_input_tokens: limits.contextWindow,
+    max_tokens: limits.maxOutputTokens,
+    lifecycle: "active",
+    deprecated_at: null,
+    retires_at: null,
+    line: null,
+    capabilities: null,
+  };
+}
+
 function answerModels(
   response: ServerResponse,
+  url: string,
   path: string,
   entry: RequestLogEntry,
   fail: (status: number, message: string) => void,
 ): void {
-  const describe = (id: string) => ({
-    type: "model",
-    id,
-    display_name: id,
-    created_at: "2025-01-01T00:00:00Z",
-    max_input_tokens: modelLimits(id).contextWindow,
-    max_tokens: modelLimits(id).maxOutputTokens,
-  });
   if (path !== "/v1/models") {
     const id = decodeURIComponent(path.slice("/v1/models/".length));
     if (!KNOWN_MODEL_IDS.includes(id)) fail(404, `model: ${id}`);
     else {
       entry.status = 200;
-      sendJson(response, 200, describe(id), { "request-id": entry.requestId });
+      sendJson(response, 200, describeModel(id), { "request-id": entry.requestId });
     }
     return;
   }
-  const data = KNOWN_MODEL_IDS.map(describe);
+  const query = new URL(url, "http://emulator").searchParams;
+  const limitText = query.get("limit");
+  const limit = limitText === null ? DEFAULT_MODELS_PAGE_SIZE : Number(limitText);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MODELS_PAGE_SIZE) {
+    fail(400, `limit: Input should be an integer between 1 and ${MAX_MODELS_PAGE_SIZE}`);
+    return;
+  }
+  const all = KNOWN_MODEL_IDS;
+  const afterId = query.get("after_id");
+  const beforeId = query.get("before_id");
+  let page: readonly string[];
+  let hasMore: boolean;
+  if (beforeId !== null) {
+    const end = all.indexOf(beforeId);
+    if (end < 0) {
+      fail(400, `before_id: unknown model ${beforeId}`);
+      return;
+    }
+    const start = Math.max(0, end - limit);
+    page = all.slice(start, end);
+    hasMore = start > 0;
+  } else {
+    const start = afterId === null ? 0 : all.indexOf(afterId) + 1;
+    if (afterId !== null && start === 0) {
+      fail(400, `after_id: unknown model ${afterId}`);
+      return;
+    }
+    page = all.slice(start, start + limit);
+    hasMore = start + limit < all.length;
+  }
+  const data = page.map(describeModel);
   entry.status = 200;
   sendJson(
     response,
     200,
-    { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null },
+    { data, has_more: hasMore, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null },
     { "request-id": entry.requestId },
   );
+}
+
+/** Headers whose values are credentials: logged as "[scrubbed]". */
+const SECRET_HEADER = /authorization|cookie|key|token|secret/i;
+
+/** The request's headers for the log, credentials scrubbed. */
+function loggedHeaders(request: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    out[name] = SECRET_HEADER.test(name) ? "[scrubbed]" : Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
 }

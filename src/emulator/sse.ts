@@ -80,6 +80,9 @@ export function buildStreamEvents(message: ResponseMessage, deltaChars = DEFAULT
           content: [],
           stop_reason: null,
           stop_sequence: null,
+          stop_details: null,
+          container: null,
+          diagnostics: null,
           usage: { ...usage, output_tokens: 1 },
         },
       },
@@ -98,7 +101,12 @@ export function buildStreamEvents(message: ResponseMessage, deltaChars = DEFAULT
   });
   const messageDelta: Record<string, unknown> = {
     type: "message_delta",
-    delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence },
+    delta: {
+      stop_reason: message.stop_reason,
+      stop_sequence: message.stop_sequence,
+      stop_details: message.stop_details ?? null,
+      container: message.container ?? null,
+    },
     usage,
   };
   if (message.context_management) messageDelta.context_management = message.context_management;

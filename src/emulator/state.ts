@@ -29,6 +29,8 @@ export interface EmulatorState {
     readonly requireBetas: boolean;
     readonly stallMs: number;
   };
+  /** Emulator-only features in force, announced in `x-emulator-features` (empty: the public API). */
+  readonly features: readonly string[];
   /** Count of `POST /v1/messages` requests so far. */
   messagesRequests: number;
   /** Requests that broke at least one rule, and faults injected. */

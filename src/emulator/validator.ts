@@ -51,6 +51,7 @@ export function validateRequest(body: unknown, options: ValidateOptions = {}): V
   checkRequestFields(body, context);
   checkMessages(body.messages, context);
   checkPrefill(body, out);
+  for (const check of context.deferredMarkers) check();
   checkCacheMarkers(context);
   checkCacheEditReferences(context);
   checkMedia(context);

@@ -2,7 +2,7 @@
  * `threadline emulator`: in-process with a stop promise, and as a real child process via tsx.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -26,7 +26,7 @@ describe("runEmulatorCommand", () => {
       until,
       write: (line) => {
         lines.push(line);
-        const match = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+)$/);
+        const match = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+) /);
         if (match?.[1]) listening(match[1]);
       },
     });
@@ -35,7 +35,66 @@ describe("runEmulatorCommand", () => {
     expect(models.status).toBe(200);
     stop();
     expect(await exit).toBe(0);
-    expect(lines[0]).toMatch(/^threadline emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines[0]).toMatch(/^threadline emulator listening on http:\/\/127\.0\.0\.1:\d+ \(strict, public API\)$/);
+    expect(models.headers.get("x-emulator-features")).toBeNull();
+  });
+
+  it("--help lists every flag and exits 0", async () => {
+    const lines: string[] = [];
+    expect(await runEmulatorCommand(["--help"], { write: (line) => lines.push(line) })).toBe(0);
+    const help = lines.join("\n");
+    for (const flag of ["--port", "--scenario", "--log", "--lenient", "--cache-editing", "--seed", "--help"]) {
+      expect(help).toContain(flag);
+    }
+  });
+
+  it("--cache-editing --lenient: announced on every response, logged with scrubbed headers", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "emulator-cli-"));
+    const logPath = join(directory, "log.jsonl");
+    let stop: () => void = () => {};
+    const until = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    let listening: (url: string) => void = () => {};
+    const url = new Promise<string>((resolve) => {
+      listening = resolve;
+    });
+    const lines: string[] = [];
+    const exit = runEmulatorCommand(["--cache-editing", "--lenient", "--log", logPath], {
+      until,
+      write: (line) => {
+        lines.push(line);
+        const match = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+) /);
+        if (match?.[1]) listening(match[1]);
+      },
+    });
+    const base = await url;
+    const response = await fetch(`${base}/v1/messages`, {
+      method: "POST",
+      headers: { ...HEADERS, "x-api-key": "sk-ant-secret-value", "content-type": "application/json" },
+      // Lenient: a violation (an unknown field) is logged, and the request is still answered.
+      body: JSON.stringify({
+        model: "claude-sonnet-4",
+        max_tokens: 10,
+        bogus: 1,
+        messages: [{ role: "user", content: "hi" }],
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-emulator-features")).toBe("cache-editing");
+    stop();
+    expect(await exit).toBe(0);
+    expect(lines[0]).toContain("(lenient (violations logged, not rejected), announcing cache-editing)");
+    const text = await readFile(logPath, "utf8");
+    expect(text).not.toContain("sk-ant-secret-value");
+    const record = JSON.parse(text.trim().split("\n")[0]!);
+    expect(record.headers["x-api-key"]).toBe("[scrubbed]");
+    expect(record.headers["anthropic-version"]).toBe("2023-06-01");
+    expect(record.validation).toBe("lenient");
+    expect(record.features).toEqual(["cache-editing"]);
+    expect(record.violations.map((violation: { message: string }) => violation.message)).toEqual([
+      "bogus: Extra inputs are not permitted",
+    ]);
   });
 
   it("answers bad flags with one line and exit code 2", async () => {

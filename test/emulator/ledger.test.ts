@@ -13,9 +13,9 @@ afterEach(async () => {
   emulator = undefined;
 });
 
-async function start(): Promise<Emulator> {
+async function start(options: { cacheEditing?: boolean } = {}): Promise<Emulator> {
   clock = 1_000_000;
-  emulator = await startEmulator({ now: () => clock });
+  emulator = await startEmulator({ now: () => clock, ...options });
   return emulator;
 }
 
@@ -145,7 +145,7 @@ describe("cache ledger", () => {
   });
 
   it("a cache_edits delete keeps the hit and lowers the counted tokens", async () => {
-    const running = await start();
+    const running = await start({ cacheEditing: true });
     const resultText = textOfTokens(800, "result");
     const turn = (withEdit: boolean) =>
       body({

@@ -73,7 +73,7 @@ describe("scripted model", () => {
   it("side requests (no tools, or a summary instruction) consume no step", async () => {
     emulator = await startEmulator({ scenario: ["step one", "step two"] });
     const title = await answer(emulator, body({ messages: [{ role: "user", content: "Give this chat a title" }] }));
-    expect(title.content).toEqual([{ type: "text", text: "Summary: Give this chat a title" }]);
+    expect(title.content).toEqual([{ type: "text", text: "Echo: Give this chat a title" }]);
     expect((await answer(emulator, mainLoop("hello"))).content).toEqual([{ type: "text", text: "step one" }]);
     const summary = await answer(
       emulator,

@@ -76,7 +76,7 @@ describe("validateRequest accepts valid requests", () => {
         },
       ],
     });
-    expect(validateRequest(valid, { signatureSecret: SECRET })).toEqual([]);
+    expect(validateRequest(valid, { signatureSecret: SECRET, cacheEditing: true })).toEqual([]);
   });
 
   it("accepts a prefill and a count_tokens body without max_tokens", () => {
@@ -181,7 +181,38 @@ describe("validateRequest: roles and content", () => {
       /roles must alternate/,
     ));
   it("unknown role", () =>
-    expectRule(body({ messages: [{ role: "system", content: "a" }] }), "messages.0.role", /user' or 'assistant/));
+    expectRule(
+      body({ messages: [{ role: "tool", content: "a" }] }),
+      "messages.0.role",
+      /'user', 'assistant' or 'system'/,
+    ));
+  it("a system message may come mid-conversation, never first, and holds text only", () => {
+    const mid = body({
+      messages: [
+        { role: "user", content: "a" },
+        { role: "system", content: [{ type: "text", text: "Be brief." }] },
+        { role: "assistant", content: "b" },
+        { role: "system", content: "Now in French." },
+        { role: "user", content: "c" },
+      ],
+    });
+    expect(validateRequest(mid)).toEqual([]);
+    expectRule(
+      body({ messages: [{ role: "system", content: "a" }] }),
+      "messages.0",
+      /first message must use the "user" role/,
+    );
+    expectRule(
+      body({
+        messages: [
+          { role: "user", content: "a" },
+          { role: "system", content: [{ type: "image", source: { type: "url", url: "http://x" } }] },
+        ],
+      }),
+      "messages.1.content.0.type",
+      /only contain `text` blocks/,
+    );
+  });
   it("non-final messages need content", () =>
     expectRule(
       body({
@@ -424,11 +455,13 @@ describe("validateRequest: cache editing", () => {
       ],
     });
   it("a delete must name a reference carried by a tool_result", () => {
-    expect(validateRequest(conversation("toolu_1"))).toEqual([]);
-    expectRule(conversation("toolu_404"), "messages.2.content.1.edits.0", /does not match any tool_result/);
+    expect(validateRequest(conversation("toolu_1"), { cacheEditing: true })).toEqual([]);
+    expectRule(conversation("toolu_404"), "messages.2.content.1.edits.0", /does not match any tool_result/, {
+      cacheEditing: true,
+    });
   });
-  it("cache_edits and cache_reference are refused when cache editing is off", () => {
-    const violations = validateRequest(conversation("toolu_1"), { cacheEditing: false });
+  it("cache_edits and cache_reference are extra inputs by default, as on the public API", () => {
+    const violations = validateRequest(conversation("toolu_1"));
     expect(violations.map((violation) => violation.message)).toEqual([
       "messages.2.content.0.cache_reference: Extra inputs are not permitted",
       "messages.2.content.1.type: Input tag 'cache_edits' found using 'type' does not match any of the expected tags",

@@ -5,6 +5,14 @@
 import { checkCacheControl } from "./cache-control-rules.js";
 import type { ValidationContext } from "./context.js";
 import { imageDimensions } from "./image-size.js";
+import {
+  ASSISTANT_ONLY_BLOCKS,
+  BLOCK_KEYS,
+  CACHE_EDITS_BLOCK_KEYS,
+  NOT_IN_ASSISTANT,
+  TOOL_RESULT_CONTENT_KEYS,
+  USER_ONLY_BLOCKS,
+} from "./known-fields.js";
 import { checkExtraKeys, invalid, isRecord } from "./violation.js";
 
 /** Largest base64 image payload the API accepts (5 MB). */
@@ -14,27 +22,8 @@ export const MAX_PDF_PAGES = 100;
 
 const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 
-const KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
-  text: new Set(["type", "text", "cache_control", "citations"]),
-  image: new Set(["type", "source", "cache_control"]),
-  document: new Set(["type", "source", "title", "context", "citations", "cache_control"]),
-  thinking: new Set(["type", "thinking", "signature"]),
-  redacted_thinking: new Set(["type", "data"]),
-  tool_use: new Set(["type", "id", "name", "input", "cache_control"]),
-  tool_result: new Set(["type", "tool_use_id", "content", "is_error", "cache_control"]),
-  tool_result_with_reference: new Set([
-    "type",
-    "tool_use_id",
-    "content",
-    "is_error",
-    "cache_control",
-    "cache_reference",
-  ]),
-  cache_edits: new Set(["type", "edits"]),
-};
-
-const USER_TYPES: ReadonlySet<string> = new Set(["text", "image", "document", "tool_result", "cache_edits"]);
-const ASSISTANT_TYPES: ReadonlySet<string> = new Set(["text", "thinking", "redacted_thinking", "tool_use"]);
+const TOOL_RESULT_WITH_REFERENCE: ReadonlySet<string> = new Set([...BLOCK_KEYS.tool_result!, "cache_reference"]);
+const NO_TAG = "does not match any of the expected tags";
 
 /** Checks one content block of a message; returns its `type` when it is a known, well-formed tag. */
 export function checkMessageBlock(
@@ -49,20 +38,14 @@ export function checkMessageBlock(
     return undefined;
   }
   const type = block.type;
-  const allowedHere = role === "user" ? USER_TYPES : ASSISTANT_TYPES;
-  if (typeof type !== "string" || !(type in KEYS) || type === "tool_result_with_reference") {
-    out.push(
-      invalid(`${path}.type`, `Input tag '${String(type)}' found using 'type' does not match any of the expected tags`),
-    );
+  const cacheEdits = type === "cache_edits" && context.cacheEditing && role === "user";
+  if (typeof type !== "string" || (!Object.hasOwn(BLOCK_KEYS, type) && !cacheEdits)) {
+    out.push(invalid(`${path}.type`, `Input tag '${String(type)}' found using 'type' ${NO_TAG}`));
     return undefined;
   }
-  if (type === "cache_edits" && !context.cacheEditing) {
-    out.push(
-      invalid(`${path}.type`, "Input tag 'cache_edits' found using 'type' does not match any of the expected tags"),
-    );
-    return undefined;
-  }
-  if (!allowedHere.has(type)) {
+  const misplaced =
+    role === "user" ? ASSISTANT_ONLY_BLOCKS.has(type) : USER_ONLY_BLOCKS.has(type) || NOT_IN_ASSISTANT.has(type);
+  if (misplaced) {
     out.push(invalid(path, `\`${type}\` blocks are not allowed in \`${role}\` messages`));
     return type;
   }
@@ -77,19 +60,19 @@ export function checkMessageBlock(
       checkDocumentBlock(block, path, context);
       break;
     case "thinking":
-      checkExtraKeys(block, KEYS.thinking!, path, out);
+      checkExtraKeys(block, BLOCK_KEYS.thinking!, path, out);
       if (typeof block.thinking !== "string") out.push(invalid(`${path}.thinking`, "Field required"));
       if (typeof block.signature !== "string" || block.signature.length === 0) {
         out.push(invalid(`${path}.signature`, "Field required: thinking blocks must carry their original signature"));
       }
       break;
     case "redacted_thinking":
-      checkExtraKeys(block, KEYS.redacted_thinking!, path, out);
+      checkExtraKeys(block, BLOCK_KEYS.redacted_thinking!, path, out);
       if (typeof block.data !== "string" || block.data.length === 0)
         out.push(invalid(`${path}.data`, "Field required"));
       break;
     case "tool_use":
-      checkExtraKeys(block, KEYS.tool_use!, path, out);
+      checkExtraKeys(block, BLOCK_KEYS.tool_use!, path, out);
       if (typeof block.id !== "string" || block.id.length === 0) out.push(invalid(`${path}.id`, "Field required"));
       if (typeof block.name !== "string" || block.name.length === 0)
         out.push(invalid(`${path}.name`, "Field required"));
@@ -102,12 +85,16 @@ export function checkMessageBlock(
     case "cache_edits":
       checkCacheEditsBlock(block, path, context);
       break;
+    default:
+      // Server-tool, MCP, search-result and beta blocks: their fields and cache marker.
+      checkExtraKeys(block, BLOCK_KEYS[type] ?? new Set(), path, out);
+      checkCacheControl(block, path, context);
   }
   return type;
 }
 
 function checkTextBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {
-  checkExtraKeys(block, KEYS.text!, path, context.out);
+  checkExtraKeys(block, BLOCK_KEYS.text!, path, context.out);
   const text = block.text;
   if (typeof text !== "string") {
     context.out.push(invalid(`${path}.text`, "Field required"));
@@ -120,7 +107,7 @@ function checkTextBlock(block: Record<string, unknown>, path: string, context: V
 }
 
 function checkImageBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {
-  checkExtraKeys(block, KEYS.image!, path, context.out);
+  checkExtraKeys(block, BLOCK_KEYS.image!, path, context.out);
   context.mediaCount++;
   checkCacheControl(block, path, context);
   const source = block.source;
@@ -162,7 +149,7 @@ function checkImageBlock(block: Record<string, unknown>, path: string, context: 
 }
 
 function checkDocumentBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {
-  checkExtraKeys(block, KEYS.document!, path, context.out);
+  checkExtraKeys(block, BLOCK_KEYS.document!, path, context.out);
   context.mediaCount++;
   checkCacheControl(block, path, context);
   const source = block.source;
@@ -187,7 +174,7 @@ function countPdfPages(base64: string): number {
 
 function checkToolResultBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {
   const out = context.out;
-  checkExtraKeys(block, context.cacheEditing ? KEYS.tool_result_with_reference! : KEYS.tool_result!, path, out);
+  checkExtraKeys(block, context.cacheEditing ? TOOL_RESULT_WITH_REFERENCE : BLOCK_KEYS.tool_result!, path, out);
   if (typeof block.tool_use_id !== "string" || block.tool_use_id.length === 0) {
     out.push(invalid(`${path}.tool_use_id`, "Field required"));
   }
@@ -226,7 +213,10 @@ function checkToolResultBlock(block: Record<string, unknown>, path: string, cont
     if (inner.type === "text") checkTextBlock(inner, innerPath, context);
     else if (inner.type === "image") checkImageBlock(inner, innerPath, context);
     else if (inner.type === "document") checkDocumentBlock(inner, innerPath, context);
-    else {
+    else if (typeof inner.type === "string" && Object.hasOwn(TOOL_RESULT_CONTENT_KEYS, inner.type)) {
+      checkExtraKeys(inner, TOOL_RESULT_CONTENT_KEYS[inner.type] ?? new Set(), innerPath, out);
+      checkCacheControl(inner, innerPath, context);
+    } else {
       out.push(
         invalid(
           `${innerPath}.type`,
@@ -238,7 +228,7 @@ function checkToolResultBlock(block: Record<string, unknown>, path: string, cont
 }
 
 function checkCacheEditsBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {
-  checkExtraKeys(block, KEYS.cache_edits!, path, context.out);
+  checkExtraKeys(block, CACHE_EDITS_BLOCK_KEYS, path, context.out);
   const edits = block.edits;
   if (!Array.isArray(edits) || edits.length === 0) {
     context.out.push(invalid(`${path}.edits`, "Input should be a non-empty list"));

@@ -14,7 +14,7 @@ const CACHE_CONTROL_KEYS: ReadonlySet<string> = new Set(["type", "ttl"]);
 export function checkCacheControl(block: Record<string, unknown>, path: string, context: ValidationContext): void {
   const marker = block.cache_control;
   if (marker === undefined || marker === null) return;
-  const markerPath = `${path}.cache_control`;
+  const markerPath = path === "" ? "cache_control" : `${path}.cache_control`;
   if (!isRecord(marker)) {
     context.out.push(invalid(markerPath, "Input should be a valid dictionary"));
     return;
@@ -51,7 +51,7 @@ export function checkCacheMarkers(context: ValidationContext): void {
     else if (seenFiveMinutes) {
       context.out.push(
         invalid(
-          `${marker.path}.cache_control`,
+          marker.path === "" ? "cache_control" : `${marker.path}.cache_control`,
           "a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. " +
             "Note that blocks are processed in the following order: `tools`, `system`, `messages`.",
         ),

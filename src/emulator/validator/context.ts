@@ -28,17 +28,20 @@ export interface ValidationContext {
   readonly images: ImageSeen[];
   /** Images and documents counted toward the per-request limit. */
   mediaCount: number;
+  /** Checks that must run after the messages walk (top-level cache_control marks the last block). */
+  readonly deferredMarkers: Array<() => void>;
 }
 
 export function createContext(options: ValidateOptions, out: Violation[]): ValidationContext {
   return {
     out,
     options,
-    cacheEditing: options.cacheEditing ?? true,
+    cacheEditing: options.cacheEditing ?? false,
     cacheMarkers: [],
     toolResultReferences: new Set(),
     cacheEditDeletes: [],
     images: [],
     mediaCount: 0,
+    deferredMarkers: [],
   };
 }

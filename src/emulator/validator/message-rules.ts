@@ -53,8 +53,15 @@ export function checkMessages(messages: unknown, context: ValidationContext): Co
     }
     checkExtraKeys(message, MESSAGE_KEYS, path, out);
     const role = message.role;
+    if (role === "system") {
+      // Mid-conversation system messages (SDK `SystemMessageParam`): instructions between turns. They take no
+      // part in alternation or tool pairing; the conversation still starts with a user message.
+      if (index === 0) out.push(invalid(path, 'first message must use the "user" role'));
+      checkSystemMessageContent(message.content, path, context);
+      continue;
+    }
     if (role !== "user" && role !== "assistant") {
-      out.push(invalid(`${path}.role`, "Input should be 'user' or 'assistant'"));
+      out.push(invalid(`${path}.role`, "Input should be 'user', 'assistant' or 'system'"));
       pendingToolUses = undefined;
       continue;
     }
@@ -231,5 +238,27 @@ function checkUserContent(
         ),
       );
     }
+  }
+}
+
+/** A system message holds a non-empty string or text blocks only. */
+function checkSystemMessageContent(content: unknown, path: string, context: ValidationContext): void {
+  if (typeof content === "string") {
+    if (content.trim().length === 0)
+      context.out.push(invalid(path, "system messages must contain non-whitespace text"));
+    return;
+  }
+  if (!Array.isArray(content) || content.length === 0) {
+    context.out.push(invalid(`${path}.content`, "Input should be a non-empty string or list of text blocks"));
+    return;
+  }
+  for (let index = 0; index < content.length; index++) {
+    const block: unknown = content[index];
+    const blockPath = `${path}.content.${index}`;
+    if (!isRecord(block) || block.type !== "text") {
+      context.out.push(invalid(`${blockPath}.type`, "system messages may only contain `text` blocks"));
+      continue;
+    }
+    checkMessageBlock(block, blockPath, "user", context);
   }
 }

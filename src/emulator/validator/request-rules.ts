@@ -2,9 +2,16 @@
  * Request-level rules: top-level fields, model and max_tokens, system, tool definitions and tool_choice,
  * thinking configuration, metadata and context_management.
  */
-import { modelLimits } from "../../messages/index.js";
+import { isKnownModel, KNOWN_MODEL_IDS, modelLimits } from "../../messages/index.js";
 import { checkCacheControl } from "./cache-control-rules.js";
 import type { ValidationContext } from "./context.js";
+import {
+  BETA_FIELDS,
+  COUNT_TOKENS_FIELDS,
+  CUSTOM_TOOL_KEYS,
+  MESSAGES_FIELDS,
+  SERVER_TOOL_KEYS,
+} from "./known-fields.js";
 import { checkExtraKeys, invalid, isRecord } from "./violation.js";
 
 /** Smallest `thinking.budget_tokens` the API accepts. */
@@ -14,46 +21,20 @@ export const CONTEXT_MANAGEMENT_BETA = "context-management-2025-06-27";
 
 const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 
-const MESSAGES_FIELDS: ReadonlySet<string> = new Set([
-  "model",
-  "max_tokens",
-  "messages",
-  "system",
-  "tools",
-  "tool_choice",
-  "thinking",
-  "metadata",
-  "context_management",
-  "temperature",
-  "top_p",
-  "top_k",
-  "stop_sequences",
-  "stream",
-  "service_tier",
-  "container",
-  "mcp_servers",
-]);
-const COUNT_TOKENS_FIELDS: ReadonlySet<string> = new Set([
-  "model",
-  "messages",
-  "system",
-  "tools",
-  "tool_choice",
-  "thinking",
-  "context_management",
-  "mcp_servers",
-]);
 const SYSTEM_BLOCK_KEYS: ReadonlySet<string> = new Set(["type", "text", "cache_control", "citations"]);
-const CUSTOM_TOOL_KEYS: ReadonlySet<string> = new Set(["type", "name", "description", "input_schema", "cache_control"]);
 const METADATA_KEYS: ReadonlySet<string> = new Set(["user_id"]);
 const TOOL_CHOICE_TYPES: ReadonlySet<string> = new Set(["auto", "any", "none", "tool"]);
-const CONTEXT_EDIT_TYPES: ReadonlySet<string> = new Set(["clear_tool_uses_20250919", "clear_thinking_20251015"]);
+const CONTEXT_EDIT_TYPES: ReadonlySet<string> = new Set([
+  "clear_tool_uses_20250919",
+  "clear_thinking_20251015",
+  "compact_20260112",
+]);
 
 /** Checks every top-level field except `messages`; returns the tool names defined. */
 export function checkRequestFields(body: Record<string, unknown>, context: ValidationContext): Set<string> {
   const out = context.out;
   const endpoint = context.options.endpoint ?? "messages";
-  checkExtraKeys(body, endpoint === "messages" ? MESSAGES_FIELDS : COUNT_TOKENS_FIELDS, "", out);
+  checkTopLevelKeys(body, endpoint === "messages" ? MESSAGES_FIELDS : COUNT_TOKENS_FIELDS, context);
   if (typeof body.model !== "string" || body.model.length === 0) out.push(invalid("model", "Field required"));
   if (endpoint === "messages") checkMaxTokens(body, context);
   checkSystem(body.system, context);
@@ -67,7 +48,70 @@ export function checkRequestFields(body: Record<string, unknown>, context: Valid
   if (body.stream !== undefined && typeof body.stream !== "boolean")
     out.push(invalid("stream", "Input should be a valid boolean"));
   checkContextManagement(body.context_management, context);
+  checkPublicFields(body, context);
   return toolNames;
+}
+
+/** Unknown keys are extra inputs; beta-only keys need their beta (when the caller passes the request's betas). */
+function checkTopLevelKeys(
+  body: Record<string, unknown>,
+  allowed: ReadonlySet<string>,
+  context: ValidationContext,
+): void {
+  const betas = context.options.betas;
+  for (const key in body) {
+    if (allowed.has(key)) continue;
+    if (BETA_FIELDS.has(key)) {
+      const beta = BETA_FIELDS.get(key);
+      // context_management explains itself below; other beta fields need a beta header of some kind.
+      if (key === "context_management" || betas === undefined) continue;
+      if (beta === undefined ? betas.length > 0 : betas.includes(beta)) continue;
+    }
+    context.out.push(invalid(key, "Extra inputs are not permitted"));
+  }
+}
+
+const EFFORTS: ReadonlySet<string> = new Set(["low", "medium", "high", "xhigh", "max"]);
+const OUTPUT_CONFIG_KEYS: ReadonlySet<string> = new Set(["effort", "format"]);
+const SERVICE_TIERS: ReadonlySet<string> = new Set(["auto", "standard_only"]);
+const SPEEDS: ReadonlySet<string> = new Set(["standard", "fast"]);
+
+/** Shapes of the newer public fields: output_config, top-level cache_control, service_tier, speed, geo. */
+function checkPublicFields(body: Record<string, unknown>, context: ValidationContext): void {
+  const out = context.out;
+  const config = body.output_config;
+  if (config !== undefined && config !== null) {
+    if (!isRecord(config)) out.push(invalid("output_config", "Input should be a valid dictionary"));
+    else {
+      checkExtraKeys(config, OUTPUT_CONFIG_KEYS, "output_config", out);
+      const effort = config.effort;
+      if (effort !== undefined && effort !== null && (typeof effort !== "string" || !EFFORTS.has(effort))) {
+        out.push(invalid("output_config.effort", "Input should be 'low', 'medium', 'high', 'xhigh' or 'max'"));
+      }
+      const format = config.format;
+      if (format !== undefined && format !== null && (!isRecord(format) || format.type !== "json_schema")) {
+        out.push(invalid("output_config.format.type", "Input should be 'json_schema'"));
+      } else if (isRecord(format) && !isRecord(format.schema)) {
+        out.push(invalid("output_config.format.schema", "Field required"));
+      }
+    }
+  }
+  if (body.cache_control !== undefined && body.cache_control !== null) {
+    // Automatic caching: the marker lands on the last cacheable block, after every explicit one.
+    context.deferredMarkers.push(() => checkCacheControl(body, "", context));
+  }
+  const tier = body.service_tier;
+  if (tier !== undefined && (typeof tier !== "string" || !SERVICE_TIERS.has(tier))) {
+    out.push(invalid("service_tier", "Input should be 'auto' or 'standard_only'"));
+  }
+  const speed = body.speed;
+  if (speed !== undefined && speed !== null && (typeof speed !== "string" || !SPEEDS.has(speed))) {
+    out.push(invalid("speed", "Input should be 'standard' or 'fast'"));
+  }
+  const geo = body.inference_geo;
+  if (geo !== undefined && geo !== null && typeof geo !== "string") {
+    out.push(invalid("inference_geo", "Input should be a valid string"));
+  }
 }
 
 function checkMaxTokens(body: Record<string, unknown>, context: ValidationContext): void {
@@ -81,7 +125,8 @@ function checkMaxTokens(body: Record<string, unknown>, context: ValidationContex
     return;
   }
   if (typeof body.model !== "string") return;
-  const limit = modelLimits(body.model).maxOutputTokens;
+  // A model the table does not know may be newer than it: allow the most any model allows.
+  const limit = isKnownModel(body.model) ? modelLimits(body.model).maxOutputTokens : largestMaxOutputTokens();
   if (maxTokens > limit) {
     context.out.push(
       invalid(
@@ -90,6 +135,13 @@ function checkMaxTokens(body: Record<string, unknown>, context: ValidationContex
       ),
     );
   }
+}
+
+let largestOutput: number | undefined;
+/** The largest `max_tokens` any model in the table allows. */
+export function largestMaxOutputTokens(): number {
+  largestOutput ??= Math.max(...KNOWN_MODEL_IDS.map((id) => modelLimits(id).maxOutputTokens));
+  return largestOutput;
 }
 
 function checkSystem(system: unknown, context: ValidationContext): void {
@@ -129,10 +181,17 @@ function checkTools(tools: unknown, context: ValidationContext): Set<string> {
       context.out.push(invalid(path, "Input should be a valid dictionary"));
       continue;
     }
-    const isCustom = tool.type === undefined || tool.type === "custom";
+    const isCustom = tool.type === undefined || tool.type === null || tool.type === "custom";
     if (isCustom) {
       checkExtraKeys(tool, CUSTOM_TOOL_KEYS, `${path}.custom`, context.out);
       if (!isRecord(tool.input_schema)) context.out.push(invalid(`${path}.custom.input_schema`, "Field required"));
+    } else {
+      checkExtraKeys(tool, SERVER_TOOL_KEYS, `${path}.${String(tool.type)}`, context.out);
+      // Toolsets (MCP, browser, computer) have no single name.
+      if (tool.name === undefined && typeof tool.type === "string" && tool.type.includes("toolset")) {
+        checkCacheControl(tool, path, context);
+        continue;
+      }
     }
     const name = tool.name;
     if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {

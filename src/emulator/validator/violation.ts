@@ -20,7 +20,7 @@ export interface ValidateOptions {
   maxRequestBytes?: number;
   /** Byte length of the raw body when the caller already knows it (skips one JSON.stringify). */
   bodyBytes?: number;
-  /** Accept `cache_edits` blocks and `cache_reference` fields. Default true. */
+  /** Accept `cache_edits` blocks and `cache_reference` fields (emulator-only cache editing). Default false. */
   cacheEditing?: boolean;
   /** Which endpoint the body is for: count_tokens takes no `max_tokens`. Default "messages". */
   endpoint?: "messages" | "count_tokens";

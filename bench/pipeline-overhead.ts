@@ -20,7 +20,7 @@ import {
   toolResultBlock,
   toolUseBlock,
 } from "../src/messages/index.js";
-import { detectCapabilities } from "../src/provider/index.js";
+import { DEFAULT_CAPABILITIES } from "../src/provider/index.js";
 import { assembleRequest, emptyLatches, NormalizeMemo, toolDefinitions } from "../src/request/index.js";
 import { defaultTools } from "../src/tools/index.js";
 import { median, reportResult } from "./lib/result.js";
@@ -91,7 +91,7 @@ async function timeTurn(
     entries,
     now: new Date(1_700_000_000_000 + entries.length * 1000 + 5_000),
     settings,
-    capabilities: detectCapabilities(undefined),
+    capabilities: { ...DEFAULT_CAPABILITIES },
     model: MODEL,
     contextWindow: BENCH_CONTEXT_WINDOW,
     sessionId: SESSION,

@@ -6,7 +6,13 @@ export { type EmulatorOptions, startEmulator, validateRequest } from "./emulator
 export { QueryEngine, type QueryEngineOptions, type SubmitOptions } from "./engine/query-engine.js";
 export type { ContinueReason, EngineEvent, TerminalReason, TurnUsage } from "./loop/events.js";
 export * from "./messages/index.js";
-export { AnthropicProvider, classifyError, detectCapabilities } from "./provider/index.js";
+export {
+  AnthropicProvider,
+  classifyError,
+  PROVIDER_PROFILES,
+  type ProviderProfile,
+  providerProfile,
+} from "./provider/index.js";
 export * from "./provider/types.js";
 export { assembleRequest, normalizeMessagesForAPI, toolDefinitions } from "./request/index.js";
 export type * from "./request/types.js";

@@ -54,7 +54,12 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
   const style = createStyle(io.stdout.isTTY === true, io.env);
   const renderer = new TurnRenderer(io.stdout, { style });
   const { startEmulator } = await import("../emulator/index.js");
-  const emulator = await startEmulator({ scenarioFile: join(PACKAGE_ROOT, "scenarios", "demo.json") });
+  // Cache editing is emulator-only: the emulator announces it (x-emulator-features) and the provider takes it
+  // from that announcement, never from the loopback URL. The banner says so.
+  const emulator = await startEmulator({
+    scenarioFile: join(PACKAGE_ROOT, "scenarios", "demo.json"),
+    cacheEditing: true,
+  });
   const workdir = await mkdtemp(join(tmpdir(), "threadline-demo-"));
   const project = join(workdir, "sample-project");
   await cp(join(PACKAGE_ROOT, "examples", "sample-project"), project, { recursive: true });
@@ -80,7 +85,10 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
   let completed = 0;
   try {
     renderer.line(
-      style.bold("threadline demo") + style.dim(" · offline: a local emulator plays the model (scenarios/demo.json)"),
+      style.bold("threadline demo") +
+        style.dim(
+          " · offline: a local emulator plays the model (scenarios/demo.json); it announces cache editing, an emulator-only feature the public API does not have",
+        ),
     );
     renderer.line(style.dim(`Working on a copy of examples/sample-project in ${project}`));
     for (const prompt of DEMO_PROMPTS) {

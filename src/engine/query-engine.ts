@@ -38,7 +38,13 @@ import {
 } from "../messages/index.js";
 import { AnthropicProvider } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
-import { emptyLatches, latchesFromEntries, NormalizeMemo, toolDefinitions } from "../request/index.js";
+import {
+  announcedFeaturesFromEntries,
+  emptyLatches,
+  latchesFromEntries,
+  NormalizeMemo,
+  toolDefinitions,
+} from "../request/index.js";
 import { Timeline } from "../timeline/index.js";
 import { defaultTools } from "../tools/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
@@ -210,8 +216,12 @@ export class QueryEngine {
       },
     });
     for (const tool of agentTools) if (!this.#tools.has(tool.name)) this.#tools.set(tool.name, tool);
+    // Announcements recorded by an earlier run of this session hold again, so the resumed requests match.
+    const features = announcedFeaturesFromEntries(this.timeline.entries);
+    if (features.length > 0) this.provider.adoptFeatures?.(features);
     this.#state = {
       latches: latchesFromEntries(this.timeline.entries) ?? emptyLatches(),
+      features,
       model,
       normalizeMemo: new NormalizeMemo(),
     };

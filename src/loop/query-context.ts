@@ -33,6 +33,8 @@ export interface LoopConfig {
 /** Mutable per-session state the loop carries between turns. */
 export interface LoopState {
   latches: LatchState;
+  /** Features the server announced, as last recorded in the transcript. Default none. */
+  features?: readonly string[];
   /** The model in use; switches to the fallback after repeated overloads. */
   model: string;
   /** The session's memo of closed turns for request assembly (byte-identical, faster). Default none. */

@@ -74,7 +74,16 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     signal,
   });
 
+  // A server's announcement (x-emulator-features) holds for the session: recorded once, so a resume agrees.
+  const recordAnnouncements = (): void => {
+    const announced = context.provider.announcedFeatures ?? [];
+    if (announced.length <= (state.features?.length ?? 0)) return;
+    state.features = [...announced];
+    append(latchRecord(state.latches, context.sessionId, context.now(), state.features));
+  };
+
   while (true) {
+    recordAnnouncements();
     if (signal.aborted) {
       yield finish("aborted");
       return "aborted";
@@ -131,7 +140,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     });
     if (assembled.latches.betas.length !== state.latches.betas.length) {
       state.latches = assembled.latches;
-      append(latchRecord(state.latches, context.sessionId, context.now()));
+      append(latchRecord(state.latches, context.sessionId, context.now(), state.features));
     }
     state.lastRequest = {
       settings: settingsFor(state.model),
@@ -252,6 +261,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
             break;
           }
           case "message_end":
+            recordAnnouncements();
             stopReason = event.stopReason;
             addUsage(usage, event.usage, {
               inputPerMTok: limits.inputPricePerMTok,

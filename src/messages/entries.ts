@@ -152,6 +152,8 @@ export interface CollapseSnapshotRecord {
 export interface LatchRecord {
   type: "latches";
   betas: string[];
+  /** Features the server announced (e.g. "cache-editing"); kept across compactions, so a resume agrees. */
+  features?: string[];
   timestamp: string;
   sessionId: string;
 }

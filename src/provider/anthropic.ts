@@ -10,7 +10,15 @@ import type {
 import { checkNever, createAssistantEntry } from "../messages/index.js";
 import { serializeStreamingRequest } from "../request/serialize.js";
 import type { AssembledRequest } from "../request/types.js";
-import { detectCapabilities } from "./capabilities.js";
+import {
+  capabilitySwitches,
+  FEATURES_HEADER,
+  PROVIDER_PROFILES,
+  type ProviderProfile,
+  parseFeatures,
+  providerProfile,
+  withAnnouncedFeatures,
+} from "./capabilities.js";
 import { completedMessageFrom } from "./completed-message.js";
 import { runWithRetries, type Sleep, sleepWithSignal, throwIfAborted } from "./retry-loop.js";
 import { DEFAULT_MAX_RETRIES } from "./retry-policy.js";
@@ -46,7 +54,12 @@ export interface AnthropicProviderOptions {
   sleep?: Sleep;
   /** Jitter source in [0, 1). Default: `Math.random`. */
   random?: () => number;
-  /** Overrides of the detected capabilities. Default: `detectCapabilities(baseURL)`. */
+  /**
+   * Capability profile. Default: `THREADLINE_PROVIDER`, else `anthropic` without a base URL or for
+   * api.anthropic.com and `compatible` for any other server (see capabilities.ts).
+   */
+  profile?: ProviderProfile;
+  /** Per-feature declarations over the profile (they also win over announcements). Default none. */
   capabilities?: Partial<ProviderCapabilities>;
   /** Time allowed until response headers. Default: `DEFAULT_REQUEST_TIMEOUT_MS`. */
   timeoutMs?: number;
@@ -60,7 +73,11 @@ export interface AnthropicProviderOptions {
 
 export class AnthropicProvider implements Provider {
   readonly name = "anthropic";
-  readonly capabilities: ProviderCapabilities;
+  /** The profile the capabilities started from. */
+  readonly profile: ProviderProfile;
+  #capabilities: ProviderCapabilities;
+  #announced: string[] = [];
+  readonly #declared: Partial<ProviderCapabilities>;
   /** The base URL requests go to (undefined: the SDK default). */
   readonly baseURL: string | undefined;
   private readonly client: Anthropic | null;
@@ -79,7 +96,9 @@ export class AnthropicProvider implements Provider {
       apiKey === undefined ? (nonEmpty(options.authToken) ?? nonEmpty(env.ANTHROPIC_AUTH_TOKEN)) : undefined;
     this.baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env.ANTHROPIC_BASE_URL);
     this.secrets = [apiKey, authToken].filter((secret): secret is string => secret !== undefined);
-    this.capabilities = { ...detectCapabilities(this.baseURL), ...options.capabilities };
+    this.profile = options.profile ?? providerProfile(this.baseURL, env);
+    this.#declared = { ...capabilitySwitches(env), ...options.capabilities };
+    this.#capabilities = { ...PROVIDER_PROFILES[this.profile], ...this.#declared };
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.fallbackModel = options.fallbackModel;
     this.sleep = options.sleep ?? sleepWithSignal;
@@ -98,6 +117,28 @@ export class AnthropicProvider implements Provider {
             logLevel: "off",
             ...(options.defaultHeaders !== undefined ? { defaultHeaders: options.defaultHeaders } : {}),
           });
+  }
+
+  /** What this server accepts now: the profile, declarations, and what it has announced. */
+  get capabilities(): ProviderCapabilities {
+    return this.#capabilities;
+  }
+
+  /** Features the server announced in `x-emulator-features` so far this session. */
+  get announcedFeatures(): readonly string[] {
+    return this.#announced;
+  }
+
+  adoptFeatures(features: readonly string[]): void {
+    const added = features.filter((feature) => !this.#announced.includes(feature));
+    if (added.length === 0) return;
+    this.#announced = [...this.#announced, ...added];
+    this.#capabilities = withAnnouncedFeatures(this.#capabilities, this.#announced, this.#declared);
+  }
+
+  private observe(response: Response): void {
+    const features = parseFeatures(response.headers.get(FEATURES_HEADER));
+    if (features.length > 0) this.adoptFeatures(features);
   }
 
   stream(request: AssembledRequest, options: StreamOptions): AsyncIterable<ProviderEvent> {
@@ -163,9 +204,10 @@ export class AnthropicProvider implements Provider {
       // The assembled bytes go out as they are (plus "stream":true): they are what the prompt cache keys on,
       // and the SDK need not serialize a megabyte-long body again. `body` stays for the SDK's own checks.
       const body = { ...request.body, stream: true } as unknown as MessageCreateParamsStreaming;
-      const { data, request_id } = await client.messages
-        .create(body, { signal: controller.signal, ...exactBody(streamingJson(request), request.betas) })
+      const { data, request_id, response } = await client.messages
+        .create(body, { signal: controller.signal, ...this.exactBody(streamingJson(request), request.betas) })
         .withResponse();
+      this.observe(response);
       const requestId = request_id ?? undefined;
       iterator = data[Symbol.asyncIterator]();
       const accumulator = new StreamAccumulator();
@@ -209,12 +251,25 @@ export class AnthropicProvider implements Provider {
     const { stream: _stream, ...rest } = request.body;
     const body = rest as unknown as MessageCreateParamsNonStreaming;
     const json = request.body.stream === undefined ? request.json : JSON.stringify(rest);
-    const data = await client.messages.create(body, {
-      ...(signal !== undefined ? { signal } : {}),
-      ...exactBody(json, request.betas),
-      timeout: this.timeoutMs,
-    });
+    const { data, response } = await client.messages
+      .create(body, {
+        ...(signal !== undefined ? { signal } : {}),
+        ...this.exactBody(json, request.betas),
+        timeout: this.timeoutMs,
+      })
+      .withResponse();
+    this.observe(response);
     return completedMessageFrom(data);
+  }
+
+  /**
+   * Request options that make the SDK send `json` byte for byte: a string body passes through unchanged when
+   * a content-type header is set (the SDK's documented raw-body path). A server that takes no betas gets no
+   * `anthropic-beta` header.
+   */
+  private exactBody(json: string, betas: readonly string[]): { body: string; headers: Record<string, string> } {
+    const sent = this.#capabilities.betas === false ? [] : betas;
+    return { body: json, headers: { "content-type": "application/json", ...betaHeaders(sent).headers } };
   }
 }
 
@@ -263,14 +318,6 @@ function toProviderEvent(
 /** `JSON.stringify({ ...request.body, stream: true })`, from the assembled bytes when the body has no stream key. */
 export function streamingJson(request: AssembledRequest): string {
   return serializeStreamingRequest(request.body, request.json);
-}
-
-/**
- * Request options that make the SDK send `json` byte for byte: a string body passes through unchanged when
- * a content-type header is set (the SDK's documented raw-body path).
- */
-function exactBody(json: string, betas: readonly string[]): { body: string; headers: Record<string, string> } {
-  return { body: json, headers: { "content-type": "application/json", ...betaHeaders(betas).headers } };
 }
 
 function betaHeaders(betas: readonly string[]): { headers?: Record<string, string> } {

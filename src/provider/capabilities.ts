@@ -1,28 +1,104 @@
 /**
- * What a provider endpoint supports beyond the public API.
+ * What a server supports beyond the core Messages API, declared — never guessed from its host. A provider
+ * starts from a named profile (chosen by THREADLINE_PROVIDER, else by whether the base URL is the first-party
+ * API), per-feature switches override it, and a server may announce more on its responses
+ * (`x-emulator-features: cache-editing`), which then holds for the rest of the session.
  */
 import type { ProviderCapabilities } from "./types.js";
 
-/** The public API: context management yes, cache editing no. */
-export const DEFAULT_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
-  cacheEdits: false,
-  contextManagement: true,
+/** A named set of capabilities. */
+export type ProviderProfile = "anthropic" | "compatible" | "emulator";
+
+export const PROVIDER_PROFILE_NAMES: readonly ProviderProfile[] = ["anthropic", "compatible", "emulator"];
+
+/** Each profile's capabilities. */
+export const PROVIDER_PROFILES: Readonly<Record<ProviderProfile, Readonly<ProviderCapabilities>>> = Object.freeze({
+  /** The first-party API: its public features (betas, context_management), no cache editing. */
+  anthropic: Object.freeze({ cacheEdits: false, contextManagement: true, betas: true }),
+  /** Any other server: the core Messages API only (no betas, no context_management, no cache edits). */
+  compatible: Object.freeze({ cacheEdits: false, contextManagement: false, betas: false }),
+  /** threadline's own emulator started with cache editing. */
+  emulator: Object.freeze({ cacheEdits: true, contextManagement: true, betas: true }),
 });
 
-const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+/** The public API's capabilities (the `anthropic` profile). */
+export const DEFAULT_CAPABILITIES: Readonly<ProviderCapabilities> = PROVIDER_PROFILES.anthropic;
+
+/** Hosts that are the first-party API. */
+export const FIRST_PARTY_HOSTS: ReadonlySet<string> = new Set(["api.anthropic.com"]);
+
+/** Environment variables that choose the profile and switch single features. */
+export const PROVIDER_ENV = {
+  profile: "THREADLINE_PROVIDER",
+  contextManagement: "THREADLINE_CONTEXT_MANAGEMENT",
+  betas: "THREADLINE_BETAS",
+} as const;
+
+/** Response header in which a server announces extra features (comma-separated). */
+export const FEATURES_HEADER = "x-emulator-features";
+/** The announced feature that turns `cacheEdits` on. */
+export const CACHE_EDITING_FEATURE = "cache-editing";
 
 /**
- * Capabilities guessed from the base URL: a loopback host is taken to be threadline's own emulator,
- * which accepts `cache_edits`; anything else gets `DEFAULT_CAPABILITIES`.
+ * The profile for a provider: THREADLINE_PROVIDER when set (an unknown value throws); otherwise `anthropic` when
+ * there is no base URL or it is the first-party host, and `compatible` for any other server (loopback included).
  */
-export function detectCapabilities(baseURL: string | undefined): ProviderCapabilities {
-  if (baseURL === undefined) return { ...DEFAULT_CAPABILITIES };
-  let hostname: string;
-  try {
-    hostname = new URL(baseURL).hostname;
-  } catch {
-    return { ...DEFAULT_CAPABILITIES };
+export function providerProfile(
+  baseURL: string | undefined,
+  env: Readonly<Record<string, string | undefined>> = {},
+): ProviderProfile {
+  const named = env[PROVIDER_ENV.profile];
+  if (named !== undefined && named !== "") {
+    if ((PROVIDER_PROFILE_NAMES as readonly string[]).includes(named)) return named as ProviderProfile;
+    throw new Error(
+      `${PROVIDER_ENV.profile} must be one of ${PROVIDER_PROFILE_NAMES.join("|")}, got ${JSON.stringify(named)}`,
+    );
   }
-  const loopback = LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-  return { ...DEFAULT_CAPABILITIES, cacheEdits: loopback };
+  if (baseURL === undefined) return "anthropic";
+  try {
+    return FIRST_PARTY_HOSTS.has(new URL(baseURL).hostname) ? "anthropic" : "compatible";
+  } catch {
+    return "compatible";
+  }
+}
+
+/** `on`/`off` switches from the environment (THREADLINE_CONTEXT_MANAGEMENT, THREADLINE_BETAS); others throw. */
+export function capabilitySwitches(env: Readonly<Record<string, string | undefined>>): Partial<ProviderCapabilities> {
+  const out: Partial<ProviderCapabilities> = {};
+  const read = (name: string): boolean | undefined => {
+    const value = env[name];
+    if (value === undefined || value === "" || value === "auto") return undefined;
+    if (value === "on") return true;
+    if (value === "off") return false;
+    throw new Error(`${name} must be one of auto|on|off, got ${JSON.stringify(value)}`);
+  };
+  const contextManagement = read(PROVIDER_ENV.contextManagement);
+  if (contextManagement !== undefined) out.contextManagement = contextManagement;
+  const betas = read(PROVIDER_ENV.betas);
+  if (betas !== undefined) out.betas = betas;
+  return out;
+}
+
+/** The announced feature names in a `x-emulator-features` value (lower-cased, de-duplicated, in order). */
+export function parseFeatures(value: string | null | undefined): string[] {
+  if (value === null || value === undefined) return [];
+  const names = value
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => /^[a-z0-9-]{1,64}$/.test(name));
+  return [...new Set(names)];
+}
+
+/**
+ * `capabilities` with what `features` announce switched on, except where `pinned` (an explicit declaration)
+ * says otherwise. Announcements only ever add.
+ */
+export function withAnnouncedFeatures(
+  capabilities: ProviderCapabilities,
+  features: readonly string[],
+  pinned: Partial<ProviderCapabilities>,
+): ProviderCapabilities {
+  const out = { ...capabilities };
+  if (features.includes(CACHE_EDITING_FEATURE) && pinned.cacheEdits === undefined) out.cacheEdits = true;
+  return out;
 }

@@ -11,6 +11,8 @@ export interface ProviderCapabilities {
   cacheEdits: boolean;
   /** Accepts `context_management` edits (beta `context-management-2025-06-27`). */
   contextManagement: boolean;
+  /** Accepts `anthropic-beta` headers; when false none is sent. Default true. */
+  betas?: boolean;
 }
 
 /** Raw server-sent event, passed through for the UI (text deltas as they arrive). */
@@ -50,7 +52,12 @@ export interface StreamOptions {
 
 export interface Provider {
   readonly name: string;
+  /** Read before every request: a server's announcement may switch features on during a session. */
   readonly capabilities: ProviderCapabilities;
+  /** Features the server announced so far (e.g. "cache-editing"), for the transcript. Default none. */
+  readonly announcedFeatures?: readonly string[];
+  /** Takes features announced in an earlier run of this session (a resume), as if announced again. */
+  adoptFeatures?(features: readonly string[]): void;
   /** Streams one model call with retries; throws `ProviderError` when it finally fails. */
   stream(request: AssembledRequest, options: StreamOptions): AsyncIterable<ProviderEvent>;
   /** A one-shot non-streaming call (summaries, forked agents); same retry policy. */

@@ -26,9 +26,28 @@ export function latchBetas(state: LatchState, betas: readonly string[]): LatchSt
   return { betas: [...new Set([...state.betas, ...betas])].sort() };
 }
 
-/** The transcript record persisting `state`. */
-export function latchRecord(state: LatchState, sessionId: string, now: Date): LatchRecord {
-  return { type: "latches", betas: [...state.betas], timestamp: now.toISOString(), sessionId };
+/** The transcript record persisting `state` and the server's announced `features` (when any). */
+export function latchRecord(
+  state: LatchState,
+  sessionId: string,
+  now: Date,
+  features: readonly string[] = [],
+): LatchRecord {
+  const record: LatchRecord = { type: "latches", betas: [...state.betas], timestamp: now.toISOString(), sessionId };
+  if (features.length > 0) record.features = [...features];
+  return record;
+}
+
+/**
+ * Features the server announced earlier in this session: the latest record that names any. Unlike betas they
+ * survive a compaction (the server did not change), so a resumed session sends what it sent before.
+ */
+export function announcedFeaturesFromEntries(entries: readonly TimelineEntry[]): string[] {
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index]!;
+    if (entry.type === "latches" && entry.features !== undefined) return [...entry.features];
+  }
+  return [];
 }
 
 /** The latch state a resumed session continues with: the latest record, unless a compaction came after it. */

@@ -98,7 +98,12 @@ const collapseSnapshotSchema = z.object({
   staged: z.array(z.object({ startUuid: z.string(), endUuid: z.string(), summary: z.string() })),
 });
 
-const latchesSchema = z.object({ ...recordBase, type: z.literal("latches"), betas: z.array(z.string()) });
+const latchesSchema = z.object({
+  ...recordBase,
+  type: z.literal("latches"),
+  betas: z.array(z.string()),
+  features: z.array(z.string()).optional(),
+});
 
 const cacheEditPinSchema = z.object({
   ...recordBase,

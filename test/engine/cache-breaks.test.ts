@@ -80,7 +80,7 @@ describe("cache-break detection on the emulator", () => {
 
   it("an unchanged session reports no break, and a cached microcompact is not reported as one", async () => {
     harness = await startHarness(
-      { scenario: [...readEachFileScenario(sourceFileNames(20)), "Done."] },
+      { scenario: [...readEachFileScenario(sourceFileNames(20)), "Done."], cacheEditing: true },
       { model: MODEL, compaction: { cacheEdits: "on" } },
     );
     await writeSourceFiles(harness.workspace, 20);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RequestLogEntry } from "../../src/emulator/index.js";
 import { validateRequest } from "../../src/emulator/index.js";
+import { announcedFeaturesFromEntries } from "../../src/request/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
 import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
 import { collect, type Harness, startHarness, turnEnd } from "./helpers.js";
@@ -13,15 +14,25 @@ afterEach(async () => {
 });
 
 async function runSession(cacheEdits: "on" | "off"): Promise<RequestLogEntry[]> {
+  // Cache editing comes from the emulator's announcement: THREADLINE_CACHE_EDITS stays "auto".
   const harness = await startHarness(
-    { scenario: readEachFileScenario(sourceFileNames(STEPS)) },
-    { model: MODEL, compaction: { cacheEdits, microcompact: cacheEdits === "on" } },
+    { scenario: readEachFileScenario(sourceFileNames(STEPS)), cacheEditing: cacheEdits === "on" },
+    {
+      model: MODEL,
+      compaction: { cacheEdits: cacheEdits === "on" ? "auto" : "off", microcompact: cacheEdits === "on" },
+    },
   );
   harnesses.push(harness);
   await writeSourceFiles(harness.workspace, STEPS);
   const events = await collect(harness.engine.submitMessage("Read every module, one at a time."));
   expect(turnEnd(events).reason).toBe("completed");
   expect(harness.emulator.stats().violations).toBe(0);
+  // The announcement is recorded once, so a resume of this session uses cache editing from its first request.
+  expect(announcedFeaturesFromEntries(harness.engine.timeline.entries)).toEqual(
+    cacheEdits === "on" ? ["cache-editing"] : [],
+  );
+  // The first request went out before the announcement: no cache editing in it.
+  expect(JSON.stringify(harness.emulator.requests[0]?.body)).not.toContain("cache_reference");
   return harness.emulator.requests.filter((request) => request.path === "/v1/messages" && request.status === 200);
 }
 
@@ -67,6 +78,8 @@ describe("microcompact, cached path, on a 40-step tool-heavy session", () => {
       expect(cacheRead(withEdits[index]!)).toBeGreaterThanOrEqual(0.95 * cacheRead(withEdits[index - 1]!));
     }
     expect(counted(withEdits.at(-1)!)).toBeLessThan(0.25 * counted(without.at(-1)!));
-    expect(validateRequest(withEdits.at(-1)!.body)).toEqual([]);
+    expect(validateRequest(withEdits.at(-1)!.body, { cacheEditing: true })).toEqual([]);
+    // The public API (the default) would refuse these requests: cache editing is emulator-only.
+    expect(validateRequest(withEdits.at(-1)!.body).length).toBeGreaterThan(0);
   });
 });

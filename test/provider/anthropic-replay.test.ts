@@ -150,7 +150,10 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
   });
 
   it("sends the body bytes as given plus stream:true, the key, and anthropic-beta only when there are betas", async () => {
-    const { provider, server } = await setup([ok(threeBlockResponse()), ok(threeBlockResponse())]);
+    // A server declared to take betas (the replay server stands in for the first-party API here).
+    const { provider, server } = await setup([ok(threeBlockResponse()), ok(threeBlockResponse())], {
+      profile: "anthropic",
+    });
     const withBetas = makeRequest("claude-test-1", [
       "context-management-2025-06-27",
       "interleaved-thinking-2025-05-14",
@@ -173,7 +176,19 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
     });
     await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
     expect(server.requests[0]?.headers.authorization).toBe("Bearer tok-123");
-    expect(provider.capabilities).toEqual({ cacheEdits: true, contextManagement: true });
+    // A loopback base URL is just another server: the core API only, until it announces more.
+    expect(provider.capabilities).toEqual({ cacheEdits: false, contextManagement: false, betas: false });
+  });
+
+  it("sends no anthropic-beta to a compatible server, whatever the request wanted", async () => {
+    const { provider, server } = await setup([ok(threeBlockResponse())]);
+    expect(provider.profile).toBe("compatible");
+    await collect(
+      provider.stream(makeRequest("claude-test-1", ["interleaved-thinking-2025-05-14"]), {
+        entryContext: chainedContext().next,
+      }),
+    );
+    expect(server.requests[0]?.headers["anthropic-beta"]).toBeUndefined();
   });
 
   it("fails clearly without credentials", async () => {

@@ -1,22 +1,114 @@
+/**
+ * Capabilities are declared, never guessed from the host: profiles by name, switches over them, and a
+ * server's own announcement (x-emulator-features) — driven over real HTTP against the emulator.
+ */
 import { describe, expect, it } from "vitest";
-import { AnthropicProvider, DEFAULT_CAPABILITIES, detectCapabilities } from "../../src/provider/index.js";
+import { startEmulator } from "../../src/emulator/index.js";
+import { createUserEntry } from "../../src/messages/index.js";
+import {
+  AnthropicProvider,
+  capabilitySwitches,
+  DEFAULT_CAPABILITIES,
+  PROVIDER_PROFILES,
+  parseFeatures,
+  providerProfile,
+} from "../../src/provider/index.js";
+import { assembleRequest, emptyLatches } from "../../src/request/index.js";
 
-describe("capabilities", () => {
-  it("turns cache edits on only for loopback hosts", () => {
-    expect(detectCapabilities("http://127.0.0.1:8080")).toEqual({ cacheEdits: true, contextManagement: true });
-    expect(detectCapabilities("http://localhost:1234/v1")).toEqual({ cacheEdits: true, contextManagement: true });
-    expect(detectCapabilities("https://api.anthropic.com")).toEqual(DEFAULT_CAPABILITIES);
-    expect(detectCapabilities(undefined)).toEqual(DEFAULT_CAPABILITIES);
-    expect(detectCapabilities("not a url")).toEqual(DEFAULT_CAPABILITIES);
+describe("provider profiles", () => {
+  it("names the first-party API anthropic and every other server compatible, loopback included", () => {
+    expect(providerProfile(undefined)).toBe("anthropic");
+    expect(providerProfile("https://api.anthropic.com")).toBe("anthropic");
+    expect(providerProfile("http://127.0.0.1:8080")).toBe("compatible");
+    expect(providerProfile("http://localhost:1234/v1")).toBe("compatible");
+    expect(providerProfile("https://proxy.example.com")).toBe("compatible");
+    expect(providerProfile("not a url")).toBe("compatible");
+    expect(DEFAULT_CAPABILITIES).toEqual(PROVIDER_PROFILES.anthropic);
+    expect(PROVIDER_PROFILES.compatible).toEqual({ cacheEdits: false, contextManagement: false, betas: false });
   });
 
-  it("lets the constructor override them", () => {
+  it("THREADLINE_PROVIDER and the per-feature switches override; bad values are one precise error", () => {
+    expect(providerProfile("http://127.0.0.1:1", { THREADLINE_PROVIDER: "emulator" })).toBe("emulator");
+    expect(providerProfile(undefined, { THREADLINE_PROVIDER: "compatible" })).toBe("compatible");
+    expect(() => providerProfile(undefined, { THREADLINE_PROVIDER: "llama" })).toThrow(
+      'THREADLINE_PROVIDER must be one of anthropic|compatible|emulator, got "llama"',
+    );
+    expect(capabilitySwitches({ THREADLINE_CONTEXT_MANAGEMENT: "off", THREADLINE_BETAS: "on" })).toEqual({
+      contextManagement: false,
+      betas: true,
+    });
+    expect(() => capabilitySwitches({ THREADLINE_BETAS: "yes" })).toThrow(
+      /THREADLINE_BETAS must be one of auto\|on\|off/,
+    );
     const provider = new AnthropicProvider({
       apiKey: "k",
       baseURL: "http://127.0.0.1:1",
-      capabilities: { cacheEdits: false },
-      env: {},
+      env: { THREADLINE_PROVIDER: "anthropic", THREADLINE_CONTEXT_MANAGEMENT: "off" },
+      capabilities: { betas: false },
     });
-    expect(provider.capabilities).toEqual({ cacheEdits: false, contextManagement: true });
+    expect(provider.profile).toBe("anthropic");
+    expect(provider.capabilities).toEqual({ cacheEdits: false, contextManagement: false, betas: false });
+  });
+
+  it("parses announcements leniently and only keeps plausible names", () => {
+    expect(parseFeatures("cache-editing, Context-Management,cache-editing")).toEqual([
+      "cache-editing",
+      "context-management",
+    ]);
+    expect(parseFeatures(null)).toEqual([]);
+    expect(parseFeatures("a b,ok")).toEqual(["ok"]);
+  });
+});
+
+const request = () =>
+  assembleRequest({
+    messages: [createUserEntry({ sessionId: "s", parentUuid: null }, "hi")],
+    settings: {
+      model: "claude-sonnet-4-5",
+      systemPrompt: ["You help."],
+      tools: [],
+      cacheTtl: "1h",
+    },
+    latches: emptyLatches(),
+    pins: [],
+  }).request;
+
+describe("announcements over HTTP", () => {
+  it("a loopback server that announces nothing never gets cache editing or a beta header", async () => {
+    const emulator = await startEmulator();
+    try {
+      const provider = new AnthropicProvider({ baseURL: emulator.url, apiKey: "k", env: {} });
+      const assembled = request();
+      expect(assembled.betas.length).toBeGreaterThan(0); // the 1h TTL wants one
+      await provider.complete(assembled);
+      expect(provider.capabilities).toEqual(PROVIDER_PROFILES.compatible);
+      expect(provider.announcedFeatures).toEqual([]);
+      expect(emulator.requests[0]?.headers["anthropic-beta"]).toBeUndefined();
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it("an emulator started with cacheEditing announces it, and the provider takes it for the session", async () => {
+    const emulator = await startEmulator({ cacheEditing: true });
+    try {
+      const provider = new AnthropicProvider({ baseURL: emulator.url, apiKey: "k", env: {} });
+      expect(provider.capabilities.cacheEdits).toBe(false);
+      await provider.complete(request());
+      expect(provider.announcedFeatures).toEqual(["cache-editing"]);
+      expect(provider.capabilities.cacheEdits).toBe(true);
+      // An explicit declaration wins over the announcement.
+      const declined = new AnthropicProvider({
+        baseURL: emulator.url,
+        apiKey: "k",
+        env: {},
+        capabilities: { cacheEdits: false },
+      });
+      await declined.complete(request());
+      expect(declined.announcedFeatures).toEqual(["cache-editing"]);
+      expect(declined.capabilities.cacheEdits).toBe(false);
+    } finally {
+      await emulator.close();
+    }
   });
 });

@@ -143,7 +143,7 @@ export const BLOCK_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
 export const TOOL_RESULT_CONTENT_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
   search_result: BLOCK_KEYS.search_result!,
   tool_reference: set("type", "tool_name", "cache_control", "error_code"),
-  browser_state: set("type", "tabs", "cache_control"),
+  browser_state: set("type", "tabs", "state_changes", "cache_control"),
 };
 
 /** Block types only a user message may carry. */

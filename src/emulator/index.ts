@@ -2,7 +2,7 @@
  * threadline's local Anthropic Messages API emulator: contract validator, SSE, prompt-cache ledger,
  * scripted model and fault injection. Imports nothing from the project but `messages/`.
  */
-export { runEmulatorCommand } from "./cli.js";
+export { EMULATOR_HELP, runEmulatorCommand } from "./cli.js";
 export { type AppliedEdit, applyContextManagement } from "./context-management.js";
 export { ERROR_TYPE_BY_STATUS } from "./errors.js";
 export { FaultPlan } from "./faults.js";
@@ -17,9 +17,11 @@ export {
   ONE_HOUR_MS,
 } from "./ledger.js";
 export {
+  CACHE_EDITING_FEATURE,
   DEFAULT_RETRY_AFTER_SECONDS,
   DEFAULT_SEED,
   DEFAULT_STALL_MS,
+  EMULATOR_FEATURES_HEADER,
   type EmulatorOptions,
 } from "./options.js";
 export type { RequestLogEntry } from "./request-log.js";

@@ -3,12 +3,14 @@
  * server's own announcement (x-emulator-features) — driven over real HTTP against the emulator.
  */
 import { describe, expect, it } from "vitest";
-import { startEmulator } from "../../src/emulator/index.js";
+import { CACHE_EDITING_FEATURE, EMULATOR_FEATURES_HEADER, startEmulator } from "../../src/emulator/index.js";
 import { createUserEntry } from "../../src/messages/index.js";
 import {
   AnthropicProvider,
   capabilitySwitches,
   DEFAULT_CAPABILITIES,
+  FEATURES_HEADER,
+  CACHE_EDITING_FEATURE as PROVIDER_CACHE_EDITING,
   PROVIDER_PROFILES,
   parseFeatures,
   providerProfile,
@@ -48,6 +50,11 @@ describe("provider profiles", () => {
     });
     expect(provider.profile).toBe("anthropic");
     expect(provider.capabilities).toEqual({ cacheEdits: false, contextManagement: false, betas: false });
+  });
+
+  it("speaks the emulator's announcement (the provider may not import the emulator, so the names are twins)", () => {
+    expect(FEATURES_HEADER).toBe(EMULATOR_FEATURES_HEADER);
+    expect(PROVIDER_CACHE_EDITING).toBe(CACHE_EDITING_FEATURE);
   });
 
   it("parses announcements leniently and only keeps plausible names", () => {

@@ -94,7 +94,8 @@ async function run(config: Config, window: number, tokensPerFile: number): Promi
   const started = performance.now();
   const workspace = await mkdtemp(join(tmpdir(), "threadline-bench-ws-"));
   await writeFiles(workspace, tokensPerFile);
-  const emulator = await startEmulator({ scenario: steps(), contextWindow: window });
+  // Cache editing is emulator-only and announced (the provider no longer assumes it from a loopback URL).
+  const emulator = await startEmulator({ scenario: steps(), contextWindow: window, cacheEditing: true });
   const engine = new QueryEngine({
     cwd: workspace,
     provider: new AnthropicProvider({ baseURL: emulator.url, apiKey: "bench", sleep: async () => {} }),

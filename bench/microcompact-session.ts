@@ -27,7 +27,8 @@ interface SessionFigures {
 
 async function runSession(steps: number, tiersOn: boolean): Promise<SessionFigures> {
   const harness = await startHarness(
-    { scenario: readEachFileScenario(sourceFileNames(steps)) },
+    // Cache editing is emulator-only: the emulator announces it when the tiers are on.
+    { scenario: readEachFileScenario(sourceFileNames(steps)), cacheEditing: tiersOn },
     {
       model: MODEL,
       compaction: tiersOn

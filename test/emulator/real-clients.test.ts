@@ -23,7 +23,7 @@ const fixtures = readdirSync(FIXTURES)
   .map((name) => ({ name, fixture: JSON.parse(readFileSync(join(FIXTURES, name), "utf8")) as RealClientFixture }));
 
 /** Replays one recorded request: its headers minus hop-by-hop ones and the scrubbed credential. */
-export async function replay(url: string, fixture: RealClientFixture): Promise<Response> {
+async function replay(url: string, fixture: RealClientFixture): Promise<Response> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(fixture.headers)) {
     if (value === "[scrubbed]" || ["host", "content-length", "connection", "accept-encoding"].includes(name)) continue;

@@ -31,6 +31,7 @@ import {
   recoverFromPromptTooLong,
   syntheticErrorText,
 } from "./recovery.js";
+import { SideRequestLog } from "./side-requests.js";
 import { ToolExecutor } from "./tool-executor.js";
 
 type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
@@ -64,8 +65,15 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
   });
 
   // Forked requests reuse the last request's settings exactly (its cache); before any, the session's defaults.
+  // Side requests (summaries, urgent ctx-agent runs) are billed: their records follow the pass that made them.
+  const sideRequests = new SideRequestLog();
+  const appendSideRequests = () => {
+    for (const record of sideRequests.drain(context.sessionId, context.now(), usage, config.modelOverrides))
+      append(record);
+  };
   const forkParent = (): ForkParent => ({
     provider: context.provider,
+    onSideRequest: sideRequests.onSideRequest,
     ...(state.lastRequest ?? {
       settings: defaultRequestSettings(config, state.model, context.toolDefinitions, context.provider.capabilities),
       latches: state.latches,
@@ -101,7 +109,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       ...(context.forkFactory ? { fork: context.forkFactory(forkParent()) } : {}),
       ...(context.autoCompact ? { autoCompact: context.autoCompact } : {}),
     });
-    const compaction = await runCompactionTiers(compactionInput());
+    const compaction = await runCompactionTiers(compactionInput()).finally(appendSideRequests);
     for (const record of compaction.records) {
       append(record);
       if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
@@ -295,7 +303,9 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       }
       let message = `API error (${failure.kind}): ${failure.message}`;
       if (isPromptTooLong(failure, mediaRetried)) {
-        const step = await recoverFromPromptTooLong(compactionInput(), failure, promptTooLong);
+        const step = await recoverFromPromptTooLong(compactionInput(), failure, promptTooLong).finally(
+          appendSideRequests,
+        );
         if (step.action === "retry") {
           for (const record of step.records) {
             append(record);

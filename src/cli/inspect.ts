@@ -54,8 +54,9 @@ export async function runInspect(argv: string[], io: InspectIo): Promise<number>
       return 1;
     }
     const report = await inspectFile(resolved.path, io);
-    if (report.records === 0 && report.malformedLines.length > 0) {
-      io.stderr.write(`threadline inspect: ${resolved.path} is not a JSONL transcript (no line is a JSON record)\n`);
+    const problem = unusableReason(report);
+    if (problem !== null) {
+      io.stderr.write(`threadline inspect: ${resolved.path} ${problem}\n`);
       return 1;
     }
     io.stdout.write(
@@ -66,6 +67,16 @@ export async function runInspect(argv: string[], io: InspectIo): Promise<number>
     io.stderr.write(`threadline inspect: ${errorText(error)}\n`);
     return 1;
   }
+}
+
+/** Why a report has nothing to show (one line, after the path), or null when it has requests. */
+function unusableReason(report: InspectReport): string | null {
+  if (report.records === 0 && report.malformedLines.length === 0) return "is empty";
+  if (report.records === 0) return "is not a JSONL transcript (no line is a JSON record)";
+  if (report.format === "unknown")
+    return "is not a threadline or Claude Code transcript (no conversation records in it)";
+  if (report.requests.length === 0) return "holds no model requests (nothing to price)";
+  return null;
 }
 
 function parseInspectArgs(argv: string[]) {

@@ -3,6 +3,7 @@
  * savings of one transcript (threadline's or Claude Code's), streamed so a 100 MB file takes seconds and
  * little memory. Problems end in one line on stderr, never a stack trace.
  */
+import { writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { forEachJsonlLine } from "../transcript/index.js";
@@ -27,7 +28,11 @@ export interface InspectIo {
   env?: NodeJS.ProcessEnv;
 }
 
-const USAGE = "usage: threadline inspect [--json] <transcript.jsonl | session-id>";
+const USAGE =
+  "usage: threadline inspect [--json] [--html FILE.html] [--what-if] <transcript.jsonl | session-id>\n" +
+  "  --json       the report as JSON\n" +
+  "  --html FILE  also write the report as one self-contained page (charts, prompts, savings)\n" +
+  "  --what-if    what the same conversation would cost with threadline's default policy";
 
 /** Runs the command on the arguments after `inspect`; resolves to the exit code (0 ok, 1 bad file, 2 usage). */
 export async function runInspect(argv: string[], io: InspectIo): Promise<number> {
@@ -59,6 +64,18 @@ export async function runInspect(argv: string[], io: InspectIo): Promise<number>
       io.stderr.write(`threadline inspect: ${resolved.path} ${problem}\n`);
       return 1;
     }
+    if (parsed.values["what-if"]) {
+      const { runWhatIf } = await import("./inspect-what-if.js");
+      return await runWhatIf(resolved.path, report, { json: parsed.values.json, stdout: io.stdout, stderr: io.stderr });
+    }
+    if (parsed.values.html !== undefined) {
+      const { renderInspectPage } = await import("./inspect-html.js");
+      await writeFile(parsed.values.html, renderInspectPage(report, resolved.path));
+      io.stdout.write(
+        `wrote ${parsed.values.html}: ${report.requests.length} requests, $${report.totals.costUsd.toFixed(4)}\n`,
+      );
+      return 0;
+    }
     io.stdout.write(
       parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : formatInspectReport(report, resolved.path),
     );
@@ -84,7 +101,12 @@ function parseInspectArgs(argv: string[]) {
   const args = argv[0] === "inspect" ? argv.slice(1) : argv;
   return parseArgs({
     args,
-    options: { json: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
+    options: {
+      json: { type: "boolean", default: false },
+      html: { type: "string" },
+      "what-if": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
     allowPositionals: true,
     strict: true,
   });

@@ -21,6 +21,7 @@ import type { ToolOutput } from "../tools/types.js";
 import { blockingLimitMessage } from "./blocking.js";
 import { Channel } from "./channel.js";
 import { addUsage, type EngineEvent, emptyUsage, type TerminalReason, type TurnUsage } from "./events.js";
+import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
 import { compactableToolNames, defaultRequestSettings, pinsFromEntries, type QueryContext } from "./query-context.js";
 import {
   CONTINUATION_PROMPT,
@@ -118,6 +119,13 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     if (compaction.compacted === true) state.latches = emptyLatches();
     if (compaction.compacted === true) context.cacheDetector?.expectDrop("compaction"); // PIPELINE §8: not a break
     if (compaction.expectCacheDrop) context.cacheDetector?.expectDrop(compaction.expectCacheDrop);
+    // Cache edits delete tokens from the cached prefix on purpose: the read may fall by that much, no more.
+    if (compaction.newCacheEdits.length > 0)
+      context.cacheDetector?.expectDrop(
+        `cache edits deleted ${compaction.newCacheEdits.length} old tool results`,
+        undefined,
+        Math.ceil(cachedDeleteTokens(compaction.records) * DEFAULT_CACHE_EDIT_ESTIMATE_SLACK),
+      );
 
     // 2. Assembly: a pure function of the projected view, settings, latches and pins.
     const pins = pinsFromEntries(timeline.entries);

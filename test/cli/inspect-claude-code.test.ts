@@ -132,6 +132,19 @@ describe("threadline inspect on a Claude Code transcript", () => {
     }
   });
 
+  it("flags a model missing from the price table in the JSON and the text", async () => {
+    const body = await readFile(FIXTURE, "utf8");
+    const path = join(directory, "unknown-model.jsonl");
+    await writeFile(path, body.replaceAll("claude-sonnet-4-5-20250929", "claude-nonesuch-9"));
+    const json = await capture((io) => runInspect(["--json", path], io));
+    const parsed = JSON.parse(json.stdout) as InspectReport;
+    expect(parsed.unknownModels).toEqual(["claude-nonesuch-9"]);
+    expect(parsed.requests.map((request) => request.knownModel)).toEqual([false, false, true, false]);
+    const text = await capture((io) => runInspect([path], io));
+    expect(text.stdout).toContain("Warning: model claude-nonesuch-9 is not in threadline's price table");
+    expect(text.stdout).toContain("unknown model: fallback prices");
+  });
+
   it("usage errors exit 2", async () => {
     expect((await capture((io) => runInspect([], io))).code).toBe(2);
     expect((await capture((io) => runInspect(["--bogus", FIXTURE], io))).code).toBe(2);

@@ -21,6 +21,7 @@ import {
 } from "./cache-break.js";
 import { explainChanges, PREFIX_DIMENSIONS } from "./explain-changes.js";
 import { type RequestSnapshot, snapshotRequest } from "./fingerprint.js";
+import { describeServerCacheMiss, SERVER_PREFIX_CHANGES, type ServerCacheMissReason } from "./server-cache-miss.js";
 
 /** Scope used when the caller names none: the main conversation. */
 export const MAIN_SCOPE = "main";
@@ -86,8 +87,12 @@ export class CacheBreakDetector {
     this.#state(scope).pending = { snapshot: snapshotRequest(request), sentAt: this.#now() };
   }
 
-  /** Phase 2: compare this response's cache read with the baseline; returns the break, if any, and moves the baseline. */
-  afterResponse(usage: Usage, scope: string = MAIN_SCOPE): CacheBreak | null {
+  /**
+   * Phase 2: compare this response's cache read with the baseline; returns the break, if any, and moves the
+   * baseline. `serverReason` (default none): the response's cache diagnostics, preferred over the client's
+   * guess where it names a cause.
+   */
+  afterResponse(usage: Usage, scope: string = MAIN_SCOPE, serverReason?: ServerCacheMissReason): CacheBreak | null {
     const state = this.#state(scope);
     const cacheRead = usage.cache_read_input_tokens ?? 0;
     const pending = state.pending ?? { snapshot: null, sentAt: this.#now() };
@@ -101,8 +106,13 @@ export class CacheBreakDetector {
     state.expectedDrop = null;
     if (baseline === null) return null;
     // An expected drop of known size is measured from the baseline minus what was meant to go.
+    // The server names a change outside the messages (or, with nothing expected, in them): its word is final.
+    const serverNamesCause =
+      serverReason !== undefined &&
+      (SERVER_PREFIX_CHANGES[serverReason.type] !== undefined ||
+        (expected === null && serverReason.type === "messages_changed"));
     const floor =
-      expected?.tokens === undefined || expected.tokens === null
+      serverNamesCause || expected?.tokens === undefined || expected.tokens === null
         ? baseline.cacheRead
         : Math.max(0, baseline.cacheRead - expected.tokens);
     if (!isCacheBreak(floor, cacheRead, this.#rule)) return null;
@@ -112,7 +122,7 @@ export class CacheBreakDetector {
       expected !== null && bothSnapshots
         ? explainChanges(baseline.snapshot!, pending.snapshot!, PREFIX_DIMENSIONS)
         : [];
-    if (expected?.tokens === null && prefixCauses.length === 0) return null;
+    if (!serverNamesCause && expected?.tokens === null && prefixCauses.length === 0) return null;
 
     const gapMs = pending.sentAt - baseline.sentAt;
     const cacheBreak: CacheBreak = {
@@ -130,7 +140,14 @@ export class CacheBreakDetector {
         ? prefixCauses
         : explainChanges(baseline.snapshot!, pending.snapshot!);
     const ttlMs = baseline.snapshot?.usesOneHourTtl ? TTL_1H_MS : TTL_5M_MS;
-    if (causes.length > 0 && baseline.snapshot !== null && pending.snapshot !== null) {
+    if (serverNamesCause && serverReason !== undefined) {
+      cacheBreak.kind = "client_change";
+      cacheBreak.causes = [describeServerCacheMiss(serverReason), ...causes];
+      if (bothSnapshots && causes.length > 0) {
+        const diffPath = this.#writeDiff(scope, baseline.snapshot!, pending.snapshot!, causes);
+        if (diffPath !== undefined) cacheBreak.diffPath = diffPath;
+      }
+    } else if (causes.length > 0 && baseline.snapshot !== null && pending.snapshot !== null) {
       cacheBreak.kind = "client_change";
       cacheBreak.causes = causes;
       const diffPath = this.#writeDiff(scope, baseline.snapshot, pending.snapshot, causes);
@@ -139,6 +156,7 @@ export class CacheBreakDetector {
       cacheBreak.kind = "ttl_expiry";
       cacheBreak.causes = [`TTL expiry: ${formatDuration(gapMs)} idle > ${formatDuration(ttlMs)} TTL`];
     }
+    if (serverReason !== undefined && !serverNamesCause) cacheBreak.causes.push(describeServerCacheMiss(serverReason));
     state.stats.breaks.push(cacheBreak);
     return cacheBreak;
   }

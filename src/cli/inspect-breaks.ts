@@ -3,32 +3,25 @@
  * rule calls a break, explained (best first) by the server's own cache diagnostics, a recorded notice of the
  * live detector, a compaction or clear just before it (then it is expected, not a break), or the idle gap.
  */
-import { type CacheBreak, formatDuration, isCacheBreak, TTL_5M_MS } from "../cache/index.js";
+import {
+  type CacheBreak,
+  describeServerCacheMiss,
+  formatDuration,
+  isCacheBreak,
+  SERVER_PREFIX_CHANGES,
+  TTL_5M_MS,
+} from "../cache/index.js";
 import type { InspectBreak, InspectRequest, ServerCacheMiss } from "./inspect-types.js";
 
 /** Cause given to breaks found in the usage sequence when no notice recorded why. */
 export const UNKNOWN_BREAK_CAUSE = "unknown (no fingerprint in transcript)";
 
-/** Server reasons that name a change the client made to the cached prefix outside the messages. */
-const PREFIX_CHANGES: Readonly<Record<string, string>> = {
-  model_changed: "model changed",
-  system_changed: "system prompt changed",
-  tools_changed: "tools changed",
-};
-
 /** Words for a server-reported cache miss. */
-export function describeServerCacheMiss(miss: ServerCacheMiss): string {
-  const what =
-    PREFIX_CHANGES[miss.reason] ??
-    (miss.reason === "messages_changed"
-      ? "an earlier message changed"
-      : miss.reason === "previous_message_not_found"
-        ? "the server no longer knew the previous request"
-        : miss.reason === "unavailable"
-          ? "the server could not tell"
-          : miss.reason);
-  const tokens = miss.missedTokens === null ? "" : ` (~${miss.missedTokens.toLocaleString("en-US")} tokens missed)`;
-  return `server says: ${what}${tokens}`;
+function serverWords(miss: ServerCacheMiss): string {
+  return describeServerCacheMiss({
+    type: miss.reason,
+    ...(miss.missedTokens !== null ? { cache_missed_input_tokens: miss.missedTokens } : {}),
+  });
 }
 
 export interface BreakRequest {
@@ -67,11 +60,11 @@ export function findBreaks(requests: readonly BreakRequest[], notices: readonly 
     const notice = unmatched[noticeIndex];
     if (notice !== undefined) unmatched.splice(noticeIndex, 1);
     const server = request.serverCacheMiss;
-    const serverNamesPrefix = server !== null && PREFIX_CHANGES[server.reason] !== undefined;
+    const serverNamesPrefix = server !== null && SERVER_PREFIX_CHANGES[server.reason] !== undefined;
     if (server !== null && (serverNamesPrefix || (afterBoundary === null && server.reason === "messages_changed"))) {
       // The server compared the two requests itself: its answer beats any guess made here.
       found.kind = "client_change";
-      found.causes = [describeServerCacheMiss(server)];
+      found.causes = [serverWords(server)];
       found.source = "server";
     } else if (afterBoundary !== null && notice?.kind !== "client_change") {
       // A compaction or clear shrinks the cached prefix on purpose; only a changed prefix is still news.
@@ -85,7 +78,7 @@ export function findBreaks(requests: readonly BreakRequest[], notices: readonly 
     } else if (gapMs !== null && gapMs > TTL_5M_MS) {
       found.causes.push(`idle ${formatDuration(gapMs)} before it (over the 5m TTL)`);
     }
-    if (server !== null && found.source !== "server") found.causes.push(describeServerCacheMiss(server));
+    if (server !== null && found.source !== "server") found.causes.push(serverWords(server));
     breaks.push(found);
   }
   for (const notice of unmatched) breaks.push({ ...notice, requestIndex: null, source: "notice", gapMs: notice.gapMs });

@@ -274,7 +274,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
               outputPerMTok: limits.outputPricePerMTok,
             });
             {
-              const cacheBreak = context.cacheDetector?.afterResponse(event.usage);
+              const cacheBreak = context.cacheDetector?.afterResponse(event.usage, undefined, event.cacheMiss);
               if (cacheBreak && context.cacheDetector) {
                 const message = context.cacheDetector.describe(cacheBreak);
                 const notice = createSystemEntry(entryContext(), "informational", message, { level: "warning" });

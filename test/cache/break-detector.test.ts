@@ -129,6 +129,27 @@ describe("CacheBreakDetector", () => {
     expect(tooMuch).toMatchObject({ previousCacheRead: 50_000, cacheRead: 5_000, kind: "server_side" });
   });
 
+  it("prefers the server's cache-miss reason, even over an expected drop", () => {
+    round(makeRequest(), 50_000);
+    detector.expectDrop("compaction");
+    clock += 10_000;
+    detector.beforeRequest(makeRequest());
+    const cacheBreak = detector.afterResponse(usage(0), undefined, {
+      type: "system_changed",
+      cache_missed_input_tokens: 48_000,
+    });
+    expect(cacheBreak).toMatchObject({
+      kind: "client_change",
+      causes: ["server says: system prompt changed (~48,000 tokens missed)"],
+    });
+    // A server that could not tell adds its words to the client's own guess.
+    round(makeRequest(), 50_000);
+    clock += 10_000;
+    detector.beforeRequest(makeRequest());
+    const unknown = detector.afterResponse(usage(1_000), undefined, { type: "unavailable" });
+    expect(unknown?.causes).toEqual(["likely server-side", "server says: the server could not tell"]);
+  });
+
   it("a drop under 2,000 tokens is no break, even when proportionally large", () => {
     round(makeRequest(), 3_000);
     expect(round(makeRequest(), 1_500)).toBeNull();

@@ -9,6 +9,9 @@ import { chartAssets } from "./chart-assets.js";
 import { PAGE_SCRIPT } from "./inspect-page-script.js";
 import type { InspectEvent, InspectReport, RequestPurpose } from "./inspect-types.js";
 
+/** Prompt rows the page lists; past this, the most expensive ones (all of them are in `--json`). */
+export const DEFAULT_PAGE_PROMPT_ROWS = 300;
+
 const PURPOSE_WORDS: Readonly<Record<RequestPurpose, string>> = {
   turn: "",
   compact: "compaction summary",
@@ -130,7 +133,18 @@ function eventList(report: InspectReport): string {
 
 function promptTable(report: InspectReport): string {
   if (report.prompts.length === 0) return `<p class="muted">No user prompts found.</p>`;
-  const rows = report.prompts.map((prompt) => {
+  const shown =
+    report.prompts.length <= DEFAULT_PAGE_PROMPT_ROWS
+      ? report.prompts
+      : [...report.prompts]
+          .sort((a, b) => b.costUsd - a.costUsd)
+          .slice(0, DEFAULT_PAGE_PROMPT_ROWS)
+          .sort((a, b) => a.index - b.index);
+  const note =
+    shown.length === report.prompts.length
+      ? ""
+      : `<p class="muted">The ${shown.length} most expensive of ${count(report.prompts.length)} prompts, in order (all of them: --json).</p>`;
+  const rows = shown.map((prompt) => {
     const tools = Object.entries(prompt.tools)
       .map(([name, calls]) => (calls === 1 ? name : `${name} ×${calls}`))
       .join(", ");
@@ -138,7 +152,7 @@ function promptTable(report: InspectReport): string {
     const took = prompt.durationMs === null ? "" : `${Math.round(prompt.durationMs / 1000)} s`;
     return `<tr><td class="n">${prompt.index}</td><td>${escapeHtml(time)}</td><td>${escapeHtml(prompt.text)}</td><td>${escapeHtml(tools)}</td><td class="n">${count(prompt.requests)}</td><td class="n">${took}</td><td class="n">${dollars(prompt.costUsd)}</td><td class="n">${percent(prompt.hitRatio)}</td></tr>`;
   });
-  return `<table><thead><tr><th class="n">#</th><th>time</th><th>prompt</th><th>tools used</th><th class="n">requests</th><th class="n">took</th><th class="n">cost</th><th class="n">hit ratio</th></tr></thead><tbody>
+  return `${note}<table><thead><tr><th class="n">#</th><th>time</th><th>prompt</th><th>tools used</th><th class="n">requests</th><th class="n">took</th><th class="n">cost</th><th class="n">hit ratio</th></tr></thead><tbody>
 ${rows.join("\n")}
 </tbody></table>`;
 }

@@ -42,6 +42,8 @@ export const PAGE_SCRIPT = `
   }
   function width(id) { return Math.max(320, document.getElementById(id).clientWidth); }
   var bars = uPlot.paths.bars({ size: [0.75, 48] });
+  // Amounts start at zero, so a bar's height is its size.
+  function fromZero(u, min, max) { return [0, max > 0 ? max * 1.08 : 1]; }
   var xAxis = { label: "request", values: function (u, ticks) { return ticks.map(function (t) { return Number.isInteger(t) ? String(t) : ""; }); } };
   function stack(label, values, color, own) {
     return { label: label, fill: color, stroke: color, paths: bars, points: { show: false },
@@ -53,14 +55,14 @@ export const PAGE_SCRIPT = `
   if (x.length > 0) {
     new uPlot({
       width: width("context-chart"), height: 280, plugins: [markers()],
-      scales: { x: { time: false, range: function (u, min, max) { return [min - 0.6, max + 0.6]; } } },
+      scales: { x: { time: false, range: function (u, min, max) { return [min - 0.6, max + 0.6]; } }, y: { range: fromZero } },
       axes: [xAxis, { label: "tokens in the request", size: 70, values: function (u, t) { return t.map(count); } }],
       series: [{ label: "request" }, stack("uncached input", total, colors.uncached, 1),
         stack("cache write", writeAndRead, colors.write, 2), stack("cache read", read, colors.read, 3)],
     }, [x, total, writeAndRead, read], document.getElementById("context-chart"));
     new uPlot({
       width: width("cost-chart"), height: 240, plugins: [markers()],
-      scales: { x: { time: false, range: function (u, min, max) { return [min - 0.6, max + 0.6]; } }, total: {} },
+      scales: { x: { time: false, range: function (u, min, max) { return [min - 0.6, max + 0.6]; } }, y: { range: fromZero }, total: { range: fromZero } },
       axes: [xAxis, { label: "cost of the request", size: 70, values: function (u, t) { return t.map(function (v) { return "$" + v.toFixed(3); }); } },
         { scale: "total", side: 1, label: "cumulative cost", size: 70, grid: { show: false }, values: function (u, t) { return t.map(function (v) { return "$" + v.toFixed(2); }); } }],
       series: [{ label: "request" },

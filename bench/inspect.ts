@@ -117,33 +117,45 @@ class CountingSink extends Writable {
   }
 }
 
-async function child(path: string): Promise<void> {
+async function child(path: string, page?: string): Promise<void> {
   const stdout = new CountingSink();
   const stderr = new CountingSink();
   const started = performance.now();
-  const code = await runInspect([path], { stdout, stderr, isTTY: false });
+  const code = await runInspect(page === undefined ? [path] : ["--html", page, path], { stdout, stderr, isTTY: false });
   const seconds = (performance.now() - started) / 1000;
   const peakRssMegabytes = process.resourceUsage().maxRSS / 1024;
   process.stdout.write(`${JSON.stringify({ code, seconds, peakRssMegabytes, outputBytes: stdout.bytes })}\n`);
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === "--child" && process.argv[3] !== undefined) return child(process.argv[3]);
+  if (process.argv[2] === "--child" && process.argv[3] !== undefined) return child(process.argv[3], process.argv[4]);
   const targetMegabytes = Number(process.argv[2] ?? DEFAULT_TARGET_MEGABYTES);
   const directory = await mkdtemp(join(tmpdir(), "threadline-bench-inspect-"));
   try {
     const path = join(directory, "bench-session.jsonl");
     const generated = await generateTranscript(path, targetMegabytes * 1_000_000);
     const size = (await stat(path)).size;
-    const result = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--child", path], {
-      encoding: "utf8",
-    });
-    if (result.status !== 0) throw new Error(`child failed: ${result.stderr}`);
-    const measured = JSON.parse(result.stdout.trim()) as { code: number; seconds: number; peakRssMegabytes: number };
+    const measure = (extra: string[]) => {
+      const result = spawnSync(
+        process.execPath,
+        ["--import", "tsx", fileURLToPath(import.meta.url), "--child", path, ...extra],
+        { encoding: "utf8" },
+      );
+      if (result.status !== 0) throw new Error(`child failed: ${result.stderr}`);
+      return JSON.parse(result.stdout.trim()) as { code: number; seconds: number; peakRssMegabytes: number };
+    };
+    const measured = measure([]);
     process.stdout.write(
       `inspect: ${(size / 1_000_000).toFixed(1)} MB, ${generated.lines} lines, ${generated.requests} requests\n` +
         `  exit code ${measured.code}, ${measured.seconds.toFixed(2)} s ` +
         `(${(size / 1_000_000 / measured.seconds).toFixed(0)} MB/s), peak RSS ${measured.peakRssMegabytes.toFixed(0)} MB\n`,
+    );
+    const pagePath = join(directory, "bench-session.html");
+    const page = measure([pagePath]);
+    const pageSize = (await stat(pagePath)).size;
+    process.stdout.write(
+      `inspect --html: exit code ${page.code}, ${page.seconds.toFixed(2)} s (${(page.seconds / measured.seconds).toFixed(2)}× the text report), ` +
+        `peak RSS ${page.peakRssMegabytes.toFixed(0)} MB, page ${(pageSize / 1_000_000).toFixed(1)} MB\n`,
     );
   } finally {
     await rm(directory, { recursive: true, force: true });

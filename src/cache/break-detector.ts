@@ -19,8 +19,9 @@ import {
   TTL_1H_MS,
   TTL_5M_MS,
 } from "./cache-break.js";
-import { explainChanges } from "./explain-changes.js";
+import { explainChanges, PREFIX_DIMENSIONS } from "./explain-changes.js";
 import { type RequestSnapshot, snapshotRequest } from "./fingerprint.js";
+import { describeServerCacheMiss, SERVER_PREFIX_CHANGES, type ServerCacheMissReason } from "./server-cache-miss.js";
 
 /** Scope used when the caller names none: the main conversation. */
 export const MAIN_SCOPE = "main";
@@ -58,8 +59,11 @@ interface ScopeState {
   baseline: { snapshot: RequestSnapshot | null; cacheRead: number; sentAt: number } | null;
   /** The request sent and not yet answered. */
   pending: { snapshot: RequestSnapshot; sentAt: number } | null;
-  /** Set by `expectDrop`: the next response becomes the baseline whatever it reads. */
-  expectedDrop: string | null;
+  /**
+   * Set by `expectDrop`: the next response may read less. `tokens` null: any drop (a compaction rewrote the
+   * prefix); else at most that many tokens fewer (cache edits deleted them).
+   */
+  expectedDrop: { reason: string; tokens: number | null } | null;
 }
 
 export class CacheBreakDetector {
@@ -83,8 +87,12 @@ export class CacheBreakDetector {
     this.#state(scope).pending = { snapshot: snapshotRequest(request), sentAt: this.#now() };
   }
 
-  /** Phase 2: compare this response's cache read with the baseline; returns the break, if any, and moves the baseline. */
-  afterResponse(usage: Usage, scope: string = MAIN_SCOPE): CacheBreak | null {
+  /**
+   * Phase 2: compare this response's cache read with the baseline; returns the break, if any, and moves the
+   * baseline. `serverReason` (default none): the response's cache diagnostics, preferred over the client's
+   * guess where it names a cause.
+   */
+  afterResponse(usage: Usage, scope: string = MAIN_SCOPE, serverReason?: ServerCacheMissReason): CacheBreak | null {
     const state = this.#state(scope);
     const cacheRead = usage.cache_read_input_tokens ?? 0;
     const pending = state.pending ?? { snapshot: null, sentAt: this.#now() };
@@ -94,11 +102,27 @@ export class CacheBreakDetector {
     const baseline = state.baseline;
     state.baseline = { snapshot: pending.snapshot, cacheRead, sentAt: pending.sentAt };
     state.stats.lastCacheRead = cacheRead;
-    if (state.expectedDrop !== null) {
-      state.expectedDrop = null;
-      return null;
-    }
-    if (baseline === null || !isCacheBreak(baseline.cacheRead, cacheRead, this.#rule)) return null;
+    const expected = state.expectedDrop;
+    state.expectedDrop = null;
+    if (baseline === null) return null;
+    // An expected drop of known size is measured from the baseline minus what was meant to go.
+    // The server names a change outside the messages (or, with nothing expected, in them): its word is final.
+    const serverNamesCause =
+      serverReason !== undefined &&
+      (SERVER_PREFIX_CHANGES[serverReason.type] !== undefined ||
+        (expected === null && serverReason.type === "messages_changed"));
+    const floor =
+      serverNamesCause || expected?.tokens === undefined || expected.tokens === null
+        ? baseline.cacheRead
+        : Math.max(0, baseline.cacheRead - expected.tokens);
+    if (!isCacheBreak(floor, cacheRead, this.#rule)) return null;
+    const bothSnapshots = baseline.snapshot !== null && pending.snapshot !== null;
+    // While a drop is expected, only a change no compaction or clear makes (system, tools, model) explains it.
+    const prefixCauses =
+      expected !== null && bothSnapshots
+        ? explainChanges(baseline.snapshot!, pending.snapshot!, PREFIX_DIMENSIONS)
+        : [];
+    if (!serverNamesCause && expected?.tokens === null && prefixCauses.length === 0) return null;
 
     const gapMs = pending.sentAt - baseline.sentAt;
     const cacheBreak: CacheBreak = {
@@ -110,12 +134,20 @@ export class CacheBreakDetector {
       causes: ["likely server-side"],
       gapMs,
     };
-    const causes =
-      baseline.snapshot !== null && pending.snapshot !== null
-        ? explainChanges(baseline.snapshot, pending.snapshot)
-        : [];
+    const causes = !bothSnapshots
+      ? []
+      : expected !== null
+        ? prefixCauses
+        : explainChanges(baseline.snapshot!, pending.snapshot!);
     const ttlMs = baseline.snapshot?.usesOneHourTtl ? TTL_1H_MS : TTL_5M_MS;
-    if (causes.length > 0 && baseline.snapshot !== null && pending.snapshot !== null) {
+    if (serverNamesCause && serverReason !== undefined) {
+      cacheBreak.kind = "client_change";
+      cacheBreak.causes = [describeServerCacheMiss(serverReason), ...causes];
+      if (bothSnapshots && causes.length > 0) {
+        const diffPath = this.#writeDiff(scope, baseline.snapshot!, pending.snapshot!, causes);
+        if (diffPath !== undefined) cacheBreak.diffPath = diffPath;
+      }
+    } else if (causes.length > 0 && baseline.snapshot !== null && pending.snapshot !== null) {
       cacheBreak.kind = "client_change";
       cacheBreak.causes = causes;
       const diffPath = this.#writeDiff(scope, baseline.snapshot, pending.snapshot, causes);
@@ -124,14 +156,22 @@ export class CacheBreakDetector {
       cacheBreak.kind = "ttl_expiry";
       cacheBreak.causes = [`TTL expiry: ${formatDuration(gapMs)} idle > ${formatDuration(ttlMs)} TTL`];
     }
+    if (serverReason !== undefined && !serverNamesCause) cacheBreak.causes.push(describeServerCacheMiss(serverReason));
     state.stats.breaks.push(cacheBreak);
     return cacheBreak;
   }
 
-  /** The next response may read less (cache edits, compaction, clear, resume): it is not a break and becomes the baseline. */
-  expectDrop(reason: string, scope: string = MAIN_SCOPE): void {
+  /**
+   * The next response may read less (cache edits, compaction, clear, resume): not a break, unless the system
+   * prompt, tools or model changed too, or, when `tokens` says how much was meant to go (cache edits), it
+   * read less than that would explain. Default `tokens`: any drop. Two calls before one response add up.
+   */
+  expectDrop(reason: string, scope: string = MAIN_SCOPE, tokens?: number): void {
     const state = this.#state(scope);
-    state.expectedDrop = reason;
+    const previous = state.expectedDrop;
+    const amount =
+      tokens === undefined || previous?.tokens === null ? null : (previous?.tokens ?? 0) + Math.max(0, tokens);
+    state.expectedDrop = { reason: previous === null ? reason : `${previous.reason}; ${reason}`, tokens: amount };
     state.stats.expectedDrops.push(reason);
   }
 

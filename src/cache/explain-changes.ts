@@ -24,10 +24,24 @@ export function changedDimensions(before: Fingerprint, after: Fingerprint): Arra
   return changed;
 }
 
-/** One human phrase per change, e.g. "system prompt changed", "tool Read changed (description)". */
-export function explainChanges(before: RequestSnapshot, after: RequestSnapshot): string[] {
+/**
+ * Dimensions no compaction, clear or cache edit ever changes: a change to one of them is a break even when
+ * a drop was expected.
+ */
+export const PREFIX_DIMENSIONS: ReadonlySet<keyof Fingerprint> = new Set(["system", "tools", "model"]);
+
+/**
+ * One human phrase per change, e.g. "system prompt changed", "tool Read changed (description)"; only the
+ * dimensions in `only` when given (default: all).
+ */
+export function explainChanges(
+  before: RequestSnapshot,
+  after: RequestSnapshot,
+  only?: ReadonlySet<keyof Fingerprint>,
+): string[] {
   const causes: string[] = [];
   for (const dimension of changedDimensions(before.fingerprint, after.fingerprint)) {
+    if (only !== undefined && !only.has(dimension)) continue;
     switch (dimension) {
       case "system":
         causes.push("system prompt changed");

@@ -20,4 +20,9 @@ export {
 export { formatCacheReport, hitRatio } from "./cache-report.js";
 export { changedDimensions, explainChanges } from "./explain-changes.js";
 export { type Fingerprint, fingerprintRequest, type RequestSnapshot, snapshotRequest } from "./fingerprint.js";
+export {
+  describeServerCacheMiss,
+  SERVER_PREFIX_CHANGES,
+  type ServerCacheMissReason,
+} from "./server-cache-miss.js";
 export { unifiedDiff } from "./unified-diff.js";

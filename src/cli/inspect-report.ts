@@ -4,38 +4,44 @@
  * they are narrowed by hand rather than with zod because a 100 MB file holds hundreds of thousands of them
  * and only a few fields of each are read.
  */
-import {
-  type CacheBreak,
-  formatDuration,
-  hitRatio,
-  isCacheBreak,
-  MAIN_SCOPE,
-  parseCacheBreakNotice,
-  TTL_5M_MS,
-} from "../cache/index.js";
+import { type CacheBreak, MAIN_SCOPE, parseCacheBreakNotice } from "../cache/index.js";
+import { findBreaks } from "./inspect-breaks.js";
 import { CompactionTally } from "./inspect-compaction.js";
 import { estimateContentTokens } from "./inspect-estimate.js";
+import { groupByPrompt, promptText } from "./inspect-prompts.js";
+import { applyUsage, count, emptyRequest, serverCacheMiss, totalsOf } from "./inspect-request.js";
 import type {
-  InspectBreak,
+  CompactionTier,
+  InspectEvent,
   InspectReport,
   InspectRequest,
   MalformedLine,
-  TokenTotals,
+  RequestPurpose,
   TranscriptFormat,
 } from "./inspect-types.js";
-import { requestCostUsd } from "./pricing.js";
+import { cacheReadUsdPerToken } from "./pricing.js";
 
-/** Cause given to breaks found in the usage sequence when no notice recorded why. */
-export const UNKNOWN_BREAK_CAUSE = "unknown (no fingerprint in transcript)";
+export { UNKNOWN_BREAK_CAUSE } from "./inspect-breaks.js";
 
 type JsonRecord = Record<string, unknown>;
+
+/** A compaction, clear or snip recorded between two requests of a scope. */
+interface Boundary {
+  /** The record's name, for "expected drop after …". */
+  record: string;
+  tier: CompactionTier;
+  /** What it did, in words. */
+  label: string;
+}
 
 interface OpenRequest {
   request: InspectRequest;
   hasUsage: boolean;
-  /** A compaction/snip record of the same scope came between the previous request and this one. */
-  afterBoundary: string | null;
+  /** Compaction/snip records of the same scope between the previous request and this one. */
+  boundaries: Boundary[];
 }
+
+const SIDE_PURPOSES: ReadonlySet<string> = new Set<RequestPurpose>(["compact", "collapse", "session-memory"]);
 
 /** Accumulates records one at a time (so a file reader can stream into it) and builds the report at the end. */
 export class InspectAccumulator {
@@ -47,8 +53,9 @@ export class InspectAccumulator {
   readonly #malformed: MalformedLine[] = [];
   readonly #skipped: Record<string, number> = {};
   readonly #compaction = new CompactionTally();
-  /** Per scope: the boundary record seen since its last request started. */
-  readonly #boundarySinceRequest = new Map<string, string>();
+  /** Per scope: the boundary records seen since its last request started. */
+  readonly #boundariesSinceRequest = new Map<string, Boundary[]>();
+  readonly #prompts: Array<{ text: string; timestamp: string | null }> = [];
 
   /** Number of lines that parsed as JSON objects with a `type`. */
   get typedRecords(): number {
@@ -81,10 +88,20 @@ export class InspectAccumulator {
         this.#addAssistant(record, line);
         this.#addEntry(record);
         return;
-      case "user":
+      case "user": {
+        this.#noteFormat();
+        const text = promptText(record);
+        if (text !== null)
+          this.#prompts.push({ text, timestamp: typeof record.timestamp === "string" ? record.timestamp : null });
+        this.#addEntry(record);
+        return;
+      }
       case "attachment":
         this.#noteFormat();
         this.#addEntry(record);
+        return;
+      case "side-request":
+        this.#addSideRequest(record, line);
         return;
       case "system":
         this.#addSystem(record);
@@ -92,7 +109,11 @@ export class InspectAccumulator {
       case "collapse-commit":
         if (typeof record.firstArchivedUuid === "string" && typeof record.lastArchivedUuid === "string")
           this.#compaction.addCollapse(record.firstArchivedUuid, record.lastArchivedUuid, String(record.summary ?? ""));
-        this.#markBoundary(MAIN_SCOPE, "collapse commit");
+        this.#markBoundary(MAIN_SCOPE, {
+          record: "collapse commit",
+          tier: "collapse",
+          label: "context collapse committed a span",
+        });
         return;
       default:
         this.#skip(String(record.type));
@@ -109,17 +130,58 @@ export class InspectAccumulator {
     const scopeNames = [...new Set(table.map((request) => request.scope))].sort((a, b) =>
       a === MAIN_SCOPE ? -1 : b === MAIN_SCOPE ? 1 : a.localeCompare(b),
     );
+    const breaks = findBreaks(
+      requests
+        .filter((open) => open.request.purpose === "turn")
+        .map((open) => ({ request: open.request, afterBoundary: open.boundaries.at(-1)?.record ?? null })),
+      this.#notices,
+    );
+    const events: InspectEvent[] = [];
+    for (const open of requests)
+      for (const boundary of open.boundaries)
+        events.push({ beforeRequest: open.request.index, kind: boundary.tier, label: boundary.label });
+    for (const boundaries of this.#boundariesSinceRequest.values())
+      for (const boundary of boundaries)
+        events.push({ beforeRequest: table.length + 1, kind: boundary.tier, label: boundary.label });
+    for (const found of breaks) {
+      if (found.kind === "expected" || found.requestIndex === null) continue;
+      events.push({
+        beforeRequest: found.requestIndex,
+        kind: "break",
+        label: `cache break: ${found.causes.join("; ")}`,
+      });
+    }
+    events.sort((a, b) => a.beforeRequest - b.beforeRequest);
     return {
       format: this.#format,
       records: this.#records,
       requests: table,
       totals: totalsOf(table),
       scopes: scopeNames.map((scope) => ({ scope, ...totalsOf(table.filter((request) => request.scope === scope)) })),
-      breaks: this.#breaks(requests),
+      breaks,
       compaction: this.#compaction.finish(),
       malformedLines: this.#malformed,
       skippedRecords: this.#skipped,
+      prompts: groupByPrompt(this.#prompts, table),
+      events,
+      unknownModels: [...new Set(table.filter((request) => !request.knownModel).map((request) => request.model))],
     };
+  }
+
+  #addSideRequest(record: JsonRecord, line: number): void {
+    const usage = asRecord(record.usage);
+    const purpose = String(record.purpose);
+    if (usage === null || !SIDE_PURPOSES.has(purpose)) {
+      this.#skip("side-request");
+      return;
+    }
+    const model = typeof record.model === "string" ? record.model : "unknown";
+    const timestamp = typeof record.timestamp === "string" ? record.timestamp : null;
+    const request = emptyRequest(`side-request-line-${line}`, MAIN_SCOPE, model, timestamp, line);
+    request.purpose = purpose as RequestPurpose;
+    request.prompt = this.#prompts.length;
+    applyUsage(request, usage);
+    this.#requests.push({ request, hasUsage: true, boundaries: [] });
   }
 
   #addAssistant(record: JsonRecord, line: number): void {
@@ -134,15 +196,25 @@ export class InspectAccumulator {
     let open = this.#requestById.get(id);
     if (open === undefined) {
       const scope = scopeOf(record);
+      const boundaries = this.#boundariesSinceRequest.get(scope) ?? [];
       open = {
         request: emptyRequest(id, scope, model, typeof record.timestamp === "string" ? record.timestamp : null, line),
         hasUsage: false,
-        afterBoundary: this.#boundarySinceRequest.get(scope) ?? null,
+        boundaries,
       };
-      this.#boundarySinceRequest.delete(scope);
+      open.request.prompt = this.#prompts.length;
+      open.request.after = boundaries.length === 0 ? null : boundaries.map((boundary) => boundary.label).join("; ");
+      this.#boundariesSinceRequest.delete(scope);
       this.#requestById.set(id, open);
       this.#requests.push(open);
     }
+    if (Array.isArray(message.content))
+      for (const block of message.content) {
+        const typed = asRecord(block);
+        if (typed?.type === "tool_use" && typeof typed.name === "string") open.request.tools.push(typed.name);
+      }
+    const miss = serverCacheMiss(message.diagnostics);
+    if (miss !== null) open.request.serverCacheMiss = miss;
     const usage = asRecord(message.usage);
     if (usage === null) return;
     // Every record of a response may carry usage; the last one holds the final numbers.
@@ -151,8 +223,9 @@ export class InspectAccumulator {
     open.hasUsage = true;
     if (!wasCounted && open.request.scope === MAIN_SCOPE) {
       const request = open.request;
-      this.#compaction.addMainRequestPromptTokens(
+      this.#compaction.addMainRequest(
         request.inputTokens + request.cacheReadTokens + request.cacheWriteTokens,
+        cacheReadUsdPerToken(request.model),
       );
     }
   }
@@ -165,18 +238,43 @@ export class InspectAccumulator {
       case "compact_boundary": {
         const metadata = asRecord(record.compactMetadata);
         const post = metadata?.postTokens;
-        this.#compaction.addCompact(numberOr(metadata?.preTokens, 0), typeof post === "number" ? post : undefined);
-        this.#markBoundary(scope, subtype);
+        const pre = numberOr(metadata?.preTokens, 0);
+        this.#compaction.addCompact(pre, typeof post === "number" ? post : undefined);
+        const trigger = typeof metadata?.trigger === "string" ? ` (${metadata.trigger})` : "";
+        const sizes =
+          typeof post === "number" ? `: ${count(pre)} → ${count(post)} tokens` : ` from ${count(pre)} tokens`;
+        this.#markBoundary(scope, {
+          record: subtype,
+          tier: "compact",
+          label: `conversation compacted${trigger}${sizes}`,
+        });
         break;
       }
-      case "microcompact_boundary":
-        this.#compaction.addMicrocompact(numberOr(asRecord(record.microcompactMetadata)?.tokensSaved, 0));
-        this.#markBoundary(scope, subtype);
+      case "microcompact_boundary": {
+        const metadata = asRecord(record.microcompactMetadata);
+        const saved = numberOr(metadata?.tokensSaved, 0);
+        this.#compaction.addMicrocompact(saved);
+        const ids = metadata?.compactedToolIds;
+        const results = Array.isArray(ids)
+          ? `${ids.length} old tool result${ids.length === 1 ? "" : "s"}`
+          : "old tool results";
+        const how = metadata?.trigger === "cached" ? "deleted from the cache" : "cleared";
+        this.#markBoundary(scope, {
+          record: subtype,
+          tier: "microcompact",
+          label: `${results} ${how} (~${count(saved)} tokens)`,
+        });
         break;
+      }
       case "snip_boundary": {
         const removed = asRecord(record.snipMetadata)?.removedUuids;
-        this.#compaction.addSnip(Array.isArray(removed) ? removed.filter((uuid) => typeof uuid === "string") : []);
-        this.#markBoundary(scope, subtype);
+        const uuids = Array.isArray(removed) ? removed.filter((uuid) => typeof uuid === "string") : [];
+        this.#compaction.addSnip(uuids);
+        this.#markBoundary(scope, {
+          record: subtype,
+          tier: "snip",
+          label: `snipped ${uuids.length} message${uuids.length === 1 ? "" : "s"}`,
+        });
         break;
       }
       default: {
@@ -199,57 +297,10 @@ export class InspectAccumulator {
     this.#compaction.addEntry(record.uuid, tokens);
   }
 
-  #breaks(requests: readonly OpenRequest[]): InspectBreak[] {
-    const breaks: InspectBreak[] = [];
-    const unmatched = [...this.#notices];
-    const previousByScope = new Map<string, InspectRequest>();
-    for (const open of requests) {
-      const request = open.request;
-      const previous = previousByScope.get(request.scope);
-      previousByScope.set(request.scope, request);
-      if (previous === undefined || !isCacheBreak(previous.cacheReadTokens, request.cacheReadTokens)) continue;
-      const gapMs = gapBetween(previous.timestamp, request.timestamp);
-      const found: InspectBreak = {
-        scope: request.scope,
-        requestIndex: request.index,
-        previousCacheRead: previous.cacheReadTokens,
-        cacheRead: request.cacheReadTokens,
-        drop: previous.cacheReadTokens - request.cacheReadTokens,
-        kind: "unknown",
-        causes: [UNKNOWN_BREAK_CAUSE],
-        source: "usage",
-        gapMs,
-      };
-      const noticeIndex = unmatched.findIndex(
-        (notice) =>
-          notice.scope === request.scope &&
-          notice.previousCacheRead === found.previousCacheRead &&
-          notice.cacheRead === found.cacheRead,
-      );
-      const notice = unmatched[noticeIndex];
-      if (notice !== undefined) {
-        unmatched.splice(noticeIndex, 1);
-        found.kind = notice.kind;
-        found.causes = notice.causes;
-        found.source = "notice";
-        if (notice.diffPath !== undefined) found.diffPath = notice.diffPath;
-      } else if (open.afterBoundary !== null) {
-        found.kind = "expected";
-        found.causes = [`expected drop after ${open.afterBoundary}`];
-      } else if (gapMs !== null && gapMs > TTL_5M_MS) {
-        found.causes.push(`idle ${formatDuration(gapMs)} before it (over the 5m TTL)`);
-      }
-      breaks.push(found);
-    }
-    for (const notice of unmatched) {
-      const recorded: InspectBreak = { ...notice, requestIndex: null, source: "notice", gapMs: notice.gapMs };
-      breaks.push(recorded);
-    }
-    return breaks;
-  }
-
-  #markBoundary(scope: string, what: string): void {
-    this.#boundarySinceRequest.set(scope, what);
+  #markBoundary(scope: string, boundary: Boundary): void {
+    const list = this.#boundariesSinceRequest.get(scope) ?? [];
+    list.push(boundary);
+    this.#boundariesSinceRequest.set(scope, list);
   }
 
   #noteFormat(): void {
@@ -269,76 +320,9 @@ export async function inspectRecords(records: AsyncIterable<unknown> | Iterable<
   return accumulator.finish();
 }
 
-function emptyRequest(
-  messageId: string,
-  scope: string,
-  model: string,
-  timestamp: string | null,
-  line: number,
-): InspectRequest {
-  return {
-    index: 0,
-    messageId,
-    scope,
-    model,
-    timestamp,
-    line,
-    inputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    cacheWrite5mTokens: 0,
-    cacheWrite1hTokens: 0,
-    outputTokens: 0,
-    hitRatio: 0,
-    costUsd: 0,
-  };
-}
-
-function applyUsage(request: InspectRequest, usage: JsonRecord): void {
-  request.inputTokens = numberOr(usage.input_tokens, 0);
-  request.outputTokens = numberOr(usage.output_tokens, 0);
-  request.cacheReadTokens = numberOr(usage.cache_read_input_tokens, 0);
-  request.cacheWriteTokens = numberOr(usage.cache_creation_input_tokens, 0);
-  // Without the TTL split, every write is billed at the default 5-minute rate.
-  const split = asRecord(usage.cache_creation);
-  request.cacheWrite1hTokens = numberOr(split?.ephemeral_1h_input_tokens, 0);
-  request.cacheWrite5mTokens = split
-    ? numberOr(split.ephemeral_5m_input_tokens, 0)
-    : request.cacheWriteTokens - request.cacheWrite1hTokens;
-  request.hitRatio = hitRatio(request.inputTokens, request.cacheReadTokens, request.cacheWriteTokens);
-  request.costUsd = requestCostUsd(request.model, request);
-}
-
-function totalsOf(requests: readonly InspectRequest[]): TokenTotals {
-  const totals: TokenTotals = {
-    requests: requests.length,
-    inputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    outputTokens: 0,
-    hitRatio: 0,
-    costUsd: 0,
-  };
-  for (const request of requests) {
-    totals.inputTokens += request.inputTokens;
-    totals.cacheReadTokens += request.cacheReadTokens;
-    totals.cacheWriteTokens += request.cacheWriteTokens;
-    totals.outputTokens += request.outputTokens;
-    totals.costUsd += request.costUsd;
-  }
-  totals.hitRatio = hitRatio(totals.inputTokens, totals.cacheReadTokens, totals.cacheWriteTokens);
-  return totals;
-}
-
 function scopeOf(record: JsonRecord): string {
   if (record.isSidechain !== true) return MAIN_SCOPE;
   return typeof record.agentId === "string" && record.agentId !== "" ? record.agentId : "sidechain";
-}
-
-function gapBetween(before: string | null, after: string | null): number | null {
-  if (before === null || after === null) return null;
-  const gap = Date.parse(after) - Date.parse(before);
-  return Number.isFinite(gap) ? gap : null;
 }
 
 function asRecord(value: unknown): JsonRecord | null {

@@ -3,6 +3,7 @@
  * savings of one transcript (threadline's or Claude Code's), streamed so a 100 MB file takes seconds and
  * little memory. Problems end in one line on stderr, never a stack trace.
  */
+import { writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { forEachJsonlLine } from "../transcript/index.js";
@@ -27,7 +28,11 @@ export interface InspectIo {
   env?: NodeJS.ProcessEnv;
 }
 
-const USAGE = "usage: threadline inspect [--json] <transcript.jsonl | session-id>";
+const USAGE =
+  "usage: threadline inspect [--json] [--html FILE.html] [--what-if] <transcript.jsonl | session-id>\n" +
+  "  --json       the report as JSON\n" +
+  "  --html FILE  also write the report as one self-contained page (charts, prompts, savings)\n" +
+  "  --what-if    what the same conversation would cost with threadline's default policy";
 
 /** Runs the command on the arguments after `inspect`; resolves to the exit code (0 ok, 1 bad file, 2 usage). */
 export async function runInspect(argv: string[], io: InspectIo): Promise<number> {
@@ -54,9 +59,22 @@ export async function runInspect(argv: string[], io: InspectIo): Promise<number>
       return 1;
     }
     const report = await inspectFile(resolved.path, io);
-    if (report.records === 0 && report.malformedLines.length > 0) {
-      io.stderr.write(`threadline inspect: ${resolved.path} is not a JSONL transcript (no line is a JSON record)\n`);
+    const problem = unusableReason(report);
+    if (problem !== null) {
+      io.stderr.write(`threadline inspect: ${resolved.path} ${problem}\n`);
       return 1;
+    }
+    if (parsed.values["what-if"]) {
+      const { runWhatIf } = await import("./inspect-what-if.js");
+      return await runWhatIf(resolved.path, report, { json: parsed.values.json, stdout: io.stdout, stderr: io.stderr });
+    }
+    if (parsed.values.html !== undefined) {
+      const { renderInspectPage } = await import("./inspect-html.js");
+      await writeFile(parsed.values.html, renderInspectPage(report, resolved.path));
+      io.stdout.write(
+        `wrote ${parsed.values.html}: ${report.requests.length} requests, $${report.totals.costUsd.toFixed(4)}\n`,
+      );
+      return 0;
     }
     io.stdout.write(
       parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : formatInspectReport(report, resolved.path),
@@ -68,12 +86,27 @@ export async function runInspect(argv: string[], io: InspectIo): Promise<number>
   }
 }
 
+/** Why a report has nothing to show (one line, after the path), or null when it has requests. */
+function unusableReason(report: InspectReport): string | null {
+  if (report.records === 0 && report.malformedLines.length === 0) return "is empty";
+  if (report.records === 0) return "is not a JSONL transcript (no line is a JSON record)";
+  if (report.format === "unknown")
+    return "is not a threadline or Claude Code transcript (no conversation records in it)";
+  if (report.requests.length === 0) return "holds no model requests (nothing to price)";
+  return null;
+}
+
 function parseInspectArgs(argv: string[]) {
   // Accept the subcommand name too, so callers may pass either argv form.
   const args = argv[0] === "inspect" ? argv.slice(1) : argv;
   return parseArgs({
     args,
-    options: { json: { type: "boolean", default: false }, help: { type: "boolean", short: "h", default: false } },
+    options: {
+      json: { type: "boolean", default: false },
+      html: { type: "string" },
+      "what-if": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
     allowPositionals: true,
     strict: true,
   });

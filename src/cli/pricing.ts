@@ -33,3 +33,8 @@ export function requestCostUsd(model: string, tokens: BillableTokens): number {
     tokens.cacheReadTokens * CACHE_READ_MULTIPLIER;
   return (inputEquivalent * inputPricePerMTok + tokens.outputTokens * outputPricePerMTok) / 1_000_000;
 }
+
+/** Dollars per token read from the cache for `model` (the cheapest way to carry a token; fallback prices if unknown). */
+export function cacheReadUsdPerToken(model: string): number {
+  return (modelLimits(model).inputPricePerMTok * CACHE_READ_MULTIPLIER) / 1_000_000;
+}

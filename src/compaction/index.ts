@@ -52,4 +52,5 @@ export type {
   ForkResult,
   ForkRunner,
   SessionMemorySnapshot,
+  SideRequestBill,
 } from "./types.js";

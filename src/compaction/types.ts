@@ -1,5 +1,5 @@
 /** The contract between the agent loop and the compaction tiers. */
-import type { CacheEditDelete, MessageEntry, TimelineEntry, Usage } from "../messages/index.js";
+import type { CacheEditDelete, MessageEntry, SideRequestPurpose, TimelineEntry, Usage } from "../messages/index.js";
 import type { Provider, ProviderCapabilities } from "../provider/types.js";
 import type { LatchState } from "../request/latches.js";
 import type { RequestSettings } from "../request/settings.js";
@@ -35,6 +35,15 @@ export interface ForkRequest {
   instruction: string;
   /** Output cap of the forked request. */
   maxTokens: number;
+  /** What the request is for, in its bill (`ForkParent.onSideRequest`). Default "compact". */
+  purpose?: SideRequestPurpose;
+}
+
+/** The bill of one forked request that got an answer, for the transcript and the session's totals. */
+export interface SideRequestBill {
+  purpose: SideRequestPurpose;
+  model: string;
+  usage: Usage;
 }
 
 export interface ForkResult {
@@ -61,6 +70,8 @@ export interface ForkParent {
   latches: LatchState;
   pins: readonly CacheEditPin[];
   signal?: AbortSignal;
+  /** Told of every forked request that was answered (it was billed). Default: nobody is told. */
+  onSideRequest?: (bill: SideRequestBill) => void;
 }
 
 /** Makes a ForkRunner for a parent (injected by the engine, which owns the forked agent). */

@@ -30,8 +30,14 @@ export function assembleForkedRequest(parent: ForkParent, request: ForkRequest):
   }).request;
 }
 
-/** Sends one forked request and returns its text; throws the provider's error when it fails. */
+/** Sends one forked request and returns its text (its bill goes to `parent.onSideRequest`); throws the provider's error when it fails. */
 export async function runForkedAgent(parent: ForkParent, request: ForkRequest): Promise<ForkResult> {
+  const result = await sendForkedRequest(parent, request);
+  parent.onSideRequest?.({ purpose: request.purpose ?? "compact", model: parent.settings.model, usage: result.usage });
+  return result;
+}
+
+async function sendForkedRequest(parent: ForkParent, request: ForkRequest): Promise<ForkResult> {
   const assembled = assembleForkedRequest(parent, request);
   const estimatedInputTokens = estimateRequestBodyTokens(assembled.body);
   const options = parent.signal !== undefined ? { signal: parent.signal } : {};

@@ -27,6 +27,7 @@ import {
   pinsFromEntries,
   query,
 } from "../loop/query.js";
+import { SideRequestLog } from "../loop/side-requests.js";
 import {
   createSystemEntry,
   createUserEntry,
@@ -342,23 +343,25 @@ export class QueryEngine {
     const preTokens = tokenCountWithEstimation(view);
     const chain = new RecordChain(this.sessionId, this.timeline.lastMessage?.uuid ?? null, this.#now());
     const limits = modelLimits(this.#state.model, this.config.modelOverrides);
-    const outcome = await compactConversation(
-      {
-        entries: this.timeline.entries,
-        now: this.#now(),
-        settings: this.config.compaction,
-        capabilities: this.provider.capabilities,
-        model: this.#state.model,
-        contextWindow: limits.contextWindow,
-        sessionId: this.sessionId,
-        parentUuid: chain.context().parentUuid,
-        compactableTools: compactableToolNames(this.#tools),
-        fork: createForkRunner(this.#forkParent()),
-        autoCompact: this.#autoCompact,
-      },
-      view,
-      chain,
-      { trigger: "manual", preTokens, ...(instructions !== undefined ? { instructions } : {}) },
+    const outcome = await this.#withSideRequests(
+      compactConversation(
+        {
+          entries: this.timeline.entries,
+          now: this.#now(),
+          settings: this.config.compaction,
+          capabilities: this.provider.capabilities,
+          model: this.#state.model,
+          contextWindow: limits.contextWindow,
+          sessionId: this.sessionId,
+          parentUuid: chain.context().parentUuid,
+          compactableTools: compactableToolNames(this.#tools),
+          fork: createForkRunner(this.#forkParent()),
+          autoCompact: this.#autoCompact,
+        },
+        view,
+        chain,
+        { trigger: "manual", preTokens, ...(instructions !== undefined ? { instructions } : {}) },
+      ),
     );
     for (const record of chain.records) {
       this.timeline.append(record);
@@ -376,9 +379,26 @@ export class QueryEngine {
     await this.transcript.close();
   }
 
+  /** Bills of side requests made outside a turn (/compact, ctx-agent, session memory). */
+  readonly #sideRequests = new SideRequestLog();
+
+  /** Appends the records of side requests answered since the last call and adds them to the totals. */
+  #recordSideRequests(): void {
+    for (const record of this.#sideRequests.drain(
+      this.sessionId,
+      this.#now(),
+      this.totals,
+      this.config.modelOverrides,
+    )) {
+      this.timeline.append(record);
+      this.transcript.append(record);
+    }
+  }
+
   #forkParent() {
     return {
       provider: this.provider,
+      onSideRequest: this.#sideRequests.onSideRequest,
       ...(this.#state.lastRequest ?? {
         settings: defaultRequestSettings(
           this.config,
@@ -398,16 +418,18 @@ export class QueryEngine {
     if (settings.collapse) {
       this.#finisher.add(async ({ entries }) => {
         if (this.#state.lastRequest === undefined) return;
-        const snapshot = await stageCollapses({
-          entries,
-          settings,
-          fork: createForkRunner(this.#forkParent()),
-          model: this.#state.model,
-          contextWindow: modelLimits(this.#state.model, this.config.modelOverrides).contextWindow,
-          compactableTools: compactableToolNames(this.#tools),
-          sessionId: this.sessionId,
-          now: this.#now(),
-        });
+        const snapshot = await this.#withSideRequests(
+          stageCollapses({
+            entries,
+            settings,
+            fork: createForkRunner(this.#forkParent()),
+            model: this.#state.model,
+            contextWindow: modelLimits(this.#state.model, this.config.modelOverrides).contextWindow,
+            compactableTools: compactableToolNames(this.#tools),
+            sessionId: this.sessionId,
+            now: this.#now(),
+          }),
+        );
         if (snapshot === undefined) return;
         this.timeline.append(snapshot);
         this.transcript.append(snapshot);
@@ -424,13 +446,25 @@ export class QueryEngine {
       const view = projectApiView(entries, settings);
       if (!memory.due(entries, view)) return;
       const limits = modelLimits(this.#state.model, this.config.modelOverrides);
-      await memory.update(
-        entries,
-        view,
-        createForkRunner(this.#forkParent()),
-        effectiveContextWindow(this.#state.model, limits.contextWindow),
+      await this.#withSideRequests(
+        memory.update(
+          entries,
+          view,
+          createForkRunner(this.#forkParent()),
+          effectiveContextWindow(this.#state.model, limits.contextWindow),
+        ),
       );
+      await this.transcript.flush();
     });
+  }
+
+  /** `work`, then the records of the side requests it made (also when it fails: they were billed). */
+  async #withSideRequests<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } finally {
+      this.#recordSideRequests();
+    }
   }
 
   /** The session memory kept for autocompact, when on. */

@@ -102,7 +102,12 @@ export class SessionMemory {
   ): Promise<boolean> {
     const last = view.at(-1);
     if (last === undefined) return false;
-    const request = { messages: view, instruction: summaryInstruction(), maxTokens: DEFAULT_SUMMARY_MAX_TOKENS };
+    const request = {
+      messages: view,
+      instruction: summaryInstruction(),
+      maxTokens: DEFAULT_SUMMARY_MAX_TOKENS,
+      purpose: "session-memory" as const,
+    };
     if (fork.estimate(request) > budget) return false;
     const summary = extractSummary((await fork.run(request)).text);
     if (summary === "") return false;

@@ -21,6 +21,7 @@ import type { ToolOutput } from "../tools/types.js";
 import { blockingLimitMessage } from "./blocking.js";
 import { Channel } from "./channel.js";
 import { addUsage, type EngineEvent, emptyUsage, type TerminalReason, type TurnUsage } from "./events.js";
+import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
 import { compactableToolNames, defaultRequestSettings, pinsFromEntries, type QueryContext } from "./query-context.js";
 import {
   CONTINUATION_PROMPT,
@@ -31,6 +32,7 @@ import {
   recoverFromPromptTooLong,
   syntheticErrorText,
 } from "./recovery.js";
+import { SideRequestLog } from "./side-requests.js";
 import { ToolExecutor } from "./tool-executor.js";
 
 type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
@@ -64,8 +66,15 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
   });
 
   // Forked requests reuse the last request's settings exactly (its cache); before any, the session's defaults.
+  // Side requests (summaries, urgent ctx-agent runs) are billed: their records follow the pass that made them.
+  const sideRequests = new SideRequestLog();
+  const appendSideRequests = () => {
+    for (const record of sideRequests.drain(context.sessionId, context.now(), usage, config.modelOverrides))
+      append(record);
+  };
   const forkParent = (): ForkParent => ({
     provider: context.provider,
+    onSideRequest: sideRequests.onSideRequest,
     ...(state.lastRequest ?? {
       settings: defaultRequestSettings(config, state.model, context.toolDefinitions, context.provider.capabilities),
       latches: state.latches,
@@ -110,7 +119,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       ...(context.forkFactory ? { fork: context.forkFactory(forkParent()) } : {}),
       ...(context.autoCompact ? { autoCompact: context.autoCompact } : {}),
     });
-    const compaction = await runCompactionTiers(compactionInput());
+    const compaction = await runCompactionTiers(compactionInput()).finally(appendSideRequests);
     for (const record of compaction.records) {
       append(record);
       if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
@@ -119,6 +128,13 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     if (compaction.compacted === true) state.latches = emptyLatches();
     if (compaction.compacted === true) context.cacheDetector?.expectDrop("compaction"); // PIPELINE §8: not a break
     if (compaction.expectCacheDrop) context.cacheDetector?.expectDrop(compaction.expectCacheDrop);
+    // Cache edits delete tokens from the cached prefix on purpose: the read may fall by that much, no more.
+    if (compaction.newCacheEdits.length > 0)
+      context.cacheDetector?.expectDrop(
+        `cache edits deleted ${compaction.newCacheEdits.length} old tool results`,
+        undefined,
+        Math.ceil(cachedDeleteTokens(compaction.records) * DEFAULT_CACHE_EDIT_ESTIMATE_SLACK),
+      );
 
     // 2. Assembly: a pure function of the projected view, settings, latches and pins.
     const pins = pinsFromEntries(timeline.entries);
@@ -268,7 +284,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
               outputPerMTok: limits.outputPricePerMTok,
             });
             {
-              const cacheBreak = context.cacheDetector?.afterResponse(event.usage);
+              const cacheBreak = context.cacheDetector?.afterResponse(event.usage, undefined, event.cacheMiss);
               if (cacheBreak && context.cacheDetector) {
                 const message = context.cacheDetector.describe(cacheBreak);
                 const notice = createSystemEntry(entryContext(), "informational", message, { level: "warning" });
@@ -305,7 +321,9 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       }
       let message = `API error (${failure.kind}): ${failure.message}`;
       if (isPromptTooLong(failure, mediaRetried)) {
-        const step = await recoverFromPromptTooLong(compactionInput(), failure, promptTooLong);
+        const step = await recoverFromPromptTooLong(compactionInput(), failure, promptTooLong).finally(
+          appendSideRequests,
+        );
         if (step.action === "retry") {
           for (const record of step.records) {
             append(record);

@@ -167,6 +167,25 @@ export interface CacheEditPinRecord {
   sessionId: string;
 }
 
+/** What a side request (a one-shot forked request outside the turn's loop) was made for. */
+export const SIDE_REQUEST_PURPOSES = ["compact", "collapse", "session-memory"] as const;
+
+export type SideRequestPurpose = (typeof SIDE_REQUEST_PURPOSES)[number];
+
+/**
+ * A side request's bill: the summary of a compaction, a ctx-agent (collapse) run or a session-memory update.
+ * Their answers never enter the conversation as assistant entries, so without this record the transcript
+ * would hide requests the server served and billed.
+ */
+export interface SideRequestRecord {
+  type: "side-request";
+  purpose: SideRequestPurpose;
+  model: string;
+  usage: Usage;
+  timestamp: string;
+  sessionId: string;
+}
+
 export interface CustomTitleRecord {
   type: "custom-title";
   customTitle: string;
@@ -179,6 +198,7 @@ export type TimelineRecord =
   | CollapseSnapshotRecord
   | LatchRecord
   | CacheEditPinRecord
+  | SideRequestRecord
   | CustomTitleRecord;
 
 /** Anything the timeline (and transcript) holds. */

@@ -308,6 +308,7 @@ function toProviderEvent(
         stopReason: output.stopReason,
         usage: output.usage,
         ...(requestId !== undefined ? { requestId } : {}),
+        ...(output.cacheMiss !== undefined ? { cacheMiss: output.cacheMiss } : {}),
       };
     default:
       return checkNever(output);

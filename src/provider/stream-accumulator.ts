@@ -30,7 +30,7 @@ import {
   toolUseStartSchema,
   toStopReason,
 } from "./stream-events.js";
-import { ProviderError, type RawStreamEvent } from "./types.js";
+import { type CacheMissReason, ProviderError, type RawStreamEvent } from "./types.js";
 
 /** What the reducer decided after one event. */
 export type AccumulatorOutput =
@@ -38,7 +38,14 @@ export type AccumulatorOutput =
   /** Make a timeline entry for `block`; `final` entries carry stop_reason and usage. */
   | { type: "entry"; block: AssistantContentBlock; messageId: string; model: string; final: FinalFields | null }
   | { type: "warning"; message: string; index?: number }
-  | { type: "message_end"; messageId: string; model: string; stopReason: StopReason | null; usage: Usage };
+  | {
+      type: "message_end";
+      messageId: string;
+      model: string;
+      stopReason: StopReason | null;
+      usage: Usage;
+      cacheMiss?: CacheMissReason;
+    };
 
 export interface FinalFields {
   stopReason: StopReason | null;
@@ -62,6 +69,8 @@ export class StreamAccumulator {
   private messageId = "";
   private model = "";
   private usage: Usage = emptyUsage();
+  /** The latest cache_miss_reason the response carried (message_start, or a later message_delta). */
+  private cacheMiss: CacheMissReason | null = null;
   private stopReason: StopReason | null = null;
   private nextIndex = 0;
   private open: { index: number; block: OpenBlock } | null = null;
@@ -105,6 +114,7 @@ export class StreamAccumulator {
     this.messageId = parsed.message.id;
     this.model = parsed.message.model;
     this.usage = mergeUsage(emptyUsage(), parsed.message.usage);
+    this.cacheMiss = cacheMissOf(parsed.message.diagnostics) ?? this.cacheMiss;
     this.phase = "streaming";
     return [];
   }
@@ -199,6 +209,7 @@ export class StreamAccumulator {
     if (this.open !== null) throw streamError(`message_delta while block ${this.open.index} is open`);
     const parsed = parse(messageDeltaSchema, event);
     this.usage = mergeUsage(this.usage, parsed.usage);
+    this.cacheMiss = cacheMissOf(parsed.diagnostics) ?? this.cacheMiss;
     const outputs: AccumulatorOutput[] = [];
     const reason = parsed.delta.stop_reason ?? null;
     this.stopReason = toStopReason(reason);
@@ -226,6 +237,7 @@ export class StreamAccumulator {
         model: this.model,
         stopReason: this.stopReason,
         usage: this.usage,
+        ...(this.cacheMiss !== null ? { cacheMiss: this.cacheMiss } : {}),
       },
     ];
   }
@@ -298,4 +310,14 @@ function mismatch(deltaType: string, block: OpenBlock): ProviderError {
 /** A malformed or out-of-order stream: worth another attempt. */
 export function streamError(message: string): ProviderError {
   return new ProviderError("stream_error", `Stream error: ${message}`, { retryable: true });
+}
+
+/** The `cache_miss_reason` of a response's `diagnostics`, or null when absent or still pending. */
+function cacheMissOf(diagnostics: unknown): CacheMissReason | null {
+  if (diagnostics === null || typeof diagnostics !== "object") return null;
+  const reason = (diagnostics as { cache_miss_reason?: unknown }).cache_miss_reason;
+  if (reason === null || typeof reason !== "object") return null;
+  const { type, cache_missed_input_tokens: missed } = reason as { type?: unknown; cache_missed_input_tokens?: unknown };
+  if (typeof type !== "string") return null;
+  return typeof missed === "number" ? { type, cache_missed_input_tokens: missed } : { type };
 }

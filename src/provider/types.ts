@@ -40,6 +40,8 @@ export type ProviderEvent =
       stopReason: StopReason | null;
       usage: Usage;
       requestId?: string;
+      /** The server's own reason the prompt cache missed (cache diagnostics), when the response gave one. */
+      cacheMiss?: CacheMissReason;
     };
 
 export interface StreamOptions {
@@ -112,4 +114,14 @@ export class ProviderError extends Error {
   get retryable(): boolean {
     return this.options.retryable ?? false;
   }
+}
+
+/**
+ * Why the server says the prompt cache missed (the API's `diagnostics.cache_miss_reason`): `model_changed`,
+ * `system_changed`, `tools_changed`, `messages_changed` (with the tokens that missed), `previous_message_not_found`,
+ * `unavailable`; kept as a string so a reason added later still reaches the reader.
+ */
+export interface CacheMissReason {
+  type: string;
+  cache_missed_input_tokens?: number;
 }

@@ -7,7 +7,7 @@
  * record rather than zod's copy, stripping costs nothing and is faster than copying them (`looseObject`).
  */
 import { z } from "zod";
-import { SYSTEM_SUBTYPES, type TimelineEntry } from "../messages/index.js";
+import { SIDE_REQUEST_PURPOSES, SYSTEM_SUBTYPES, type TimelineEntry } from "../messages/index.js";
 import { contentBlockProblem } from "./content-check.js";
 
 /** Content blocks, each checked field by field (see content-check.ts); a bad one names its index. */
@@ -112,6 +112,14 @@ const cacheEditPinSchema = z.object({
   block: cacheEditsBlock,
 });
 
+const sideRequestSchema = z.object({
+  ...recordBase,
+  type: z.literal("side-request"),
+  purpose: z.enum(SIDE_REQUEST_PURPOSES),
+  model: z.string(),
+  usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }),
+});
+
 const customTitleSchema = z.object({
   type: z.literal("custom-title"),
   customTitle: z.string(),
@@ -129,6 +137,7 @@ export const ENTRY_SCHEMAS: { readonly [Type in TimelineEntry["type"]]: z.ZodTyp
   "collapse-snapshot": collapseSnapshotSchema,
   latches: latchesSchema,
   "cache-edit-pin": cacheEditPinSchema,
+  "side-request": sideRequestSchema,
   "custom-title": customTitleSchema,
 };
 

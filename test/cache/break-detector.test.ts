@@ -107,6 +107,49 @@ describe("CacheBreakDetector", () => {
     expect(cacheBreak?.drop).toBe(3_000);
   });
 
+  it("an expected drop does not hide a system prompt changed at the same time", () => {
+    round(makeRequest(), 50_000);
+    detector.expectDrop("compaction");
+    const edited = [SYSTEM[0]!, { ...SYSTEM[1]!, text: "Environment: injected" }];
+    const cacheBreak = round(makeRequest({ system: edited }), 0);
+    expect(cacheBreak?.kind).toBe("client_change");
+    expect(cacheBreak?.causes).toEqual(["system prompt changed"]);
+  });
+
+  it("cache-edit deletions of known size are expected up to that size, and a larger fall is still a break", () => {
+    round(makeRequest(), 50_000);
+    // Deleting 20,000 tokens: 30,500 read is what that explains (and 5% more would be fine too).
+    detector.expectDrop("cache edits", undefined, 20_000);
+    expect(round(makeRequest(), 30_500)).toBeNull();
+    // Without the expectation the same fall is a break.
+    expect(round(makeRequest(), 10_000)?.kind).toBe("server_side");
+    round(makeRequest(), 50_000);
+    detector.expectDrop("cache edits", undefined, 20_000);
+    const tooMuch = round(makeRequest(), 5_000);
+    expect(tooMuch).toMatchObject({ previousCacheRead: 50_000, cacheRead: 5_000, kind: "server_side" });
+  });
+
+  it("prefers the server's cache-miss reason, even over an expected drop", () => {
+    round(makeRequest(), 50_000);
+    detector.expectDrop("compaction");
+    clock += 10_000;
+    detector.beforeRequest(makeRequest());
+    const cacheBreak = detector.afterResponse(usage(0), undefined, {
+      type: "system_changed",
+      cache_missed_input_tokens: 48_000,
+    });
+    expect(cacheBreak).toMatchObject({
+      kind: "client_change",
+      causes: ["server says: system prompt changed (~48,000 tokens missed)"],
+    });
+    // A server that could not tell adds its words to the client's own guess.
+    round(makeRequest(), 50_000);
+    clock += 10_000;
+    detector.beforeRequest(makeRequest());
+    const unknown = detector.afterResponse(usage(1_000), undefined, { type: "unavailable" });
+    expect(unknown?.causes).toEqual(["likely server-side", "server says: the server could not tell"]);
+  });
+
   it("a drop under 2,000 tokens is no break, even when proportionally large", () => {
     round(makeRequest(), 3_000);
     expect(round(makeRequest(), 1_500)).toBeNull();

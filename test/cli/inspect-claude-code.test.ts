@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -78,10 +78,10 @@ describe("threadline inspect on a Claude Code transcript", () => {
   it("prints a readable table with totals and the break", async () => {
     const result = await capture((io) => runInspect([FIXTURE], io));
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("claude-code transcript");
+    expect(result.stdout).toContain("Claude Code transcript");
     expect(result.stdout).toMatch(/Total: 4 requests, input 123, cache read 20,000, cache write 45,000, output 260/);
     expect(result.stdout).toContain("$0.1733");
-    expect(result.stdout).toContain("request #4 [main] cache read 20,000 → 0");
+    expect(result.stdout).toContain("request #4: cache read 20,000 → 0");
     expect(result.stdout).toContain("line 11:");
   });
 
@@ -109,6 +109,42 @@ describe("threadline inspect on a Claude Code transcript", () => {
     expect(result.stderr).toContain("is not a JSONL transcript");
   });
 
+  it("an empty file, a JSON file that is no transcript and a transcript without requests each say so and exit 1", async () => {
+    const cases: Array<[string, string, string]> = [
+      ["empty.jsonl", "", "is empty"],
+      [
+        "other.jsonl",
+        '{"type":"event","name":"x"}\n{"type":"event","name":"y"}\n',
+        "is not a threadline or Claude Code transcript",
+      ],
+      ["header.jsonl", '{"type":"header","version":1}\n', "holds no model requests"],
+    ];
+    for (const [name, content, words] of cases) {
+      const path = join(directory, name);
+      await writeFile(path, content);
+      const result = await capture((io) => runInspect([path], io));
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(
+        `threadline inspect: ${path} ${words}${words === "is empty" ? "" : result.stderr.slice(`threadline inspect: ${path} ${words}`.length, -1)}\n`,
+      );
+      expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+    }
+  });
+
+  it("flags a model missing from the price table in the JSON and the text", async () => {
+    const body = await readFile(FIXTURE, "utf8");
+    const path = join(directory, "unknown-model.jsonl");
+    await writeFile(path, body.replaceAll("claude-sonnet-4-5-20250929", "claude-nonesuch-9"));
+    const json = await capture((io) => runInspect(["--json", path], io));
+    const parsed = JSON.parse(json.stdout) as InspectReport;
+    expect(parsed.unknownModels).toEqual(["claude-nonesuch-9"]);
+    expect(parsed.requests.map((request) => request.knownModel)).toEqual([false, false, true, false]);
+    const text = await capture((io) => runInspect([path], io));
+    expect(text.stdout).toContain("Warning: model claude-nonesuch-9 is not in threadline's price table");
+    expect(text.stdout).toContain("unknown model: fallback prices");
+  });
+
   it("usage errors exit 2", async () => {
     expect((await capture((io) => runInspect([], io))).code).toBe(2);
     expect((await capture((io) => runInspect(["--bogus", FIXTURE], io))).code).toBe(2);
@@ -128,7 +164,8 @@ describe("threadline inspect on a Claude Code transcript", () => {
 
     const otherProject = join(threadlineHome, "projects", "-some-other-dir");
     await mkdir(otherProject, { recursive: true });
-    await writeFile(join(otherProject, "cc-session.jsonl"), '{"type":"header","version":1}\n');
+    const body = await readFile(FIXTURE, "utf8");
+    await writeFile(join(otherProject, "cc-session.jsonl"), `{"type":"header","version":1}\n${body}`);
     const fromThreadline = await capture((io) => runInspect(["--json", "cc-session"], io), env);
     expect((JSON.parse(fromThreadline.stdout) as InspectReport).format).toBe("threadline");
 

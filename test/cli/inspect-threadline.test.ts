@@ -134,12 +134,34 @@ describe("threadline inspect on a threadline transcript", () => {
 
   it("shows what each compaction tier saved", () => {
     expect(report.format).toBe("threadline");
-    expect(report.compaction).toEqual([
+    expect(report.compaction.map(({ savedUsd: _, ...tier }) => tier)).toEqual([
       { tier: "snip", events: 1, tokensSaved: 1_100 },
       { tier: "microcompact", events: 1, tokensSaved: 5_000 },
       { tier: "collapse", events: 1, tokensSaved: 2_190 },
       { tier: "compact", events: 1, tokensSaved: 130_000 },
     ]);
+    // Dollars: saved tokens × later main requests × the cache-read price ($0.30/MTok for Sonnet 4.5).
+    // Snip and microcompact came after request 2 of 4 (2 later requests); collapse and compact after the last.
+    const dollars = report.compaction.map((tier) => Number(tier.savedUsd.toFixed(9)));
+    expect(dollars).toEqual([(1_100 * 2 * 0.3) / 1e6, (5_000 * 2 * 0.3) / 1e6, 0, 0]);
+  });
+
+  it("groups requests by prompt and places compactions and breaks on the timeline", () => {
+    expect(report.prompts.map((prompt) => [prompt.index, prompt.requests, prompt.text.length])).toEqual([
+      [1, 1, 80],
+      [2, 1, 80],
+      [3, 1, 80],
+      [4, 1, 4],
+    ]);
+    expect(report.requests[2]!.after).toBe("snipped 2 messages; 1 old tool result cleared (~5,000 tokens)");
+    expect(report.events.map((event) => [event.beforeRequest, event.kind])).toEqual([
+      [3, "snip"],
+      [3, "microcompact"],
+      [4, "break"],
+      [5, "compact"],
+      [5, "collapse"],
+    ]);
+    expect(report.unknownModels).toEqual([]);
   });
 
   it("marks a drop right after a compaction record as expected, and takes recorded causes from notices", async () => {
@@ -171,6 +193,7 @@ describe("threadline inspect on a threadline transcript", () => {
     expect(fromFile.breaks).toEqual(report.breaks);
     const text = formatInspectReport(fromFile);
     expect(text).toMatch(/compact\s+1 events\s+130,000 tokens/);
-    expect(text).toContain("client_change: system prompt changed (diff: ");
+    expect(text).toContain("request #4: cache read 20,000 → 1,000 (-19,000): system prompt changed (diff: ");
+    expect(text).toContain("1 expected drop after a compaction or clear, not breaks");
   });
 });

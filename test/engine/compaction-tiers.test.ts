@@ -62,6 +62,15 @@ describe("AutoCompact on the emulator", () => {
     const metadata = boundaries[0]!.type === "system" ? boundaries[0]!.compactMetadata : undefined;
     expect(metadata?.trigger).toBe("auto");
     expect(metadata!.postTokens).toBeLessThan(metadata!.preTokens);
+
+    // Every summary request the server billed is recorded, before the boundary it led to, with its usage.
+    const entries = harness.engine.timeline.entries;
+    const sideRequests = entries.filter((entry) => entry.type === "side-request");
+    const summaries = records.filter((record) => isSummaryRequest(record.body));
+    expect(sideRequests.map((entry) => entry.usage)).toEqual(summaries.map((record) => record.usage));
+    expect(sideRequests.every((entry) => entry.purpose === "compact")).toBe(true);
+    expect(entries.indexOf(sideRequests[0]!)).toBeLessThan(entries.indexOf(boundaries[0]!));
+    expect(harness.engine.totals.requests).toBe(records.length);
   });
 });
 

@@ -31,6 +31,22 @@ function failure(events: readonly SseEvent[]): ProviderError {
 }
 
 describe("StreamAccumulator", () => {
+  it("passes the server's cache_miss_reason to message_end (a pending null is no reason)", () => {
+    const start = messageStart("msg_d") as unknown as SseEvent & { message: Record<string, unknown> };
+    start.message.diagnostics = {
+      cache_miss_reason: { type: "system_changed", cache_missed_input_tokens: 12_000 },
+    };
+    const end = run([start, ...textBlock(0, ["hi"]), ...messageEnd("end_turn", 3)]).outputs.at(-1);
+    expect(end).toMatchObject({
+      type: "message_end",
+      cacheMiss: { type: "system_changed", cache_missed_input_tokens: 12_000 },
+    });
+    const pending = messageStart("msg_e") as unknown as SseEvent & { message: Record<string, unknown> };
+    pending.message.diagnostics = { cache_miss_reason: null };
+    const none = run([pending, ...textBlock(0, ["hi"]), ...messageEnd("end_turn", 3)]).outputs.at(-1);
+    expect(none).not.toHaveProperty("cacheMiss");
+  });
+
   it("accumulates thinking with its signature, text, and tool input fragments", () => {
     const { outputs, accumulator } = run(threeBlockResponse("msg_1"));
     accumulator.finish();

@@ -65,6 +65,7 @@ export async function runCtxAgent(input: CtxAgentInput): Promise<CollapseSnapsho
     messages: input.view,
     instruction: collapseInstruction(input.view, span),
     maxTokens: DEFAULT_COLLAPSE_SUMMARY_MAX_TOKENS,
+    purpose: "collapse" as const,
   };
   if (input.fork.estimate(request) > input.budget) return undefined;
   const result = await input.fork.run(request);

@@ -4,6 +4,7 @@
  */
 import type { AssistantContentBlock, AssistantEntry, EntryContext, StopReason, Usage } from "../messages/index.js";
 import type { AssembledRequest } from "../request/types.js";
+import type { UnsupportedInput } from "./unsupported-input.js";
 
 /** What a provider can do beyond the public API. */
 export interface ProviderCapabilities {
@@ -77,6 +78,8 @@ export type ProviderErrorKind =
   | "rate_limited"
   | "auth"
   | "invalid_request"
+  /** A 400 naming a field, block type or beta the server does not accept (`options.unsupported` says which). */
+  | "unsupported_input"
   | "not_found"
   | "server"
   | "connection"
@@ -97,6 +100,8 @@ export class ProviderError extends Error {
       actualTokens?: number;
       maxTokens?: number;
       requestId?: string;
+      /** unsupported_input: what the server refused, when the message names it. */
+      unsupported?: UnsupportedInput;
     } = {},
   ) {
     super(message);

@@ -27,6 +27,7 @@ import {
   pinsFromEntries,
   query,
 } from "../loop/query.js";
+import { capabilitiesWithout } from "../loop/self-heal.js";
 import {
   createSystemEntry,
   createUserEntry,
@@ -38,7 +39,13 @@ import {
 } from "../messages/index.js";
 import { AnthropicProvider } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
-import { emptyLatches, latchesFromEntries, NormalizeMemo, toolDefinitions } from "../request/index.js";
+import {
+  emptyLatches,
+  latchesFromEntries,
+  NormalizeMemo,
+  serverFeaturesFromEntries,
+  toolDefinitions,
+} from "../request/index.js";
 import { Timeline } from "../timeline/index.js";
 import { defaultTools } from "../tools/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
@@ -212,6 +219,7 @@ export class QueryEngine {
     for (const tool of agentTools) if (!this.#tools.has(tool.name)) this.#tools.set(tool.name, tool);
     this.#state = {
       latches: latchesFromEntries(this.timeline.entries) ?? emptyLatches(),
+      featuresOff: serverFeaturesFromEntries(this.timeline.entries),
       model,
       normalizeMemo: new NormalizeMemo(),
     };
@@ -337,7 +345,7 @@ export class QueryEngine {
         entries: this.timeline.entries,
         now: this.#now(),
         settings: this.config.compaction,
-        capabilities: this.provider.capabilities,
+        capabilities: capabilitiesWithout(this.provider.capabilities, this.#state.featuresOff),
         model: this.#state.model,
         contextWindow: limits.contextWindow,
         sessionId: this.sessionId,
@@ -374,7 +382,8 @@ export class QueryEngine {
           this.config,
           this.#state.model,
           toolDefinitions([...this.#tools.values()]),
-          this.provider.capabilities,
+          capabilitiesWithout(this.provider.capabilities, this.#state.featuresOff),
+          this.#state.featuresOff,
         ),
         latches: this.#state.latches,
         pins: pinsFromEntries(this.timeline.entries),

@@ -15,7 +15,14 @@ import {
   toolResultBlock,
 } from "../messages/index.js";
 import { ProviderError } from "../provider/types.js";
-import { assembleRequest, emptyLatches, latchRecord, type RequestSettings } from "../request/index.js";
+import {
+  assembleRequest,
+  emptyLatches,
+  featureOffRecord,
+  latchRecord,
+  type RequestSettings,
+  withoutServerFeatures,
+} from "../request/index.js";
 import type { AssembledRequest, ThinkingConfig } from "../request/types.js";
 import type { ToolOutput } from "../tools/types.js";
 import { blockingLimitMessage } from "./blocking.js";
@@ -31,6 +38,7 @@ import {
   recoverFromPromptTooLong,
   syntheticErrorText,
 } from "./recovery.js";
+import { capabilitiesWithout, decideSelfHeal } from "./self-heal.js";
 import { ToolExecutor } from "./tool-executor.js";
 
 type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
@@ -38,6 +46,10 @@ type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: To
 /** One user turn's loop. Yields events as they happen; the last event is always `turn_end`. */
 export async function* query(context: QueryContext): AsyncGenerator<EngineEvent, TerminalReason> {
   const { timeline, config, state, signal } = context;
+  state.featuresOff ??= new Set();
+  const featuresOff = state.featuresOff;
+  // What the server accepts: the provider's capabilities minus what it refused this session.
+  const capabilities = () => capabilitiesWithout(context.provider.capabilities, featuresOff);
   const usage: TurnUsage = emptyUsage();
   const maxTokensState = { override: undefined as number | undefined, escalated: false, continuations: 0 };
   let iterations = 0;
@@ -67,7 +79,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
   const forkParent = (): ForkParent => ({
     provider: context.provider,
     ...(state.lastRequest ?? {
-      settings: defaultRequestSettings(config, state.model, context.toolDefinitions, context.provider.capabilities),
+      settings: defaultRequestSettings(config, state.model, context.toolDefinitions, capabilities(), featuresOff),
       latches: state.latches,
       pins: pinsFromEntries(timeline.entries),
     }),
@@ -91,7 +103,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       entries: timeline.entries,
       now: context.now(),
       settings: config.compaction,
-      capabilities: context.provider.capabilities,
+      capabilities: capabilities(),
       model: state.model,
       contextWindow: limits.contextWindow,
       sessionId: context.sessionId,
@@ -114,13 +126,17 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     // 2. Assembly: a pure function of the projected view, settings, latches and pins.
     const pins = pinsFromEntries(timeline.entries);
     // The session defaults (what forked requests use before any request), with this pass's decisions.
-    const settingsFor = (model: string): RequestSettings => ({
-      ...defaultRequestSettings(config, model, context.toolDefinitions, context.provider.capabilities),
-      ...(maxTokensState.override !== undefined ? { maxTokens: maxTokensState.override } : {}),
-      snipTags: compaction.snipTags,
-      cacheEditing: compaction.cacheEditing,
-      ...(compaction.contextManagement ? { contextManagement: compaction.contextManagement } : {}),
-    });
+    const settingsFor = (model: string): RequestSettings =>
+      withoutServerFeatures(
+        {
+          ...defaultRequestSettings(config, model, context.toolDefinitions, capabilities()),
+          ...(maxTokensState.override !== undefined ? { maxTokens: maxTokensState.override } : {}),
+          snipTags: compaction.snipTags,
+          cacheEditing: compaction.cacheEditing,
+          ...(compaction.contextManagement ? { contextManagement: compaction.contextManagement } : {}),
+        },
+        featuresOff,
+      );
     const assembled = assembleRequest({
       messages: compaction.messages,
       settings: settingsFor(state.model),
@@ -286,6 +302,19 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
         );
       }
       executor.discard();
+      // A refused feature: off for the session (recorded, so a resume agrees), then the same turn goes again.
+      const heal = decideSelfHeal(failure, assembled.request, featuresOff);
+      if (heal !== undefined) {
+        for (const feature of heal.features) {
+          featuresOff.add(feature);
+          append(featureOffRecord(feature, failure.message, context.sessionId, context.now()));
+        }
+        const notice = createSystemEntry(entryContext(), "informational", heal.notice, { level: "warning" });
+        append(notice);
+        yield { type: "notice", level: "warning", message: heal.notice, entry: notice };
+        yield { type: "loop_continue", reason: "feature_off" };
+        continue;
+      }
       const synthetic = syntheticErrorText(failure);
       if (synthetic) append(createApiErrorEntry(entryContext(), synthetic, state.model));
       if (isMediaError(failure) && !mediaRetried) {

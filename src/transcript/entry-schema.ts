@@ -107,6 +107,13 @@ const cacheEditPinSchema = z.object({
   block: cacheEditsBlock,
 });
 
+const featureOffSchema = z.object({
+  ...recordBase,
+  type: z.literal("feature-off"),
+  feature: z.string().min(1),
+  reason: z.string(),
+});
+
 const customTitleSchema = z.object({
   type: z.literal("custom-title"),
   customTitle: z.string(),
@@ -124,6 +131,7 @@ export const ENTRY_SCHEMAS: { readonly [Type in TimelineEntry["type"]]: z.ZodTyp
   "collapse-snapshot": collapseSnapshotSchema,
   latches: latchesSchema,
   "cache-edit-pin": cacheEditPinSchema,
+  "feature-off": featureOffSchema,
   "custom-title": customTitleSchema,
 };
 

@@ -1,8 +1,14 @@
 /**
- * `threadline emulator [--port N] [--scenario FILE] [--log FILE] [--lenient]`: runs the emulator until
- * SIGINT or SIGTERM.
+ * `threadline emulator [--port N] [--scenario FILE] [--log FILE] [--lenient] [--mode public|compatible]
+ * [--usage counted|zero|zero-while-streaming] [--context-window N]`: runs the emulator until SIGINT or SIGTERM.
  */
 import { parseArgs } from "node:util";
+import {
+  type CompatibleUsage,
+  DEFAULT_COMPATIBLE_USAGE,
+  DEFAULT_EMULATOR_MODE,
+  type EmulatorMode,
+} from "./compatible.js";
 import type { EmulatorOptions } from "./options.js";
 import { startEmulator } from "./server.js";
 
@@ -31,6 +37,9 @@ export async function runEmulatorCommand(argv: string[], io: EmulatorCommandIo =
         scenario: { type: "string" },
         log: { type: "string" },
         lenient: { type: "boolean", default: false },
+        mode: { type: "string", default: DEFAULT_EMULATOR_MODE },
+        usage: { type: "string", default: DEFAULT_COMPATIBLE_USAGE },
+        "context-window": { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -38,7 +47,16 @@ export async function runEmulatorCommand(argv: string[], io: EmulatorCommandIo =
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       throw new Error(`--port must be 0..65535, got ${values.port}`);
-    options = { port, lenient: values.lenient };
+    if (!isMode(values.mode)) throw new Error(`--mode must be public or compatible, got ${values.mode}`);
+    if (!isUsage(values.usage))
+      throw new Error(`--usage must be counted, zero or zero-while-streaming, got ${values.usage}`);
+    options = { port, lenient: values.lenient, mode: values.mode, compatibleUsage: values.usage };
+    if (values["context-window"] !== undefined) {
+      const window = Number(values["context-window"]);
+      if (!Number.isInteger(window) || window < 1)
+        throw new Error(`--context-window must be a positive integer, got ${values["context-window"]}`);
+      options.contextWindow = window;
+    }
     if (values.scenario !== undefined) options.scenarioFile = values.scenario;
     if (values.log !== undefined) options.logPath = values.log;
   } catch (error) {
@@ -68,4 +86,12 @@ function untilSignal(): Promise<void> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+}
+
+function isMode(value: string): value is EmulatorMode {
+  return value === "public" || value === "compatible";
+}
+
+function isUsage(value: string): value is CompatibleUsage {
+  return value === "counted" || value === "zero" || value === "zero-while-streaming";
 }

@@ -4,6 +4,12 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isKnownModel, modelLimits } from "../messages/index.js";
+import {
+  compatibleUsage,
+  readCompatibleRequest,
+  sendCompatibleError,
+  withCompatibleToolIds,
+} from "./compatible-handler.js";
 import { applyContextManagement } from "./context-management.js";
 import { type ErrorReply, errorReply } from "./errors.js";
 import { faultPhase } from "./faults.js";
@@ -44,7 +50,12 @@ export async function handleMessages(
   const requestNumber = ++state.messagesRequests;
   entry.messagesRequest = requestNumber;
   entry.stream = isRecord(body) && body.stream === true;
+  const compatible = state.settings.mode === "compatible";
   const fail = (reply: ErrorReply): void => {
+    if (compatible) {
+      sendCompatibleError(response, reply, entry);
+      return;
+    }
     entry.status = reply.status;
     entry.error = { type: reply.type, message: reply.message };
     sendError(response, reply, entry.requestId);
@@ -58,15 +69,23 @@ export async function handleMessages(
   }
 
   const settings = state.settings;
-  const violations = validateRequest(body, {
-    bodyBytes,
-    maxRequestBytes: settings.maxRequestBytes,
-    cacheEditing: settings.cacheEditing,
-    ...(settings.verifySignatures ? { signatureSecret: settings.signatureSecret } : {}),
-    ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
-    ...(settings.requireBetas ? { betas: betasOf(request) } : {}),
-  });
+  const read = compatible ? readCompatibleRequest(body, bodyBytes, state) : undefined;
+  if (read !== undefined) body = read.body;
+  const violations =
+    read?.violations ??
+    validateRequest(body, {
+      bodyBytes,
+      maxRequestBytes: settings.maxRequestBytes,
+      cacheEditing: settings.cacheEditing,
+      ...(settings.verifySignatures ? { signatureSecret: settings.signatureSecret } : {}),
+      ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
+      ...(settings.requireBetas ? { betas: betasOf(request) } : {}),
+    });
   entry.violations = violations;
+  if (read?.overflow !== undefined) {
+    sendCompatibleError(response, read.overflow, entry);
+    return;
+  }
   if (violations.length > 0) state.violationRequests++;
   const usable = isRecord(body) && typeof body.model === "string" && Array.isArray(body.messages);
   const first = violations[0];
@@ -129,10 +148,12 @@ async function buildMessage(
   entry: RequestLogEntry,
   state: EmulatorState,
 ): Promise<ResponseMessage> {
+  const compatible = state.settings.mode === "compatible";
   const managed = applyContextManagement(apiRequest);
   const flat = flattenRequest(managed.request, deletedReferencesOf(managed.request));
   const limits = modelLimits(apiRequest.model);
-  const billed = state.ledger.process(apiRequest.model, flat, limits.minCacheableTokens);
+  // A compatible server keeps no Anthropic prompt cache: its own prefix cache reports instead.
+  const billed = compatible ? undefined : state.ledger.process(apiRequest.model, flat, limits.minCacheableTokens);
   // Faulted requests never consume a scenario step: they get the default answer.
   const reply = fault === undefined ? await state.model.respond(apiRequest) : state.model.echo(apiRequest);
   const message: ResponseMessage = {
@@ -140,10 +161,13 @@ async function buildMessage(
     type: "message",
     role: "assistant",
     model: apiRequest.model,
-    content: reply.content,
+    content: compatible ? withCompatibleToolIds(reply.content) : reply.content,
     stop_reason: reply.stopReason,
     stop_sequence: null,
-    usage: { ...billed.usage, output_tokens: reply.outputTokens },
+    usage:
+      billed === undefined
+        ? compatibleUsage(apiRequest, reply.outputTokens, entry.stream, state)
+        : { ...billed.usage, output_tokens: reply.outputTokens },
   };
   if (apiRequest.context_management !== undefined) {
     message.context_management = { applied_edits: managed.appliedEdits };
@@ -154,7 +178,7 @@ async function buildMessage(
   entry.contentTypes = reply.content.map((block) => block.type);
   entry.source = reply.source;
   if (reply.step !== undefined) entry.step = reply.step;
-  entry.cacheReadBlocks = billed.readBlocks;
+  if (billed !== undefined) entry.cacheReadBlocks = billed.readBlocks;
   return message;
 }
 

@@ -15,6 +15,7 @@ import { type ErrorReply, errorReply } from "./errors.js";
 import { faultPhase } from "./faults.js";
 import { flattenRequest } from "./flatten.js";
 import { betasOf, sendError, sendJson } from "./http-io.js";
+import { cutAtMaxTokens } from "./output-limit.js";
 import type { RequestLogEntry } from "./request-log.js";
 import { deletedReferencesOf } from "./request-tokens.js";
 import type { EmulatorRequest } from "./request-types.js";
@@ -97,8 +98,9 @@ export async function handleMessages(
   }
 
   let message: ResponseMessage;
+  let partialInputs: ReadonlyMap<number, string> | undefined;
   try {
-    message = await buildMessage(apiRequest, fault, entry, state);
+    ({ message, partialInputs } = await buildMessage(apiRequest, fault, entry, state));
   } catch (error) {
     // Only reachable in lenient mode with malformed blocks, or from a throwing scenario function.
     return fail(errorReply(500, `emulator could not answer: ${(error as Error).message}`));
@@ -112,7 +114,7 @@ export async function handleMessages(
   }
   entry.status = 200;
   startStream(response, entry.requestId);
-  const events = buildStreamEvents(message);
+  const events = buildStreamEvents(message, undefined, partialInputs);
   if (fault === undefined) {
     await writeEvents(response, events, state.random);
     response.end();
@@ -147,7 +149,7 @@ async function buildMessage(
   fault: FaultKind | undefined,
   entry: RequestLogEntry,
   state: EmulatorState,
-): Promise<ResponseMessage> {
+): Promise<{ message: ResponseMessage; partialInputs?: ReadonlyMap<number, string> }> {
   const compatible = state.settings.mode === "compatible";
   const managed = applyContextManagement(apiRequest);
   const flat = flattenRequest(managed.request, deletedReferencesOf(managed.request));
@@ -155,7 +157,10 @@ async function buildMessage(
   // A compatible server keeps no Anthropic prompt cache: its own prefix cache reports instead.
   const billed = compatible ? undefined : state.ledger.process(apiRequest.model, flat, limits.minCacheableTokens);
   // Faulted requests never consume a scenario step: they get the default answer.
-  const reply = fault === undefined ? await state.model.respond(apiRequest) : state.model.echo(apiRequest);
+  const answer = fault === undefined ? await state.model.respond(apiRequest) : state.model.echo(apiRequest);
+  const cut = cutAtMaxTokens(answer, apiRequest.max_tokens);
+  if (cut !== undefined && answer.step !== undefined) state.model.rewind(answer.step);
+  const reply = cut?.reply ?? answer;
   const message: ResponseMessage = {
     id: state.ids.next("msg"),
     type: "message",
@@ -179,7 +184,7 @@ async function buildMessage(
   entry.source = reply.source;
   if (reply.step !== undefined) entry.step = reply.step;
   if (billed !== undefined) entry.cacheReadBlocks = billed.readBlocks;
-  return message;
+  return cut === undefined ? { message } : { message, partialInputs: cut.partialInputs };
 }
 
 function nonStreamingFault(

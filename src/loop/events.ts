@@ -24,6 +24,8 @@ export type TerminalReason =
   | "max_tokens"
   | "prompt_too_long"
   | "blocking_limit"
+  /** The model refused (stop_reason `refusal`). */
+  | "refused"
   | "error";
 
 export interface TurnUsage {

@@ -35,10 +35,12 @@ import {
   isMediaError,
   isPromptTooLong,
   type PromptTooLongRecovery,
+  type PromptTooLongStep,
   recoverFromPromptTooLong,
   syntheticErrorText,
 } from "./recovery.js";
 import { capabilitiesWithout, decideSelfHeal } from "./self-heal.js";
+import { CUT_TOOL_USE_RESULT, contextWindowExceeded, REFUSAL_MESSAGE } from "./stop-reasons.js";
 import { ToolExecutor } from "./tool-executor.js";
 
 type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
@@ -218,6 +220,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     const toolOwners = new Map<string, AssistantEntry>();
     let stopReason: string | null = null;
     let responseText = "";
+    let heldTools: ToolUseBlock[] = [];
     try {
       for await (const event of context.provider.stream(assembled.request, { signal, entryContext, rebuild })) {
         switch (event.type) {
@@ -225,7 +228,9 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
             yield event;
             break;
           case "block_complete":
-            if (event.block.type === "tool_use") executor.add(event.block);
+            // A tool_use whose input did not parse waits for the stop reason: cut by max_tokens, it never runs.
+            if (event.block.type === "tool_use" && event.inputInvalid === true) heldTools.push(event.block);
+            else if (event.block.type === "tool_use") executor.add(event.block);
             break;
           case "assistant_entry": {
             append(event.entry);
@@ -250,6 +255,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
             attemptEntries = [];
             toolOwners.clear();
             responseText = "";
+            heldTools = [];
             const message = `${event.error.message} — retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt})`;
             const notice = createSystemEntry(entryContext(), "api_error", message, {
               level: "warning",
@@ -326,13 +332,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       if (isPromptTooLong(failure, mediaRetried)) {
         const step = await recoverFromPromptTooLong(compactionInput(), failure, promptTooLong);
         if (step.action === "retry") {
-          for (const record of step.records) {
-            append(record);
-            if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
-          }
-          if (step.compacted) state.latches = emptyLatches();
-          context.cacheDetector?.expectDrop(step.reason); // the retry's prefix changed on purpose (PIPELINE §8)
-          yield { type: "loop_continue", reason: step.reason };
+          yield* applyRecovery(step);
           continue;
         }
         message = step.message;
@@ -345,6 +345,55 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       return reason;
     }
     if (responseText) lastText = responseText;
+
+    // The context filled up mid-answer: the answer is dropped and the overflow chain makes room, as for a 400.
+    if (stopReason === "model_context_window_exceeded") {
+      executor.discard();
+      supersede(attemptEntries, "Response cut by a full context window; retried after recovery.");
+      const step = await recoverFromPromptTooLong(compactionInput(), contextWindowExceeded(), promptTooLong);
+      if (step.action === "retry") {
+        yield* applyRecovery(step);
+        continue;
+      }
+      const notice = createSystemEntry(entryContext(), "api_error", step.message, { level: "error" });
+      append(notice);
+      yield { type: "notice", level: "error", message: step.message, entry: notice };
+      yield finish("prompt_too_long", step.message);
+      return "prompt_too_long";
+    }
+    // A tool_use cut by max_tokens never runs; other unparsable inputs run as `{}` and the tool says why.
+    const cutTools = stopReason === "max_tokens" ? heldTools : [];
+    if (stopReason !== "max_tokens") for (const block of heldTools) executor.add(block);
+    if (cutTools.length > 0) {
+      const decision = decideMaxTokens(
+        maxTokensState,
+        maxTokensState.override === undefined && config.maxTokens === undefined,
+      );
+      if (decision.action === "escalate") {
+        executor.discard();
+        maxTokensState.escalated = true;
+        maxTokensState.override = decision.maxTokens;
+        supersede(attemptEntries, "Tool input cut by the output cap; retried with a larger cap.");
+        yield { type: "loop_continue", reason: "max_tokens_escalation" };
+        continue;
+      }
+      if (executor.size > 0) yield* collectResults();
+      for (const block of cutTools) {
+        const owner = toolOwners.get(block.id);
+        if (owner === undefined) continue;
+        const result = toolResultBlock(block.id, CUT_TOOL_USE_RESULT, true);
+        const entry = createToolResultEntry(entryContext(), [result], owner.uuid);
+        append(entry);
+        yield { type: "tool_result", block, entry, isError: true };
+      }
+      if (decision.action === "continue") {
+        maxTokensState.continuations++;
+        yield { type: "loop_continue", reason: "max_tokens_continuation" };
+        continue;
+      }
+      yield finish("max_tokens", decision.message);
+      return "max_tokens";
+    }
 
     // 5. Tool results, in block order, each answering a recorded tool_use.
     if (toolOwners.size > 0) {
@@ -386,12 +435,39 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       yield finish("max_tokens", decision.message);
       return "max_tokens";
     }
+    if (stopReason === "refusal") {
+      const notice = createSystemEntry(entryContext(), "informational", REFUSAL_MESSAGE, { level: "warning" });
+      append(notice);
+      yield { type: "notice", level: "warning", message: REFUSAL_MESSAGE, entry: notice };
+      yield finish("refused", REFUSAL_MESSAGE);
+      return "refused";
+    }
     if (toolOwners.size > 0) {
       yield { type: "loop_continue", reason: "tool_use" };
       continue;
     }
     yield finish("completed");
     return "completed";
+
+    /** Records a recovery step's entries and expects the cache drop its retry causes. */
+    async function* applyRecovery(step: Extract<PromptTooLongStep, { action: "retry" }>): AsyncGenerator<EngineEvent> {
+      for (const record of step.records) {
+        append(record);
+        if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
+      }
+      if (step.compacted) state.latches = emptyLatches();
+      context.cacheDetector?.expectDrop(step.reason); // the retry's prefix changed on purpose (PIPELINE §8)
+      yield { type: "loop_continue", reason: step.reason };
+    }
+
+    function supersede(entries: readonly AssistantEntry[], why: string): void {
+      if (entries.length === 0) return;
+      append(
+        createSystemEntry(entryContext(), "stream_superseded", why, {
+          supersededUuids: entries.map((entry) => entry.uuid),
+        }),
+      );
+    }
 
     // Local helpers close over this iteration's state.
     async function* collectResults(): AsyncGenerator<EngineEvent> {

@@ -24,7 +24,8 @@ export type ProviderEvent =
   /** A raw SSE event as it arrived. */
   | { type: "stream_event"; event: RawStreamEvent }
   /** A content block finished streaming (a tool_use may start now); its timeline entry follows later. */
-  | { type: "block_complete"; index: number; block: AssistantContentBlock; messageId: string }
+  /** `inputInvalid`: a tool_use whose input JSON did not parse (cut by max_tokens, or garbled); its input is `{}`. */
+  | { type: "block_complete"; index: number; block: AssistantContentBlock; messageId: string; inputInvalid?: true }
   /** A timeline entry for one block; the last one carries stop_reason and usage. */
   | { type: "assistant_entry"; entry: AssistantEntry }
   /** A retry is about to happen; entries already emitted for the failed attempt are listed as superseded. */

@@ -1,5 +1,5 @@
 import type { CompactionInput, ForkParent } from "../compaction/index.js";
-import { blockingLimit, runCompactionTiers } from "../compaction/index.js";
+import { runCompactionTiers } from "../compaction/index.js";
 import {
   type AssistantEntry,
   createApiErrorEntry,
@@ -25,7 +25,7 @@ import {
 } from "../request/index.js";
 import type { AssembledRequest, ThinkingConfig } from "../request/types.js";
 import type { ToolOutput } from "../tools/types.js";
-import { blockingLimitMessage } from "./blocking.js";
+import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
 import { Channel } from "./channel.js";
 import { addUsage, type EngineEvent, emptyUsage, type TerminalReason, type TurnUsage } from "./events.js";
 import { compactableToolNames, defaultRequestSettings, pinsFromEntries, type QueryContext } from "./query-context.js";
@@ -165,13 +165,31 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
         sessionId: context.sessionId,
       });
     }
-    // A tier that changed the view knows its size better than the last (now stale) usage figure.
-    const underLimit =
-      compaction.tokens !== undefined && compaction.tokens < blockingLimit(state.model, limits.contextWindow);
-    const blocked = underLimit
-      ? undefined
-      : blockingLimitMessage(compaction.messages, assembled.request.body, state.model, limits, config.compaction);
+    // A tier that changed the view knows its size better than the last usage figure; the body is measured too.
+    const estimate = estimateRequest(
+      compaction.messages,
+      assembled.request.body,
+      state.model,
+      limits,
+      compaction.tokens,
+    );
+    const blocked = estimate.over
+      ? blockingLimitMessage(
+          compaction.messages,
+          assembled.request.body,
+          state.model,
+          limits,
+          config.compaction,
+          estimate.tokens,
+        )
+      : undefined;
     if (blocked) {
+      // Never upload what the estimate says is over: compact first, as for the server's own overflow error.
+      const step = await recoverFromPromptTooLong(compactionInput(), estimatedOverflow(estimate), promptTooLong);
+      if (step.action === "retry") {
+        yield* applyRecovery(step);
+        continue;
+      }
       const notice = createSystemEntry(entryContext(), "informational", blocked, { level: "error" });
       append(notice);
       yield { type: "notice", level: "error", message: blocked, entry: notice };

@@ -38,8 +38,6 @@ export interface LoopState {
   model: string;
   /** The session's memo of closed turns for request assembly (byte-identical, faster). Default none. */
   normalizeMemo?: NormalizeMemo;
-  /** A context window the server stated in an overflow error, smaller than the model table's. Default none. */
-  serverContextWindow?: number;
   /** Features the server refused this session (from `feature-off` records). Default none. */
   featuresOff?: Set<ServerFeature>;
   /** What the last request was assembled from: forked requests (summaries, ctx-agent) reuse it exactly. */

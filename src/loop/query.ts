@@ -98,11 +98,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       return "max_turns";
     }
     iterations++;
-    // A server that said its window is smaller than the table's is believed for the rest of the session.
-    const limits = modelLimits(state.model, {
-      ...config.modelOverrides,
-      ...(state.serverContextWindow !== undefined ? { contextWindow: state.serverContextWindow } : {}),
-    });
+    const limits = modelLimits(state.model, config.modelOverrides);
 
     // 1. Compaction tiers, in their fixed order; they only add records.
     const compactionInput = (): CompactionInput => ({
@@ -297,9 +293,6 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
           }
           case "message_end":
             stopReason = event.stopReason;
-            // An answer arrived: the overflow chain may run again later in this turn (progress was made).
-            promptTooLong.collapseDrained = false;
-            promptTooLong.reactiveCompacted = false;
             addUsage(usage, event.usage, {
               inputPerMTok: limits.inputPricePerMTok,
               outputPerMTok: limits.outputPricePerMTok,
@@ -355,9 +348,6 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       }
       let message = `API error (${failure.kind}): ${failure.message}`;
       if (isPromptTooLong(failure, mediaRetried)) {
-        const stated = failure.options.maxTokens;
-        if (failure.kind === "prompt_too_long" && stated !== undefined && stated < limits.contextWindow)
-          state.serverContextWindow = stated;
         const step = await recoverFromPromptTooLong(compactionInput(), failure, promptTooLong);
         if (step.action === "retry") {
           yield* applyRecovery(step);

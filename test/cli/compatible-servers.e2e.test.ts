@@ -45,7 +45,6 @@ const MODES: ReadonlyArray<readonly [string, EmulatorOptions, boolean]> = [
   ["public (refuses cache editing)", { cacheEditing: false }, true],
   ["compatible (llama-server-like)", { mode: "compatible" }, true],
   ["compatible, zero usage while streaming", { mode: "compatible", compatibleUsage: "zero-while-streaming" }, true],
-  ["compatible, a smaller n_ctx than threadline assumes", { mode: "compatible", contextWindow: 40_000 }, false],
 ];
 
 describe("a 20-step tool session with default settings on every kind of server", () => {

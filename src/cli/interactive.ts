@@ -137,7 +137,7 @@ class Repl implements ReplHost {
   #adopt(opened: OpenedSession): void {
     this.#engine = opened.engine;
     const window = modelLimits(opened.engine.model, opened.engine.config.modelOverrides).contextWindow;
-    this.stats = freshStats(window);
+    this.stats = { ...freshStats(window), model: opened.engine.model };
     for (const problem of opened.problems) this.print(this.#style.warning(`! transcript: ${problem}`));
   }
 

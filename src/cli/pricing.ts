@@ -2,7 +2,15 @@
  * Dollar cost of one request from its usage, with per-model prices from the model table
  * (`src/messages/models.ts`) and the cache multipliers the API bills.
  */
-import { modelLimits } from "../messages/models.js";
+import { isKnownModel, modelLimits } from "../messages/models.js";
+
+/** What is shown beside a price or limit for a model the table does not know. */
+export const UNKNOWN_MODEL_NOTE = "unknown model: prices and limits assumed";
+
+/** `model`, or `model (unknown model: prices and limits assumed)`: never silently priced as a known model. */
+export function modelPriceLabel(model: string): string {
+  return isKnownModel(model) ? model : `${model} (${UNKNOWN_MODEL_NOTE})`;
+}
 
 /** Cache writes with the default 5-minute TTL cost this many times the input price. */
 export const CACHE_WRITE_5M_MULTIPLIER = 1.25;
@@ -23,7 +31,7 @@ export interface BillableTokens {
   outputTokens: number;
 }
 
-/** Dollars for one request to `model` (unknown models use the table's fallback prices). */
+/** Dollars for one request to `model` (unknown models use the table's placeholder prices: label them with `modelPriceLabel`). */
 export function requestCostUsd(model: string, tokens: BillableTokens): number {
   const { inputPricePerMTok, outputPricePerMTok } = modelLimits(model);
   const inputEquivalent =

@@ -5,6 +5,8 @@
 import { hitRatio } from "../cache/cache-report.js";
 import type { EngineEvent, TurnUsage } from "../loop/events.js";
 import type { Usage } from "../messages/index.js";
+import { isKnownModel } from "../messages/index.js";
+import { modelPriceLabel, UNKNOWN_MODEL_NOTE } from "./pricing.js";
 
 /** What the status line and `/cost` show. */
 export interface SessionStats {
@@ -17,6 +19,8 @@ export interface SessionStats {
   toolCalls: number;
   toolErrors: number;
   turns: number;
+  /** The model priced; an unknown one is labelled as such beside the cost. Default: not shown. */
+  model?: string;
 }
 
 /** Tokens a response's usage says the context held. */
@@ -69,7 +73,9 @@ export function formatStatusLine(stats: SessionStats): string {
     `in ${formatTokens(prompt)}`,
     `out ${formatTokens(totals.outputTokens)}`,
     `cache ${Math.round(100 * cacheHitRatio(totals))}%`,
-    formatCost(totals.costUsd),
+    stats.model !== undefined && !isKnownModel(stats.model)
+      ? `${formatCost(totals.costUsd)} (${UNKNOWN_MODEL_NOTE})`
+      : formatCost(totals.costUsd),
   ].join(" · ");
 }
 
@@ -79,6 +85,7 @@ export function formatCostReport(stats: SessionStats): string {
   const count = (value: number) => value.toLocaleString("en-US");
   return [
     `Total cost:        ${formatCost(totals.costUsd)}`,
+    ...(stats.model !== undefined ? [`Model:             ${modelPriceLabel(stats.model)}`] : []),
     `Model requests:    ${count(totals.requests)} over ${count(stats.turns)} prompt${stats.turns === 1 ? "" : "s"}`,
     `Tool calls:        ${count(stats.toolCalls)} (${count(stats.toolErrors)} failed)`,
     `Input tokens:      ${count(totals.inputTokens)} uncached, ${count(totals.cacheReadInputTokens)} cache read, ${count(totals.cacheCreationInputTokens)} cache write`,

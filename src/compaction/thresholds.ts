@@ -90,7 +90,8 @@ export function calculateTokenWarningState(tokens: number, model: string, contex
 /**
  * Context size now: the last response's reported usage (input + cache read + cache creation + output),
  * which the server measured exactly, plus the ruler's estimate of every entry after that response.
- * Without any usage yet, the whole list is estimated.
+ * Without any usage yet, the whole list is estimated. A usage whose input side is zero measured nothing
+ * (claude-code-router while streaming, a proxy that drops usage): it is skipped, never taken as "empty".
  */
 export function tokenCountWithEstimation(messages: readonly MessageEntry[]): number {
   for (let index = messages.length - 1; index >= 0; index--) {
@@ -98,6 +99,8 @@ export function tokenCountWithEstimation(messages: readonly MessageEntry[]): num
     if (entry.type !== "assistant" || entry.isApiErrorMessage) continue;
     const usage = entry.message.usage;
     if (usage === undefined) continue;
+    if (usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) === 0)
+      continue;
     const reported =
       usage.input_tokens +
       (usage.cache_read_input_tokens ?? 0) +

@@ -2,6 +2,12 @@
  * `threadline emulator [options]`: runs the emulator until SIGINT or SIGTERM (see EMULATOR_HELP).
  */
 import { parseArgs } from "node:util";
+import {
+  type CompatibleUsage,
+  DEFAULT_COMPATIBLE_USAGE,
+  DEFAULT_EMULATOR_MODE,
+  type EmulatorMode,
+} from "./compatible.js";
 import type { EmulatorOptions } from "./options.js";
 import { startEmulator } from "./server.js";
 
@@ -24,6 +30,10 @@ Options:
   --cache-editing    accept cache_edits blocks and cache_reference (emulator-only) and announce it with
                      the response header x-emulator-features: cache-editing
   --seed N           seed for ids and chunk splits (default: from the clock, so ids differ per run)
+  --mode MODE        public (default: the first-party API's contract) or compatible (behaves like
+                     llama-server: ignores cache_control and unknown fields, OpenAI-style errors)
+  --usage KIND       compatible mode's usage: counted (default), zero, or zero-while-streaming
+  --context-window N context window for every model (default: the model table's)
   -h, --help         print this help
 
 Point a client at it with ANTHROPIC_BASE_URL=<printed URL> and any API key.`;
@@ -53,6 +63,9 @@ export async function runEmulatorCommand(argv: string[], io: EmulatorCommandIo =
         "cache-editing": { type: "boolean", default: false },
         seed: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
+        mode: { type: "string", default: DEFAULT_EMULATOR_MODE },
+        usage: { type: "string", default: DEFAULT_COMPATIBLE_USAGE },
+        "context-window": { type: "string" },
       },
       strict: true,
       allowPositionals: false,
@@ -64,11 +77,26 @@ export async function runEmulatorCommand(argv: string[], io: EmulatorCommandIo =
       write(EMULATOR_HELP);
       return 0;
     }
-    options = { port, lenient: values.lenient, cacheEditing: values["cache-editing"] };
+    if (!isMode(values.mode)) throw new Error(`--mode must be public or compatible, got ${values.mode}`);
+    if (!isUsage(values.usage))
+      throw new Error(`--usage must be counted, zero or zero-while-streaming, got ${values.usage}`);
+    options = {
+      port,
+      lenient: values.lenient,
+      cacheEditing: values["cache-editing"],
+      mode: values.mode,
+      compatibleUsage: values.usage,
+    };
     if (values.seed !== undefined) {
       const seed = Number(values.seed);
       if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, got ${values.seed}`);
       options.seed = seed;
+    }
+    if (values["context-window"] !== undefined) {
+      const window = Number(values["context-window"]);
+      if (!Number.isInteger(window) || window < 1)
+        throw new Error(`--context-window must be a positive integer, got ${values["context-window"]}`);
+      options.contextWindow = window;
     }
     if (values.scenario !== undefined) options.scenarioFile = values.scenario;
     if (values.log !== undefined) options.logPath = values.log;
@@ -103,4 +131,12 @@ function untilSignal(): Promise<void> {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+}
+
+function isMode(value: string): value is EmulatorMode {
+  return value === "public" || value === "compatible";
+}
+
+function isUsage(value: string): value is CompatibleUsage {
+  return value === "counted" || value === "zero" || value === "zero-while-streaming";
 }

@@ -3,6 +3,14 @@
  * scripted model and fault injection. Imports nothing from the project but `messages/`.
  */
 export { EMULATOR_HELP, runEmulatorCommand } from "./cli.js";
+export {
+  type CompatibleUsage,
+  compatibleToolId,
+  DEFAULT_COMPATIBLE_USAGE,
+  DEFAULT_EMULATOR_MODE,
+  type EmulatorMode,
+  EXCEED_CONTEXT_SIZE_ERROR,
+} from "./compatible.js";
 export { type AppliedEdit, applyContextManagement } from "./context-management.js";
 export { ERROR_TYPE_BY_STATUS } from "./errors.js";
 export { FaultPlan } from "./faults.js";

@@ -4,11 +4,18 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AssistantContentBlock, isKnownModel, modelLimits } from "../messages/index.js";
+import {
+  compatibleUsage,
+  readCompatibleRequest,
+  sendCompatibleError,
+  withCompatibleToolIds,
+} from "./compatible-handler.js";
 import { applyContextManagement } from "./context-management.js";
 import { type ErrorReply, errorReply } from "./errors.js";
 import { faultPhase } from "./faults.js";
 import { flattenRequest } from "./flatten.js";
 import { betasOf, sendError, sendJson } from "./http-io.js";
+import { cutAtMaxTokens } from "./output-limit.js";
 import type { RequestLogEntry } from "./request-log.js";
 import { deletedReferencesOf } from "./request-tokens.js";
 import type { EmulatorRequest } from "./request-types.js";
@@ -45,7 +52,12 @@ export async function handleMessages(
   const requestNumber = ++state.messagesRequests;
   entry.messagesRequest = requestNumber;
   entry.stream = isRecord(body) && body.stream === true;
+  const compatible = state.settings.mode === "compatible";
   const fail = (reply: ErrorReply): void => {
+    if (compatible) {
+      sendCompatibleError(response, reply, entry);
+      return;
+    }
     entry.status = reply.status;
     entry.error = { type: reply.type, message: reply.message };
     sendError(response, reply, entry.requestId);
@@ -59,15 +71,23 @@ export async function handleMessages(
   }
 
   const settings = state.settings;
-  const violations = validateRequest(body, {
-    bodyBytes,
-    maxRequestBytes: settings.maxRequestBytes,
-    cacheEditing: settings.cacheEditing,
-    ...(settings.verifySignatures ? { signatureSecret: settings.signatureSecret } : {}),
-    ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
-    ...(settings.requireBetas ? { betas: betasOf(request) } : {}),
-  });
+  const read = compatible ? readCompatibleRequest(body, bodyBytes, state) : undefined;
+  if (read !== undefined) body = read.body;
+  const violations =
+    read?.violations ??
+    validateRequest(body, {
+      bodyBytes,
+      maxRequestBytes: settings.maxRequestBytes,
+      cacheEditing: settings.cacheEditing,
+      ...(settings.verifySignatures ? { signatureSecret: settings.signatureSecret } : {}),
+      ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
+      ...(settings.requireBetas ? { betas: betasOf(request) } : {}),
+    });
   entry.violations = violations;
+  if (read?.overflow !== undefined) {
+    sendCompatibleError(response, read.overflow, entry);
+    return;
+  }
   if (violations.length > 0) state.violationRequests++;
   const usable = isRecord(body) && typeof body.model === "string" && Array.isArray(body.messages);
   const first = violations[0];
@@ -79,8 +99,9 @@ export async function handleMessages(
   }
 
   let message: ResponseMessage;
+  let partialInputs: ReadonlyMap<number, string> | undefined;
   try {
-    message = await buildMessage(apiRequest, fault, entry, state);
+    ({ message, partialInputs } = await buildMessage(apiRequest, fault, entry, state));
   } catch (error) {
     // Only reachable in lenient mode with malformed blocks, or from a throwing scenario function.
     return fail(errorReply(500, `emulator could not answer: ${(error as Error).message}`));
@@ -94,7 +115,7 @@ export async function handleMessages(
   }
   entry.status = 200;
   startStream(response, entry.requestId);
-  const events = buildStreamEvents(message);
+  const events = buildStreamEvents(message, undefined, partialInputs);
   if (fault === undefined) {
     await writeEvents(response, events, state.random);
     response.end();
@@ -129,14 +150,20 @@ async function buildMessage(
   fault: FaultKind | undefined,
   entry: RequestLogEntry,
   state: EmulatorState,
-): Promise<ResponseMessage> {
+): Promise<{ message: ResponseMessage; partialInputs?: ReadonlyMap<number, string> }> {
+  const compatible = state.settings.mode === "compatible";
   const managed = applyContextManagement(apiRequest);
   const flat = flattenRequest(managed.request, deletedReferencesOf(managed.request));
   const limits = modelLimits(apiRequest.model);
-  const billed = state.ledger.process(apiRequest.model, flat, limits.minCacheableTokens);
+  // A compatible server keeps no Anthropic prompt cache: its own prefix cache reports instead.
+  const billed = compatible ? undefined : state.ledger.process(apiRequest.model, flat, limits.minCacheableTokens);
   // Faulted requests never consume a scenario step: they get the default answer.
-  const reply = fault === undefined ? await state.model.respond(apiRequest) : state.model.echo(apiRequest);
-  const content = thinkingDisplayOmitted(apiRequest) ? omitThinking(reply.content, state) : reply.content;
+  const answer = fault === undefined ? await state.model.respond(apiRequest) : state.model.echo(apiRequest);
+  const cut = cutAtMaxTokens(answer, apiRequest.max_tokens);
+  if (cut !== undefined && answer.step !== undefined) state.model.rewind(answer.step);
+  const reply = cut?.reply ?? answer;
+  const shown = thinkingDisplayOmitted(apiRequest) ? omitThinking(reply.content, state) : reply.content;
+  const content = compatible ? withCompatibleToolIds(shown) : shown;
   const message: ResponseMessage = {
     id: state.ids.next("msg"),
     type: "message",
@@ -148,15 +175,18 @@ async function buildMessage(
     stop_details: null,
     container: null,
     diagnostics: null,
-    usage: {
-      ...billed.usage,
-      output_tokens: reply.outputTokens,
-      service_tier: "standard",
-      server_tool_use: null,
-      inference_geo: typeof apiRequest.inference_geo === "string" ? apiRequest.inference_geo : null,
-      speed: apiRequest.speed === "fast" ? "fast" : "standard",
-      output_tokens_details: null,
-    },
+    usage:
+      billed === undefined
+        ? compatibleUsage(apiRequest, reply.outputTokens, entry.stream, state)
+        : {
+            ...billed.usage,
+            output_tokens: reply.outputTokens,
+            service_tier: "standard",
+            server_tool_use: null,
+            inference_geo: typeof apiRequest.inference_geo === "string" ? apiRequest.inference_geo : null,
+            speed: apiRequest.speed === "fast" ? "fast" : "standard",
+            output_tokens_details: null,
+          },
   };
   if (apiRequest.context_management !== undefined) {
     message.context_management = { applied_edits: managed.appliedEdits };
@@ -167,8 +197,8 @@ async function buildMessage(
   entry.contentTypes = content.map((block) => block.type);
   entry.source = reply.source;
   if (reply.step !== undefined) entry.step = reply.step;
-  entry.cacheReadBlocks = billed.readBlocks;
-  return message;
+  if (billed !== undefined) entry.cacheReadBlocks = billed.readBlocks;
+  return cut === undefined ? { message } : { message, partialInputs: cut.partialInputs };
 }
 
 function nonStreamingFault(

@@ -1,6 +1,7 @@
 /**
  * Emulator options, each with its default.
  */
+import type { CompatibleUsage, EmulatorMode } from "./compatible.js";
 import type { FaultSpec, ScenarioStep } from "./scenario.js";
 
 /** Default seconds in a 429's `retry-after` (small: tests must run fast; 0 is allowed). */
@@ -61,4 +62,12 @@ export interface EmulatorOptions {
   stallMs?: number;
   /** Seed for ids and chunk splits; pass one (e.g. DEFAULT_SEED) for stable ids. Default: from the clock. */
   seed?: number;
+  /**
+   * "public": the public API's contract. "compatible": a third-party server like llama-server (ignores
+   * cache_control and unknown fields, its own prefix-cache counts, non-`toolu_` ids, OpenAI-style errors
+   * and overflow). Default DEFAULT_EMULATOR_MODE ("public").
+   */
+  mode?: EmulatorMode;
+  /** Compatible mode only: usage counted, always zero, or zero on streams. Default DEFAULT_COMPATIBLE_USAGE ("counted"). */
+  compatibleUsage?: CompatibleUsage;
 }

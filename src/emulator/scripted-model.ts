@@ -73,6 +73,11 @@ export class ScriptedModel {
     return reply;
   }
 
+  /** Makes `step` pending again (its answer was cut at max_tokens; the next request gets it whole). */
+  rewind(step: number): void {
+    if (step < this.nextStep) this.nextStep = step;
+  }
+
   /** The default answer, consuming nothing (also used for faulted streams). */
   echo(request: EmulatorRequest): ModelReply {
     // Clients may tag user messages with snip ids ("[id:ab12cd]"); an echo reads better without them.

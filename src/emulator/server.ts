@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { KNOWN_MODEL_IDS, modelLimits } from "../messages/index.js";
+import { DEFAULT_COMPATIBLE_USAGE, DEFAULT_EMULATOR_MODE, PrefixCache } from "./compatible.js";
 import { applyContextManagement } from "./context-management.js";
 import { errorReply } from "./errors.js";
 import { FaultPlan } from "./faults.js";
@@ -96,8 +97,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       strictModels: options.strictModels ?? false,
       requireBetas: options.requireBetas ?? true,
       stallMs: options.stallMs ?? DEFAULT_STALL_MS,
+      mode: options.mode ?? DEFAULT_EMULATOR_MODE,
+      compatibleUsage: options.compatibleUsage ?? DEFAULT_COMPATIBLE_USAGE,
     },
     features: cacheEditing ? [CACHE_EDITING_FEATURE] : [],
+    prefixCache: new PrefixCache(),
     messagesRequests: 0,
     violationRequests: 0,
     faultsInjected: 0,

@@ -40,7 +40,11 @@ function emptyBlock(block: AssistantContentBlock): Record<string, unknown> {
   }
 }
 
-function deltas(block: AssistantContentBlock, deltaChars: number): Array<Record<string, unknown>> {
+function deltas(
+  block: AssistantContentBlock,
+  deltaChars: number,
+  partialJson?: string,
+): Array<Record<string, unknown>> {
   switch (block.type) {
     case "text":
       return splitText(block.text, deltaChars).map((text) => ({ type: "text_delta", text }));
@@ -52,7 +56,7 @@ function deltas(block: AssistantContentBlock, deltaChars: number): Array<Record<
     case "redacted_thinking":
       return [];
     case "tool_use": {
-      const json = JSON.stringify(block.input ?? {});
+      const json = partialJson ?? JSON.stringify(block.input ?? {});
       // The API opens with an empty fragment; the concatenation of all fragments is the input JSON.
       return ["", ...splitText(json, DEFAULT_JSON_FRAGMENT_CHARS)].map((partial_json) => ({
         type: "input_json_delta",
@@ -65,7 +69,12 @@ function deltas(block: AssistantContentBlock, deltaChars: number): Array<Record<
 }
 
 /** The whole event sequence for `message` (pure: the writer decides timing and faults). */
-export function buildStreamEvents(message: ResponseMessage, deltaChars = DEFAULT_DELTA_CHARS): StreamEvent[] {
+export function buildStreamEvents(
+  message: ResponseMessage,
+  deltaChars = DEFAULT_DELTA_CHARS,
+  /** Block index → unfinished input JSON of a tool_use cut at max_tokens (see `output-limit.ts`). Default none. */
+  partialInputs: ReadonlyMap<number, string> = new Map(),
+): StreamEvent[] {
   const { usage } = message;
   const events: StreamEvent[] = [
     {
@@ -94,7 +103,7 @@ export function buildStreamEvents(message: ResponseMessage, deltaChars = DEFAULT
       event: "content_block_start",
       data: { type: "content_block_start", index, content_block: emptyBlock(block) },
     });
-    for (const delta of deltas(block, deltaChars)) {
+    for (const delta of deltas(block, deltaChars, partialInputs.get(index))) {
       events.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta } });
     }
     events.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });

@@ -1,6 +1,7 @@
 /**
  * What one running emulator holds: resolved options and the parts every handler shares.
  */
+import type { CompatibleUsage, EmulatorMode, PrefixCache } from "./compatible.js";
 import type { FaultPlan } from "./faults.js";
 import type { CacheLedger } from "./ledger.js";
 import type { IdGenerator } from "./random.js";
@@ -28,9 +29,13 @@ export interface EmulatorState {
     readonly strictModels: boolean;
     readonly requireBetas: boolean;
     readonly stallMs: number;
+    readonly mode: EmulatorMode;
+    readonly compatibleUsage: CompatibleUsage;
   };
   /** Emulator-only features in force, announced in `x-emulator-features` (empty: the public API). */
   readonly features: readonly string[];
+  /** Compatible mode's single-slot prefix cache. */
+  readonly prefixCache: PrefixCache;
   /** Count of `POST /v1/messages` requests so far. */
   messagesRequests: number;
   /** Requests that broke at least one rule, and faults injected. */

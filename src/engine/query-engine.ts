@@ -27,6 +27,7 @@ import {
   pinsFromEntries,
   query,
 } from "../loop/query.js";
+import { capabilitiesWithout } from "../loop/self-heal.js";
 import { SideRequestLog } from "../loop/side-requests.js";
 import {
   createSystemEntry,
@@ -44,6 +45,7 @@ import {
   emptyLatches,
   latchesFromEntries,
   NormalizeMemo,
+  serverFeaturesFromEntries,
   toolDefinitions,
 } from "../request/index.js";
 import { Timeline } from "../timeline/index.js";
@@ -223,6 +225,7 @@ export class QueryEngine {
     this.#state = {
       latches: latchesFromEntries(this.timeline.entries) ?? emptyLatches(),
       features,
+      featuresOff: serverFeaturesFromEntries(this.timeline.entries),
       model,
       normalizeMemo: new NormalizeMemo(),
     };
@@ -349,7 +352,7 @@ export class QueryEngine {
           entries: this.timeline.entries,
           now: this.#now(),
           settings: this.config.compaction,
-          capabilities: this.provider.capabilities,
+          capabilities: capabilitiesWithout(this.provider.capabilities, this.#state.featuresOff),
           model: this.#state.model,
           contextWindow: limits.contextWindow,
           sessionId: this.sessionId,
@@ -404,7 +407,8 @@ export class QueryEngine {
           this.config,
           this.#state.model,
           toolDefinitions([...this.#tools.values()]),
-          this.provider.capabilities,
+          capabilitiesWithout(this.provider.capabilities, this.#state.featuresOff),
+          this.#state.featuresOff,
         ),
         latches: this.#state.latches,
         pins: pinsFromEntries(this.timeline.entries),

@@ -11,6 +11,8 @@ export type ContinueReason =
   | "max_tokens_escalation"
   | "max_tokens_continuation"
   | "media_stripped"
+  /** The server refused a feature; it is off for the session and the request goes again without it. */
+  | "feature_off"
   | "collapse_drain"
   | "reactive_compact";
 
@@ -22,6 +24,8 @@ export type TerminalReason =
   | "max_tokens"
   | "prompt_too_long"
   | "blocking_limit"
+  /** The model refused (stop_reason `refusal`). */
+  | "refused"
   | "error";
 
 export interface TurnUsage {

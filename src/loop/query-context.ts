@@ -8,7 +8,8 @@ import { cacheEditingEnabled } from "../compaction/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import { isPinOrCompactBoundary } from "../messages/index.js";
 import type { Provider } from "../provider/types.js";
-import type { LatchState, NormalizeMemo, RequestSettings } from "../request/index.js";
+import type { LatchState, NormalizeMemo, RequestSettings, ServerFeature } from "../request/index.js";
+import { withoutServerFeatures } from "../request/index.js";
 import type { CacheEditPin, ToolDefinition } from "../request/types.js";
 import { filterGrowing, type Timeline } from "../timeline/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
@@ -39,6 +40,8 @@ export interface LoopState {
   model: string;
   /** The session's memo of closed turns for request assembly (byte-identical, faster). Default none. */
   normalizeMemo?: NormalizeMemo;
+  /** Features the server refused this session (from `feature-off` records). Default none. */
+  featuresOff?: Set<ServerFeature>;
   /** What the last request was assembled from: forked requests (summaries, ctx-agent) reuse it exactly. */
   lastRequest?: Omit<ForkParent, "provider" | "signal">;
 }
@@ -66,8 +69,21 @@ export interface QueryContext {
   autoCompact?: AutoCompactSession;
 }
 
-/** The request settings of a session before any request was made (what forked requests use then). */
+/**
+ * The request settings of a session before any request was made (what forked requests use then), without
+ * the features in `featuresOff` (default none).
+ */
 export function defaultRequestSettings(
+  config: LoopConfig,
+  model: string,
+  tools: readonly ToolDefinition[],
+  capabilities: Provider["capabilities"],
+  featuresOff: ReadonlySet<ServerFeature> = new Set(),
+): RequestSettings {
+  return withoutServerFeatures(sessionDefaults(config, model, tools, capabilities), featuresOff);
+}
+
+function sessionDefaults(
   config: LoopConfig,
   model: string,
   tools: readonly ToolDefinition[],

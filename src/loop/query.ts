@@ -1,5 +1,5 @@
 import type { CompactionInput, ForkParent } from "../compaction/index.js";
-import { blockingLimit, runCompactionTiers } from "../compaction/index.js";
+import { runCompactionTiers } from "../compaction/index.js";
 import {
   type AssistantEntry,
   createApiErrorEntry,
@@ -15,10 +15,17 @@ import {
   toolResultBlock,
 } from "../messages/index.js";
 import { ProviderError } from "../provider/types.js";
-import { assembleRequest, emptyLatches, latchRecord, type RequestSettings } from "../request/index.js";
+import {
+  assembleRequest,
+  emptyLatches,
+  featureOffRecord,
+  latchRecord,
+  type RequestSettings,
+  withoutServerFeatures,
+} from "../request/index.js";
 import type { AssembledRequest, ThinkingConfig } from "../request/types.js";
 import type { ToolOutput } from "../tools/types.js";
-import { blockingLimitMessage } from "./blocking.js";
+import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
 import { Channel } from "./channel.js";
 import { addUsage, type EngineEvent, emptyUsage, type TerminalReason, type TurnUsage } from "./events.js";
 import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
@@ -29,10 +36,13 @@ import {
   isMediaError,
   isPromptTooLong,
   type PromptTooLongRecovery,
+  type PromptTooLongStep,
   recoverFromPromptTooLong,
   syntheticErrorText,
 } from "./recovery.js";
+import { capabilitiesWithout, decideSelfHeal } from "./self-heal.js";
 import { SideRequestLog } from "./side-requests.js";
+import { CUT_TOOL_USE_RESULT, contextWindowExceeded, REFUSAL_MESSAGE } from "./stop-reasons.js";
 import { ToolExecutor } from "./tool-executor.js";
 
 type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
@@ -40,6 +50,10 @@ type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: To
 /** One user turn's loop. Yields events as they happen; the last event is always `turn_end`. */
 export async function* query(context: QueryContext): AsyncGenerator<EngineEvent, TerminalReason> {
   const { timeline, config, state, signal } = context;
+  state.featuresOff ??= new Set();
+  const featuresOff = state.featuresOff;
+  // What the server accepts: the provider's capabilities minus what it refused this session.
+  const capabilities = () => capabilitiesWithout(context.provider.capabilities, featuresOff);
   const usage: TurnUsage = emptyUsage();
   const maxTokensState = { override: undefined as number | undefined, escalated: false, continuations: 0 };
   let iterations = 0;
@@ -76,7 +90,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     provider: context.provider,
     onSideRequest: sideRequests.onSideRequest,
     ...(state.lastRequest ?? {
-      settings: defaultRequestSettings(config, state.model, context.toolDefinitions, context.provider.capabilities),
+      settings: defaultRequestSettings(config, state.model, context.toolDefinitions, capabilities(), featuresOff),
       latches: state.latches,
       pins: pinsFromEntries(timeline.entries),
     }),
@@ -109,7 +123,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       entries: timeline.entries,
       now: context.now(),
       settings: config.compaction,
-      capabilities: context.provider.capabilities,
+      capabilities: capabilities(),
       model: state.model,
       contextWindow: limits.contextWindow,
       sessionId: context.sessionId,
@@ -139,13 +153,17 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     // 2. Assembly: a pure function of the projected view, settings, latches and pins.
     const pins = pinsFromEntries(timeline.entries);
     // The session defaults (what forked requests use before any request), with this pass's decisions.
-    const settingsFor = (model: string): RequestSettings => ({
-      ...defaultRequestSettings(config, model, context.toolDefinitions, context.provider.capabilities),
-      ...(maxTokensState.override !== undefined ? { maxTokens: maxTokensState.override } : {}),
-      snipTags: compaction.snipTags,
-      cacheEditing: compaction.cacheEditing,
-      ...(compaction.contextManagement ? { contextManagement: compaction.contextManagement } : {}),
-    });
+    const settingsFor = (model: string): RequestSettings =>
+      withoutServerFeatures(
+        {
+          ...defaultRequestSettings(config, model, context.toolDefinitions, capabilities()),
+          ...(maxTokensState.override !== undefined ? { maxTokens: maxTokensState.override } : {}),
+          snipTags: compaction.snipTags,
+          cacheEditing: compaction.cacheEditing,
+          ...(compaction.contextManagement ? { contextManagement: compaction.contextManagement } : {}),
+        },
+        featuresOff,
+      );
     const assembled = assembleRequest({
       messages: compaction.messages,
       settings: settingsFor(state.model),
@@ -172,13 +190,31 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
         sessionId: context.sessionId,
       });
     }
-    // A tier that changed the view knows its size better than the last (now stale) usage figure.
-    const underLimit =
-      compaction.tokens !== undefined && compaction.tokens < blockingLimit(state.model, limits.contextWindow);
-    const blocked = underLimit
-      ? undefined
-      : blockingLimitMessage(compaction.messages, assembled.request.body, state.model, limits, config.compaction);
+    // A tier that changed the view knows its size better than the last usage figure; the body is measured too.
+    const estimate = estimateRequest(
+      compaction.messages,
+      assembled.request.body,
+      state.model,
+      limits,
+      compaction.tokens,
+    );
+    const blocked = estimate.over
+      ? blockingLimitMessage(
+          compaction.messages,
+          assembled.request.body,
+          state.model,
+          limits,
+          config.compaction,
+          estimate.tokens,
+        )
+      : undefined;
     if (blocked) {
+      // Never upload what the estimate says is over: compact first, as for the server's own overflow error.
+      const step = await recoverFromPromptTooLong(compactionInput(), estimatedOverflow(estimate), promptTooLong);
+      if (step.action === "retry") {
+        yield* applyRecovery(step);
+        continue;
+      }
       const notice = createSystemEntry(entryContext(), "informational", blocked, { level: "error" });
       append(notice);
       yield { type: "notice", level: "error", message: blocked, entry: notice };
@@ -227,6 +263,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     const toolOwners = new Map<string, AssistantEntry>();
     let stopReason: string | null = null;
     let responseText = "";
+    let heldTools: ToolUseBlock[] = [];
     try {
       for await (const event of context.provider.stream(assembled.request, { signal, entryContext, rebuild })) {
         switch (event.type) {
@@ -234,7 +271,9 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
             yield event;
             break;
           case "block_complete":
-            if (event.block.type === "tool_use") executor.add(event.block);
+            // A tool_use whose input did not parse waits for the stop reason: cut by max_tokens, it never runs.
+            if (event.block.type === "tool_use" && event.inputInvalid === true) heldTools.push(event.block);
+            else if (event.block.type === "tool_use") executor.add(event.block);
             break;
           case "assistant_entry": {
             append(event.entry);
@@ -259,6 +298,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
             attemptEntries = [];
             toolOwners.clear();
             responseText = "";
+            heldTools = [];
             const message = `${event.error.message} — retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt})`;
             const notice = createSystemEntry(entryContext(), "api_error", message, {
               level: "warning",
@@ -312,6 +352,19 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
         );
       }
       executor.discard();
+      // A refused feature: off for the session (recorded, so a resume agrees), then the same turn goes again.
+      const heal = decideSelfHeal(failure, assembled.request, featuresOff);
+      if (heal !== undefined) {
+        for (const feature of heal.features) {
+          featuresOff.add(feature);
+          append(featureOffRecord(feature, failure.message, context.sessionId, context.now()));
+        }
+        const notice = createSystemEntry(entryContext(), "informational", heal.notice, { level: "warning" });
+        append(notice);
+        yield { type: "notice", level: "warning", message: heal.notice, entry: notice };
+        yield { type: "loop_continue", reason: "feature_off" };
+        continue;
+      }
       const synthetic = syntheticErrorText(failure);
       if (synthetic) append(createApiErrorEntry(entryContext(), synthetic, state.model));
       if (isMediaError(failure) && !mediaRetried) {
@@ -325,13 +378,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
           appendSideRequests,
         );
         if (step.action === "retry") {
-          for (const record of step.records) {
-            append(record);
-            if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
-          }
-          if (step.compacted) state.latches = emptyLatches();
-          context.cacheDetector?.expectDrop(step.reason); // the retry's prefix changed on purpose (PIPELINE §8)
-          yield { type: "loop_continue", reason: step.reason };
+          yield* applyRecovery(step);
           continue;
         }
         message = step.message;
@@ -344,6 +391,55 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       return reason;
     }
     if (responseText) lastText = responseText;
+
+    // The context filled up mid-answer: the answer is dropped and the overflow chain makes room, as for a 400.
+    if (stopReason === "model_context_window_exceeded") {
+      executor.discard();
+      supersede(attemptEntries, "Response cut by a full context window; retried after recovery.");
+      const step = await recoverFromPromptTooLong(compactionInput(), contextWindowExceeded(), promptTooLong);
+      if (step.action === "retry") {
+        yield* applyRecovery(step);
+        continue;
+      }
+      const notice = createSystemEntry(entryContext(), "api_error", step.message, { level: "error" });
+      append(notice);
+      yield { type: "notice", level: "error", message: step.message, entry: notice };
+      yield finish("prompt_too_long", step.message);
+      return "prompt_too_long";
+    }
+    // A tool_use cut by max_tokens never runs; other unparsable inputs run as `{}` and the tool says why.
+    const cutTools = stopReason === "max_tokens" ? heldTools : [];
+    if (stopReason !== "max_tokens") for (const block of heldTools) executor.add(block);
+    if (cutTools.length > 0) {
+      const decision = decideMaxTokens(
+        maxTokensState,
+        maxTokensState.override === undefined && config.maxTokens === undefined,
+      );
+      if (decision.action === "escalate") {
+        executor.discard();
+        maxTokensState.escalated = true;
+        maxTokensState.override = decision.maxTokens;
+        supersede(attemptEntries, "Tool input cut by the output cap; retried with a larger cap.");
+        yield { type: "loop_continue", reason: "max_tokens_escalation" };
+        continue;
+      }
+      if (executor.size > 0) yield* collectResults();
+      for (const block of cutTools) {
+        const owner = toolOwners.get(block.id);
+        if (owner === undefined) continue;
+        const result = toolResultBlock(block.id, CUT_TOOL_USE_RESULT, true);
+        const entry = createToolResultEntry(entryContext(), [result], owner.uuid);
+        append(entry);
+        yield { type: "tool_result", block, entry, isError: true };
+      }
+      if (decision.action === "continue") {
+        maxTokensState.continuations++;
+        yield { type: "loop_continue", reason: "max_tokens_continuation" };
+        continue;
+      }
+      yield finish("max_tokens", decision.message);
+      return "max_tokens";
+    }
 
     // 5. Tool results, in block order, each answering a recorded tool_use.
     if (toolOwners.size > 0) {
@@ -385,12 +481,39 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       yield finish("max_tokens", decision.message);
       return "max_tokens";
     }
+    if (stopReason === "refusal") {
+      const notice = createSystemEntry(entryContext(), "informational", REFUSAL_MESSAGE, { level: "warning" });
+      append(notice);
+      yield { type: "notice", level: "warning", message: REFUSAL_MESSAGE, entry: notice };
+      yield finish("refused", REFUSAL_MESSAGE);
+      return "refused";
+    }
     if (toolOwners.size > 0) {
       yield { type: "loop_continue", reason: "tool_use" };
       continue;
     }
     yield finish("completed");
     return "completed";
+
+    /** Records a recovery step's entries and expects the cache drop its retry causes. */
+    async function* applyRecovery(step: Extract<PromptTooLongStep, { action: "retry" }>): AsyncGenerator<EngineEvent> {
+      for (const record of step.records) {
+        append(record);
+        if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
+      }
+      if (step.compacted) state.latches = emptyLatches();
+      context.cacheDetector?.expectDrop(step.reason); // the retry's prefix changed on purpose (PIPELINE §8)
+      yield { type: "loop_continue", reason: step.reason };
+    }
+
+    function supersede(entries: readonly AssistantEntry[], why: string): void {
+      if (entries.length === 0) return;
+      append(
+        createSystemEntry(entryContext(), "stream_superseded", why, {
+          supersededUuids: entries.map((entry) => entry.uuid),
+        }),
+      );
+    }
 
     // Local helpers close over this iteration's state.
     async function* collectResults(): AsyncGenerator<EngineEvent> {

@@ -186,6 +186,20 @@ export interface SideRequestRecord {
   sessionId: string;
 }
 
+/**
+ * A request feature switched off for the rest of the session because the server refused it (a 400 naming
+ * its field or beta). Records only add: a resumed session reads them all and never sends the feature again.
+ */
+export interface FeatureOffRecord {
+  type: "feature-off";
+  /** The feature id (`cache_editing`, `context_management`, `thinking`, `beta:<name>`, …). */
+  feature: string;
+  /** What the server said, scrubbed: the evidence for the switch. */
+  reason: string;
+  timestamp: string;
+  sessionId: string;
+}
+
 export interface CustomTitleRecord {
   type: "custom-title";
   customTitle: string;
@@ -199,6 +213,7 @@ export type TimelineRecord =
   | LatchRecord
   | CacheEditPinRecord
   | SideRequestRecord
+  | FeatureOffRecord
   | CustomTitleRecord;
 
 /** Anything the timeline (and transcript) holds. */

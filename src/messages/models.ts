@@ -29,12 +29,30 @@ export const DEFAULT_OUTPUT_TOKENS = 8_192;
 /** Output cap used for the single retry after a max_tokens stop under the default cap. */
 export const ESCALATED_MAX_TOKENS = 64_000;
 
-// Rows for models newer than the published docs we had are conservative assumptions; `--context-window`
-// (THREADLINE_CONTEXT_WINDOW) overrides the window for any model.
+// Every model the pinned SDK (1.14.0) names in its `Model` union, plus older ids still seen in transcripts.
+// Sources: platform.claude.com/docs/en/models (overview: Fable 5.2 $8/$40, Opus 5.5 $4/$20, Sonnet 5.5 $2/$10,
+// Haiku 5.5 from $0.10/$0.50, all 1M window and 128K output), models/whats-new-opus-5 (Fable 5.1 $10/$50,
+// Opus 5 $5/$25, Sonnet 5 $2/$10, 1M / 128K). Rows marked "assumed" have no published figures we could
+// check: they copy their closest sibling. `--context-window` (THREADLINE_CONTEXT_WINDOW) overrides any window.
+// Claude Code's docs list these ids and recommend Opus 5.5 to start; threadline's default stays DEFAULT_MODEL.
 const TABLE: ReadonlyArray<readonly [prefix: string, limits: ModelLimits]> = [
+  // The claude-5 family: adaptive thinking, no prefill (as for the 4.6 generation on).
+  ["claude-fable-5-2", limits(1_000_000, 128_000, 4_096, 8, 40, false)],
+  ["claude-fable-5-1", limits(1_000_000, 128_000, 4_096, 10, 50, false)],
+  ["claude-fable-5", limits(1_000_000, 128_000, 4_096, 10, 50, false)], // assumed: as Fable 5.1
+  ["claude-mythos-5-2", limits(1_000_000, 128_000, 4_096, 8, 40, false)], // assumed: as Fable 5.2 (shared model card)
+  ["claude-mythos-5-1", limits(1_000_000, 128_000, 4_096, 10, 50, false)], // assumed: as Fable 5.1 (shared card)
+  ["claude-mythos-5", limits(1_000_000, 128_000, 4_096, 10, 50, false)], // assumed: as Fable 5 (shared card)
+  ["claude-mythos-preview", limits(1_000_000, 128_000, 4_096, 10, 50, false)], // assumed: as Mythos 5
+  ["claude-opus-5-5", limits(1_000_000, 128_000, 4_096, 4, 20, false)],
+  ["claude-opus-5", limits(1_000_000, 128_000, 4_096, 5, 25, false)],
+  ["claude-sonnet-5-5", limits(1_000_000, 128_000, 2_048, 2, 10, false)],
+  ["claude-sonnet-5", limits(1_000_000, 128_000, 2_048, 2, 10, false)],
+  // Haiku 5.5 is priced "from" $0.10/$0.50 (tiered); the lowest tier is used.
+  ["claude-haiku-5-5", limits(1_000_000, 128_000, 4_096, 0.1, 0.5, false)],
   // The 4.6 generation on rejects prefill (API-CONTRACT: "newer models reject prefill altogether").
-  ["claude-opus-4-8", limits(200_000, 128_000, 4_096, 5, 25, false)],
-  ["claude-opus-4-7", limits(200_000, 128_000, 4_096, 5, 25, false)],
+  ["claude-opus-4-8", limits(200_000, 128_000, 4_096, 5, 25, false)], // assumed: as Opus 4.6
+  ["claude-opus-4-7", limits(200_000, 128_000, 4_096, 5, 25, false)], // assumed: as Opus 4.6
   ["claude-opus-4-6", limits(200_000, 128_000, 4_096, 5, 25, false)],
   ["claude-sonnet-4-6", limits(200_000, 64_000, 1_024, 3, 15, false)],
   ["claude-opus-4-5", limits(200_000, 64_000, 4_096, 5, 25)],
@@ -47,7 +65,10 @@ const TABLE: ReadonlyArray<readonly [prefix: string, limits: ModelLimits]> = [
   ["claude-3-5-haiku", limits(200_000, 8_192, 2_048, 0.8, 4)],
 ];
 
-/** Limits assumed for a model the table does not know (any Anthropic-compatible server). */
+/**
+ * Limits assumed for a model the table does not know (any Anthropic-compatible server). Its prices are a
+ * placeholder: wherever a price or limit is shown for such a model, it is labelled unknown (`isKnownModel`).
+ */
 export const UNKNOWN_MODEL_LIMITS: ModelLimits = limits(200_000, 32_000, 1_024, 3, 15);
 
 function limits(

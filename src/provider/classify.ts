@@ -5,9 +5,11 @@
  * status or error type plus a distinctive phrase, never a whole message.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import { OVERFLOW_ROWS, overflowNumbers, overflowNumbersFromBody } from "./overflow-patterns.js";
 import { type HeaderReader, isRetryableStatus, retryAfterFromHeaders, shouldRetryFromHeaders } from "./retry-policy.js";
 import { scrubSecrets } from "./scrub-secrets.js";
 import { ProviderError, type ProviderErrorKind } from "./types.js";
+import { UNSUPPORTED_INPUT_ROWS, unsupportedInputOf } from "./unsupported-input.js";
 
 /** What classification reads from a failure, whatever threw it. */
 export interface ErrorFacts {
@@ -41,18 +43,7 @@ export interface ClassificationRow {
 
 /** The table. Order matters: first match wins. */
 export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
-  {
-    kind: "prompt_too_long",
-    errorTypes: ["invalid_request_error"],
-    statuses: [400, 413],
-    pattern: /prompt is too long/i,
-    retryable: false,
-    example: {
-      status: 400,
-      errorType: "invalid_request_error",
-      message: "prompt is too long: 210000 tokens > 200000 maximum",
-    },
-  },
+  ...OVERFLOW_ROWS,
   {
     kind: "request_too_large",
     statuses: [413],
@@ -152,6 +143,7 @@ export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
     retryable: true,
     example: { status: 409, errorType: "api_error", message: "Conflict: a concurrent request holds this resource." },
   },
+  ...UNSUPPORTED_INPUT_ROWS,
   {
     kind: "invalid_request",
     statuses: [400, 422],
@@ -207,9 +199,6 @@ function rowMatches(row: ClassificationRow, facts: ErrorFacts): boolean {
   return row.pattern === undefined || row.pattern.test(facts.message);
 }
 
-/** "N tokens > M maximum" → the two numbers. */
-const TOKEN_NUMBERS = /(\d[\d,]*)\s*tokens?\s*>\s*(\d[\d,]*)/i;
-
 /**
  * Turns anything thrown below the provider into a `ProviderError`: SDK API errors (status, body type,
  * headers), connection failures, aborts. `secrets` (the API key, the auth token) are scrubbed from the
@@ -234,11 +223,16 @@ export function classifyError(error: unknown, secrets: readonly string[] = []): 
   if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
   if (error instanceof APIError && typeof error.requestID === "string") options.requestId = error.requestID;
   if (kind === "prompt_too_long") {
-    const numbers = TOKEN_NUMBERS.exec(facts.message);
-    if (numbers?.[1] !== undefined && numbers[2] !== undefined) {
-      options.actualTokens = Number.parseInt(numbers[1].replaceAll(",", ""), 10);
-      options.maxTokens = Number.parseInt(numbers[2].replaceAll(",", ""), 10);
+    const numbers =
+      overflowNumbers(facts.message) ?? (error instanceof APIError ? overflowNumbersFromBody(error.error) : undefined);
+    if (numbers !== undefined) {
+      options.actualTokens = numbers.actualTokens;
+      options.maxTokens = numbers.maxTokens;
     }
+  }
+  if (kind === "unsupported_input") {
+    const unsupported = unsupportedInputOf(facts.message);
+    if (unsupported !== undefined) options.unsupported = unsupported;
   }
   return new ProviderError(kind, scrubSecrets(describe(facts), secrets), options);
 }

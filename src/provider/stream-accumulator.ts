@@ -34,7 +34,8 @@ import { type CacheMissReason, ProviderError, type RawStreamEvent } from "./type
 
 /** What the reducer decided after one event. */
 export type AccumulatorOutput =
-  | { type: "block_complete"; index: number; block: AssistantContentBlock; messageId: string }
+  /** `inputInvalid`: a tool_use whose input JSON did not parse (cut by max_tokens, or garbled); its input is `{}`. */
+  | { type: "block_complete"; index: number; block: AssistantContentBlock; messageId: string; inputInvalid?: true }
   /** Make a timeline entry for `block`; `final` entries carry stop_reason and usage. */
   | { type: "entry"; block: AssistantContentBlock; messageId: string; model: string; final: FinalFields | null }
   | { type: "warning"; message: string; index?: number }
@@ -196,11 +197,21 @@ export class StreamAccumulator {
     const open = this.requireOpen(parsed.index, "content_block_stop");
     this.open = null;
     const outputs: AccumulatorOutput[] = [];
-    const block = finalizeBlock(open.block, (message) => outputs.push({ type: "warning", message, index: open.index }));
+    let inputInvalid = false;
+    const block = finalizeBlock(open.block, (message) => {
+      inputInvalid = true;
+      outputs.push({ type: "warning", message, index: open.index });
+    });
     if (block === null) return outputs;
     this.completed.push(block);
     this.pending = block;
-    outputs.push({ type: "block_complete", index: open.index, block, messageId: this.messageId });
+    outputs.push({
+      type: "block_complete",
+      index: open.index,
+      block,
+      messageId: this.messageId,
+      ...(inputInvalid ? { inputInvalid: true as const } : {}),
+    });
     return outputs;
   }
 

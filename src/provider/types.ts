@@ -4,6 +4,7 @@
  */
 import type { AssistantContentBlock, AssistantEntry, EntryContext, StopReason, Usage } from "../messages/index.js";
 import type { AssembledRequest } from "../request/types.js";
+import type { UnsupportedInput } from "./unsupported-input.js";
 
 /** What a provider can do beyond the public API. */
 export interface ProviderCapabilities {
@@ -25,7 +26,8 @@ export type ProviderEvent =
   /** A raw SSE event as it arrived. */
   | { type: "stream_event"; event: RawStreamEvent }
   /** A content block finished streaming (a tool_use may start now); its timeline entry follows later. */
-  | { type: "block_complete"; index: number; block: AssistantContentBlock; messageId: string }
+  /** `inputInvalid`: a tool_use whose input JSON did not parse (cut by max_tokens, or garbled); its input is `{}`. */
+  | { type: "block_complete"; index: number; block: AssistantContentBlock; messageId: string; inputInvalid?: true }
   /** A timeline entry for one block; the last one carries stop_reason and usage. */
   | { type: "assistant_entry"; entry: AssistantEntry }
   /** A retry is about to happen; entries already emitted for the failed attempt are listed as superseded. */
@@ -86,6 +88,8 @@ export type ProviderErrorKind =
   | "rate_limited"
   | "auth"
   | "invalid_request"
+  /** A 400 naming a field, block type or beta the server does not accept (`options.unsupported` says which). */
+  | "unsupported_input"
   | "not_found"
   | "server"
   | "connection"
@@ -106,6 +110,8 @@ export class ProviderError extends Error {
       actualTokens?: number;
       maxTokens?: number;
       requestId?: string;
+      /** unsupported_input: what the server refused, when the message names it. */
+      unsupported?: UnsupportedInput;
     } = {},
   ) {
     super(message);

@@ -74,6 +74,7 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   if (thinking) body.thinking = thinking;
   if (settings.metadata?.user_id !== undefined) body.metadata = { user_id: settings.metadata.user_id };
   if (settings.contextManagement) body.context_management = settings.contextManagement;
+  const omitted = settings.omitBetas ?? [];
   const latches = latchBetas(
     context.latches,
     featureBetas({
@@ -81,7 +82,9 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
       oneHourTtl: settings.cacheTtl === "1h",
       cacheEditing: settings.cacheEditing === true,
       thinkingWithTools: thinking !== undefined && tools.length > 0,
-    }),
+    }).filter((beta) => !omitted.includes(beta)),
   );
-  return { request: { body, betas: [...latches.betas], json: serializeRequest(body) }, latches };
+  // A refused beta is never sent again, even when it was latched before the server said no.
+  const betas = omitted.length === 0 ? [...latches.betas] : latches.betas.filter((beta) => !omitted.includes(beta));
+  return { request: { body, betas, json: serializeRequest(body) }, latches };
 }

@@ -28,6 +28,8 @@ export interface RequestSettings {
   contextManagement?: { edits: ContextManagementEdit[] };
   /** Default none. */
   metadata?: { user_id?: string };
+  /** Betas never sent, latched or not: the server refused them (see `server-features.ts`). Default none. */
+  omitBetas?: readonly string[];
   /** Overrides the model table (e.g. a context-window override). Default none. */
   modelOverrides?: Partial<ModelLimits>;
 }

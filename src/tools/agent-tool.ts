@@ -29,6 +29,7 @@ export type AgentRunStatus =
   | "max_tokens"
   | "prompt_too_long"
   | "blocking_limit"
+  | "refused"
   | "error";
 
 /** Tokens a subagent used over its whole run. */

@@ -120,6 +120,13 @@ const sideRequestSchema = z.object({
   usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }),
 });
 
+const featureOffSchema = z.object({
+  ...recordBase,
+  type: z.literal("feature-off"),
+  feature: z.string().min(1),
+  reason: z.string(),
+});
+
 const customTitleSchema = z.object({
   type: z.literal("custom-title"),
   customTitle: z.string(),
@@ -138,6 +145,7 @@ export const ENTRY_SCHEMAS: { readonly [Type in TimelineEntry["type"]]: z.ZodTyp
   latches: latchesSchema,
   "cache-edit-pin": cacheEditPinSchema,
   "side-request": sideRequestSchema,
+  "feature-off": featureOffSchema,
   "custom-title": customTitleSchema,
 };
 

@@ -101,7 +101,11 @@ describe("runEmulatorCommand", () => {
     const errors: string[] = [];
     expect(await runEmulatorCommand(["--port", "abc"], { writeError: (line) => errors.push(line) })).toBe(2);
     expect(await runEmulatorCommand(["--colour"], { writeError: (line) => errors.push(line) })).toBe(2);
-    expect(errors).toHaveLength(2);
+    expect(await runEmulatorCommand(["--mode", "llama"], { writeError: (line) => errors.push(line) })).toBe(2);
+    expect(await runEmulatorCommand(["--usage", "some"], { writeError: (line) => errors.push(line) })).toBe(2);
+    expect(await runEmulatorCommand(["--context-window", "0"], { writeError: (line) => errors.push(line) })).toBe(2);
+    expect(errors).toHaveLength(5);
+    expect(errors[2]).toBe("threadline emulator: --mode must be public or compatible, got llama");
     expect(errors.every((line) => line.startsWith("threadline emulator: ") && !line.includes("\n"))).toBe(true);
   });
 

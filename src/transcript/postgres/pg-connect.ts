@@ -81,11 +81,13 @@ export async function connectClient(url: string, options: PgConnectOptions, onBr
 export function connectionError(error: unknown, url: string, options: PgConnectOptions = {}): StoreError {
   const where = `PostgreSQL at ${redactUrl(url)}`;
   const timeout = options.connectTimeoutMs ?? DEFAULT_PG_CONNECT_TIMEOUT_MS;
-  return new StoreError(`cannot connect to ${where}: ${errorReason(error, timeout)}`);
+  return new StoreError(`cannot connect to ${where}: ${errorReason(error, timeout)}`, { cause: error });
 }
 
 /** A short reason for a pg or socket error. */
 export function errorReason(error: unknown, connectTimeoutMs: number = DEFAULT_PG_CONNECT_TIMEOUT_MS): string {
+  // A failed connection attempt already wrapped: the reason is its cause's.
+  if (error instanceof StoreError && error.cause !== undefined) return errorReason(error.cause, connectTimeoutMs);
   const code = (error as { code?: unknown } | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
   if (code === "ECONNREFUSED") return "connection refused (is the server running?)";

@@ -3,7 +3,12 @@
  * names (JSONL files by default), most recently active first, with project, last activity, size and holder.
  */
 import { parseArgs } from "node:util";
-import { listStoredFileSessions, type StoredSessionSummary, storeFromEnv } from "../transcript/index.js";
+import {
+  listStoredFileSessions,
+  type StoredSessionSummary,
+  storeFromEnv,
+  threadlineHome,
+} from "../transcript/index.js";
 import { projectKey, UsageError } from "./args.js";
 import type { CliIo } from "./io.js";
 import { connectStore } from "./session.js";
@@ -28,7 +33,11 @@ export async function runSessionsCommand(argv: readonly string[], io: CliIo): Pr
       await database.close();
     }
   } else {
-    sessions = await listStoredFileSessions({ limit, ...(project !== undefined ? { project } : {}) });
+    sessions = await listStoredFileSessions({
+      home: threadlineHome(io.env),
+      limit,
+      ...(project !== undefined ? { project } : {}),
+    });
   }
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);

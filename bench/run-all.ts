@@ -44,6 +44,7 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   { name: "microcompact-session" },
   { name: "soak" },
   { name: "crash" },
+  { name: "pg-load", timeoutMs: 10 * 60_000 },
   { name: "fuzz" },
 ];
 

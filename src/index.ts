@@ -35,6 +35,10 @@ export {
   listSessions,
   loadTranscript,
   MemoryTranscriptStore,
+  PgSessionDatabase,
+  PgTranscriptStore,
   resumeSession,
+  StoreError,
+  THREADLINE_STORE_ENV,
   type TranscriptStore,
 } from "./transcript/index.js";

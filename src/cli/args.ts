@@ -3,6 +3,7 @@
  * plus value checks; any problem is a `UsageError` (one line, then the usage, exit 2).
  */
 import { parseArgs } from "node:util";
+import { PROJECT_KEY_PATTERN } from "../transcript/paths.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type CliPermissionMode = "default" | "acceptEdits" | "bypassPermissions";
@@ -32,6 +33,8 @@ export interface CliOptions {
   resume?: string;
   continue: boolean;
   sessionId?: string;
+  /** Project key sessions are filed under (`--continue` looks there). Default the cwd's slug. */
+  project?: string;
   model?: string;
   fallbackModel?: string;
   maxTurns?: number;
@@ -57,6 +60,7 @@ const OPTIONS = {
   resume: { type: "string", short: "r" },
   continue: { type: "boolean", short: "c" },
   "session-id": { type: "string" },
+  project: { type: "string" },
   model: { type: "string" },
   "fallback-model": { type: "string" },
   "max-turns": { type: "string" },
@@ -108,6 +112,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
   };
   if (values.resume !== undefined) options.resume = nonEmpty(values.resume, "--resume");
   if (sessionId !== undefined) options.sessionId = sessionId.toLowerCase();
+  if (values.project !== undefined) options.project = projectKey(values.project);
   if (values.model !== undefined) options.model = nonEmpty(values.model, "--model");
   if (values["fallback-model"] !== undefined)
     options.fallbackModel = nonEmpty(values["fallback-model"], "--fallback-model");
@@ -179,6 +184,14 @@ export function splitToolLists(lists: readonly string[]): string[] {
   return rules;
 }
 
+/** Checks a `--project` key: it names a folder in the file store, so no separators. */
+export function projectKey(value: string): string {
+  if (!PROJECT_KEY_PATTERN.test(value)) {
+    throw new UsageError(`--project must be letters, digits, ".", "_" or "-" (a folder name), got "${value}"`);
+  }
+  return value;
+}
+
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
   const match = allowed.find((candidate) => candidate === value);
   if (match === undefined) throw new UsageError(`${flag} must be one of ${allowed.join(", ")}; got "${value}"`);
@@ -207,7 +220,8 @@ function firstLine(text: string): string {
 
 /** The usage text printed by `--help` and after a usage error. */
 export const USAGE = `Usage: threadline [options] [prompt]
-       threadline demo | emulator [options] | inspect <transcript.jsonl>
+       threadline demo | emulator [options] | inspect <transcript.jsonl | session-id>
+       threadline sessions [--project <key>] | export <session-id> > file.jsonl | import <file.jsonl>
 
 Starts an interactive session by default; use -p/--print for a single non-interactive answer.
 
@@ -216,6 +230,7 @@ Options:
   -c, --continue                   Continue the latest session in this directory
   -r, --resume <session-id>        Resume a session by id (or transcript path)
       --session-id <uuid>          Start a new session with this id
+      --project <key>              Project the session is filed under (default: this directory)
       --model <model>              Model (default: $ANTHROPIC_MODEL, else claude-sonnet-4-6)
       --fallback-model <model>     Model to switch to when the main one is overloaded
       --max-turns <n>              Model requests allowed per prompt
@@ -235,4 +250,5 @@ Options:
   -v, --version                    Show the version
 
 Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, THREADLINE_HOME, ${CONTEXT_WINDOW_ENV},
-             ${SANDBOX_ENV}, THREADLINE_SECRET_ENV, THREADLINE_PASS_ENV`;
+             ${SANDBOX_ENV}, THREADLINE_SECRET_ENV, THREADLINE_PASS_ENV,
+             THREADLINE_STORE (postgres://… keeps sessions in PostgreSQL; unset: JSONL files under THREADLINE_HOME)`;

@@ -3,10 +3,10 @@
  * savings of one transcript (threadline's or Claude Code's), streamed so a 100 MB file takes seconds and
  * little memory. Problems end in one line on stderr, never a stack trace.
  */
-import { writeFile } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
-import { forEachJsonlLine } from "../transcript/index.js";
+import { forEachJsonlLine, storeFromEnv } from "../transcript/index.js";
 import { formatInspectReport } from "./inspect-format.js";
 import { InspectAccumulator } from "./inspect-report.js";
 import { resolveTranscript } from "./inspect-resolve.js";
@@ -53,6 +53,13 @@ export async function runInspect(argv: string[], io: InspectIo): Promise<number>
     return 2;
   }
   try {
+    const location = storeFromEnv(io.env ?? process.env);
+    if (location.kind === "postgres" && !(await isFile(argument))) {
+      const { inspectStoredSession } = await import("./inspect-store.js");
+      const { report, name } = await inspectStoredSession(location.url, argument);
+      io.stdout.write(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : formatInspectReport(report, name));
+      return 0;
+    }
     const resolved = await resolveTranscript(argument, io.env ?? process.env);
     if (!resolved.ok) {
       io.stderr.write(`threadline inspect: ${resolved.error}\n`);
@@ -144,6 +151,10 @@ export async function inspectFile(path: string, io: Pick<InspectIo, "stderr" | "
   // Erase the progress line so the report starts on a clean line.
   if (shownProgress) io.stderr.write("\r\x1b[K");
   return accumulator.finish();
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isFile() ?? false;
 }
 
 function megabytes(bytes: number): string {

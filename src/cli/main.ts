@@ -1,5 +1,6 @@
 /**
- * The `threadline` command: subcommands (demo, emulator, inspect), then print or interactive mode.
+ * The `threadline` command: subcommands (demo, emulator, inspect, sessions, export, import), then print or
+ * interactive mode.
  * Modes are imported lazily so `--help` and the emulator stay quick and `-p` loads only what it runs.
  * Every failure ends here as one line: no stack traces, never a credential.
  */
@@ -31,6 +32,18 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     case "emulator": {
       const { runEmulatorCommand } = await import("../emulator/cli.js");
       return runEmulatorCommand(rest);
+    }
+    case "sessions": {
+      const { runSessionsCommand } = await import("./sessions-command.js");
+      return runSessionsCommand(rest, io);
+    }
+    case "export": {
+      const { runExportCommand } = await import("./export-command.js");
+      return runExportCommand(rest, io);
+    }
+    case "import": {
+      const { runImportCommand } = await import("./import-command.js");
+      return runImportCommand(rest, io);
     }
     case "inspect": {
       const { runInspect } = await import("./inspect.js");

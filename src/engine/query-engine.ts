@@ -3,6 +3,7 @@
  * transcript, flushed) before the model is called, runs the query loop, and finishes in the background.
  */
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { CacheBreakDetector } from "../cache/index.js";
 import {
   type AutoCompactSession,
@@ -55,15 +56,22 @@ import type { SecretEnvSettings } from "../tools/secret-env.js";
 import { createToolRuntime, type SandboxStatus } from "../tools/tool-runtime.js";
 import type { AnyTool, ToolRuntime } from "../tools/types.js";
 import {
+  cwdSlug,
   JsonlTranscriptStore,
   MemoryTranscriptStore,
+  parseStoreUrl,
+  projectKeyDir,
+  resumeConversation,
   resumeSession,
+  THREADLINE_STORE_ENV,
+  TRANSCRIPT_EXTENSION,
   type TranscriptStore,
   transcriptPath,
 } from "../transcript/index.js";
 import { DeferredTranscriptStore } from "./deferred-transcript.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
 import { createForkRunner } from "./forked-agent.js";
+import { newPostgresTranscript, resumePostgresSession } from "./postgres-session.js";
 import { SessionMemory } from "./session-memory.js";
 import { sessionAgentTools } from "./subagent-tools.js";
 import type { SubagentType } from "./subagent-types.js";
@@ -107,6 +115,13 @@ export interface QueryEngineOptions {
   transcript?: TranscriptStore | false;
   /** Overrides THREADLINE_HOME for the default transcript location. */
   home?: string;
+  /**
+   * Transcript store URL: `postgres://…` or `postgresql://…` keeps sessions in PostgreSQL (one writer per
+   * session, by lease). Default `$THREADLINE_STORE`; unset means JSONL files. Ignored when `transcript` is given.
+   */
+  store?: string;
+  /** Project key sessions are filed under in a database store. Default the cwd's slug (`cwdSlug(cwd)`). */
+  project?: string;
   compaction?: Partial<CompactionSettings>;
   /** Keep a background session-memory summary that autocompact can use without a model call. Default true. */
   sessionMemory?: boolean;
@@ -166,8 +181,7 @@ export class QueryEngine {
     this.transcript =
       options.transcript === false
         ? new MemoryTranscriptStore()
-        : (options.transcript ??
-          openJsonl(this.sessionId, this.cwd, transcriptPath(this.sessionId, this.cwd, options.home)));
+        : (options.transcript ?? defaultTranscript(this.sessionId, this.cwd, options, env));
     const compaction = compactionSettingsFromEnv(env, options.compaction ?? {});
     const model = options.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
     const modelOverrides: Partial<ModelLimits> | undefined =
@@ -239,6 +253,20 @@ export class QueryEngine {
     options: QueryEngineOptions = {},
   ): Promise<{ engine: QueryEngine; problems: string[] }> {
     const cwd = options.cwd ?? process.cwd();
+    const location = parseStoreUrl(options.store ?? (options.env ?? process.env)[THREADLINE_STORE_ENV]);
+    if (location.kind === "postgres" && options.transcript === undefined) {
+      const { store, loaded } = await resumePostgresSession(location.url, sessionIdOrPath);
+      const resumed = resumeConversation(loaded.entries);
+      const engine = new QueryEngine({
+        ...options,
+        cwd,
+        sessionId: loaded.header.sessionId,
+        initialEntries: resumed.entries,
+        transcript: store,
+      });
+      engine.cacheDetector.expectDrop("resume");
+      return { engine, problems: loaded.problems.map((problem) => `entry ${problem.line - 1}: ${problem.reason}`) };
+    }
     const resumed = await resumeSession(sessionIdOrPath, {
       cwd,
       ...(options.home !== undefined ? { home: options.home } : {}),
@@ -495,6 +523,31 @@ export class QueryEngine {
     this.totals.cacheCreationInputTokens += usage.cacheCreationInputTokens;
     this.totals.requests += usage.requests;
     this.totals.costUsd += usage.costUsd;
+  }
+}
+
+/** The store `options.store` (else `$THREADLINE_STORE`) names: PostgreSQL, or the JSONL file under home. */
+function defaultTranscript(
+  sessionId: string,
+  cwd: string,
+  options: QueryEngineOptions,
+  env: NodeJS.ProcessEnv,
+): TranscriptStore {
+  const location = parseStoreUrl(options.store ?? env[THREADLINE_STORE_ENV]);
+  switch (location.kind) {
+    case "postgres":
+      return newPostgresTranscript(location.url, { sessionId, cwd, project: options.project ?? cwdSlug(cwd) });
+    case "jsonl": {
+      const path =
+        options.project === undefined
+          ? transcriptPath(sessionId, cwd, options.home)
+          : join(projectKeyDir(options.project, options.home), `${sessionId}${TRANSCRIPT_EXTENSION}`);
+      return openJsonl(sessionId, cwd, path);
+    }
+    default: {
+      const never: never = location;
+      throw new Error(`unknown store ${String(never)}`);
+    }
   }
 }
 

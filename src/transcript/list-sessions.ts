@@ -7,7 +7,7 @@ import type { UserContentBlock } from "../messages/index.js";
 import { contentText } from "../messages/index.js";
 import { forEachJsonlLine } from "./jsonl-lines.js";
 import { parseJsonLine } from "./load-transcript.js";
-import { projectDir, TRANSCRIPT_EXTENSION } from "./paths.js";
+import { projectDir, projectKeyDir, TRANSCRIPT_EXTENSION } from "./paths.js";
 
 /** Longest first-prompt preview, in characters. */
 export const DEFAULT_PREVIEW_CHARS = 80;
@@ -27,6 +27,8 @@ export interface SessionSummary {
 export interface ListSessionsOptions {
   /** Read each transcript's first prompt for `firstPrompt` (otherwise ""). Default true. */
   previews?: boolean;
+  /** Project key whose folder is listed instead of the cwd's (`--project`). Default the cwd's slug. */
+  project?: string;
 }
 
 /** Every transcript of `cwd`, newest first. `home` defaults to `threadlineHome()`. Missing folder: []. */
@@ -35,7 +37,7 @@ export async function listSessions(
   home?: string,
   options: ListSessionsOptions = {},
 ): Promise<SessionSummary[]> {
-  const directory = projectDir(cwd, home);
+  const directory = options.project !== undefined ? projectKeyDir(options.project, home) : projectDir(cwd, home);
   let names: string[];
   try {
     names = await readdir(directory);

@@ -43,15 +43,54 @@ const BLANK_LINE = /^\s*$/;
 
 /** Reads a transcript file: header, entries, and every skipped line with its reason. */
 export async function loadTranscript(path: string, options: LoadTranscriptOptions = {}): Promise<LoadResult> {
-  const entries: TimelineEntry[] = [];
-  const problems: LoadProblem[] = [];
-  const unknownTypes: Record<string, number> = {};
-  let header: TranscriptHeader | undefined;
-  let sourceVersion: number | undefined;
+  const loader = new TranscriptLineLoader(sessionIdFromPath(path));
+  await forEachJsonlLine(
+    path,
+    (line, lineNumber, terminated) => loader.addLine(line, lineNumber, terminated),
+    options.onProgress === undefined ? {} : { onProgress: options.onProgress },
+  );
+  return loader.result();
+}
 
-  const handleRecord = (value: RawRecord, lineNumber: number, line: string): void => {
+/**
+ * The per-line half of loading, for any source of lines (a file, database rows): each line is parsed and
+ * validated on its own; problems are collected with their line numbers.
+ */
+export class TranscriptLineLoader {
+  readonly #entries: TimelineEntry[] = [];
+  readonly #problems: LoadProblem[] = [];
+  readonly #unknownTypes: Record<string, number> = {};
+  #header: TranscriptHeader | undefined;
+  #sourceVersion: number | undefined;
+  readonly #fallbackSessionId: string;
+
+  /** `fallbackSessionId` names the session when its lines carry no id (a headerless file). */
+  constructor(fallbackSessionId: string) {
+    this.#fallbackSessionId = fallbackSessionId;
+  }
+
+  /** One line, without its LF; `terminated` is false for a final line that had no LF. */
+  addLine(line: string, lineNumber: number, terminated = true): void {
+    if (BLANK_LINE.test(line)) return;
+    const value = parseJsonLine(line);
+    if (value instanceof Error) {
+      const reason = terminated
+        ? `malformed JSON: ${value.message.slice(0, MAX_REASON_CHARS)}`
+        : "torn final line: no newline and not valid JSON (the writer stopped mid-line)";
+      this.#problems.push(lineProblem(lineNumber, reason, line));
+      return;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      this.#problems.push(lineProblem(lineNumber, "line is valid JSON but not an object", line));
+      return;
+    }
+    this.#addRecord(value as RawRecord, lineNumber, line);
+  }
+
+  #addRecord(value: RawRecord, lineNumber: number, line: string): void {
+    const problems = this.#problems;
     if (value.type === "header") {
-      if (sourceVersion !== undefined) {
+      if (this.#sourceVersion !== undefined) {
         problems.push(lineProblem(lineNumber, "header record after the first line", line));
         return;
       }
@@ -60,31 +99,32 @@ export async function loadTranscript(path: string, options: LoadTranscriptOption
         problems.push(lineProblem(lineNumber, `invalid header: ${describeSchemaError(parsed.error)}`, line));
         return;
       }
-      header = value as unknown as TranscriptHeader;
-      sourceVersion = header.version;
-      if (sourceVersion > TRANSCRIPT_FORMAT_VERSION) {
+      const header = value as unknown as TranscriptHeader;
+      this.#header = header;
+      this.#sourceVersion = header.version;
+      if (header.version > TRANSCRIPT_FORMAT_VERSION) {
         problems.push(
           lineProblem(
             lineNumber,
-            `format version ${sourceVersion} is newer than this build's ${TRANSCRIPT_FORMAT_VERSION}; loading what it can`,
+            `format version ${header.version} is newer than this build's ${TRANSCRIPT_FORMAT_VERSION}; loading what it can`,
             line,
           ),
         );
       }
       return;
     }
-    if (sourceVersion === undefined) {
-      sourceVersion = HEADERLESS_VERSION;
-      header = headerForLegacyFile(value, sessionIdFromPath(path));
+    if (this.#sourceVersion === undefined) {
+      this.#sourceVersion = HEADERLESS_VERSION;
+      this.#header = headerForLegacyFile(value, this.#fallbackSessionId);
     }
-    const record = sourceVersion < TRANSCRIPT_FORMAT_VERSION ? migrateRecord(value, sourceVersion) : value;
+    const record = this.#sourceVersion < TRANSCRIPT_FORMAT_VERSION ? migrateRecord(value, this.#sourceVersion) : value;
     const type = record.type;
     if (typeof type !== "string") {
       problems.push(lineProblem(lineNumber, "record has no string `type`", line));
       return;
     }
     if (!isKnownEntryType(type)) {
-      countInto(unknownTypes, type);
+      countInto(this.#unknownTypes, type);
       return;
     }
     const parsed = ENTRY_SCHEMAS[type].safeParse(record);
@@ -93,37 +133,19 @@ export async function loadTranscript(path: string, options: LoadTranscriptOption
       return;
     }
     // The validated original is kept (not zod's copy): the schema checked it, and copying 100 MB twice is waste.
-    entries.push(record as unknown as TimelineEntry);
-  };
+    this.#entries.push(record as unknown as TimelineEntry);
+  }
 
-  await forEachJsonlLine(
-    path,
-    (line, lineNumber, terminated) => {
-      if (BLANK_LINE.test(line)) return;
-      const value = parseJsonLine(line);
-      if (value instanceof Error) {
-        const reason = terminated
-          ? `malformed JSON: ${value.message.slice(0, MAX_REASON_CHARS)}`
-          : "torn final line: no newline and not valid JSON (the writer stopped mid-line)";
-        problems.push(lineProblem(lineNumber, reason, line));
-        return;
-      }
-      if (value === null || typeof value !== "object" || Array.isArray(value)) {
-        problems.push(lineProblem(lineNumber, "line is valid JSON but not an object", line));
-        return;
-      }
-      handleRecord(value as RawRecord, lineNumber, line);
-    },
-    options.onProgress === undefined ? {} : { onProgress: options.onProgress },
-  );
-
-  return {
-    header: header ?? headerForLegacyFile(undefined, sessionIdFromPath(path)),
-    sourceVersion: sourceVersion ?? HEADERLESS_VERSION,
-    entries,
-    problems,
-    unknownTypes,
-  };
+  /** Everything loaded so far. */
+  result(): LoadResult {
+    return {
+      header: this.#header ?? headerForLegacyFile(undefined, this.#fallbackSessionId),
+      sourceVersion: this.#sourceVersion ?? HEADERLESS_VERSION,
+      entries: this.#entries,
+      problems: this.#problems,
+      unknownTypes: this.#unknownTypes,
+    };
+  }
 }
 
 /** `JSON.parse`, with the failure returned as a value (this runs once per line; no exceptions escape). */

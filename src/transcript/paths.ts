@@ -31,6 +31,14 @@ export function projectDir(cwd: string, home: string = threadlineHome()): string
   return join(home, "projects", cwdSlug(cwd));
 }
 
+/** A project key given explicitly (`--project`): a folder name, so letters, digits, `.`, `_` and `-` only. */
+export const PROJECT_KEY_PATTERN = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,200}$/;
+
+/** The folder of a project key (an explicit `--project`, or a cwd's slug). */
+export function projectKeyDir(project: string, home: string = threadlineHome()): string {
+  return join(home, "projects", project);
+}
+
 /** The transcript file of one session. `home` defaults to `threadlineHome()`. */
 export function transcriptPath(sessionId: string, cwd: string, home: string = threadlineHome()): string {
   return join(projectDir(cwd, home), `${sessionId}${TRANSCRIPT_EXTENSION}`);

@@ -14,7 +14,13 @@ import { startEmulator } from "../../src/emulator/index.js";
 import type { TurnObject } from "../../src/emulator/scenario.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { AnthropicProvider } from "../../src/provider/index.js";
-import { loadTranscript } from "../../src/transcript/index.js";
+import {
+  LEASE_SECONDS_ENV,
+  type LoadResult,
+  loadTranscript,
+  PgSessionDatabase,
+  SessionLeasedError,
+} from "../../src/transcript/index.js";
 
 /** Where a kill is aimed: the marker the child prints just before that moment. */
 export type KillMoment = "streaming" | "tool" | "flush" | "random";
@@ -37,6 +43,8 @@ export interface CrashRunReport {
   finishedBeforeKill: boolean;
   /** Entries handed to the transcript before the kill. */
   appended: number;
+  /** Entries the store acknowledged as committed before the kill (database store; file writes are synchronous). */
+  acknowledged: number;
   onDisk: number;
   /** Appended entries missing from disk. */
   lost: number;
@@ -78,7 +86,12 @@ export interface CrashRunOptions {
   /** Seeded choice of which occurrence of the marker and how long after it to kill. */
   random: () => number;
   toolSteps?: number;
+  /** A postgres:// URL: the child writes there instead of a file, and resume goes through the lease. */
+  storeUrl?: string;
 }
+
+/** Lease term of a crash child in the database store: short, so the audit can take the session over. */
+const CHILD_LEASE_SECONDS = "1";
 
 /** Runs one child, kills it, audits what it left. */
 export async function runCrash(options: CrashRunOptions): Promise<CrashRunReport> {
@@ -87,10 +100,13 @@ export async function runCrash(options: CrashRunOptions): Promise<CrashRunReport
   await mkdir(workspace);
   await writeFile(join(workspace, "notes.txt"), "some notes\n".repeat(50));
   const path = join(directory, "session.jsonl");
+  const sessionId = `crash-${randomUUID()}`;
   const emulator = await startEmulator({ scenario: crashScenario(options.toolSteps ?? DEFAULT_CRASH_TOOL_STEPS) });
   try {
-    const run = await runAndKill(workspace, path, emulator.url, options);
-    const report = await auditCrash(path, workspace, run, options.moment);
+    const run = await runAndKill(workspace, path, emulator.url, options, sessionId);
+    const target: AuditTarget =
+      options.storeUrl === undefined ? { kind: "file", path } : { kind: "postgres", url: options.storeUrl, sessionId };
+    const report = await auditCrash(target, workspace, run, options.moment);
     return report;
   } finally {
     await emulator.close();
@@ -100,6 +116,7 @@ export async function runCrash(options: CrashRunOptions): Promise<CrashRunReport
 
 interface ChildRun {
   appended: string[];
+  acknowledged: number;
   lastMarker: string;
   finishedBeforeKill: boolean;
   stderr: string;
@@ -113,13 +130,23 @@ function markerKind(line: string): KillMoment | "done" | undefined {
   return undefined;
 }
 
-async function runAndKill(workspace: string, path: string, url: string, options: CrashRunOptions): Promise<ChildRun> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", CHILD_SCRIPT, workspace, path, `crash-${randomUUID()}`],
-    { env: { ...process.env, THREADLINE_CRASH_EMULATOR_URL: url }, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const run: ChildRun = { appended: [], lastMarker: "(none)", finishedBeforeKill: false, stderr: "" };
+async function runAndKill(
+  workspace: string,
+  path: string,
+  url: string,
+  options: CrashRunOptions,
+  sessionId: string,
+): Promise<ChildRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, THREADLINE_CRASH_EMULATOR_URL: url };
+  if (options.storeUrl !== undefined) {
+    env.THREADLINE_CRASH_STORE = options.storeUrl;
+    env[LEASE_SECONDS_ENV] = CHILD_LEASE_SECONDS;
+  }
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", CHILD_SCRIPT, workspace, path, sessionId], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const run: ChildRun = { appended: [], acknowledged: 0, lastMarker: "(none)", finishedBeforeKill: false, stderr: "" };
   // Which occurrence of the marker to strike at, and a small delay so the kill lands somewhere inside the moment.
   const occurrence = 1 + Math.floor(options.random() * (options.moment === "streaming" ? 40 : 6));
   const delayMs = options.moment === "random" ? Math.floor(options.random() * 1500) : Math.floor(options.random() * 4);
@@ -137,6 +164,7 @@ async function runAndKill(workspace: string, path: string, url: string, options:
       const line = buffered.slice(0, newline);
       buffered = buffered.slice(newline + 1);
       newline = buffered.indexOf("\n");
+      if (line.startsWith("ACK ")) run.acknowledged = Number(line.slice("ACK ".length));
       const kind = markerKind(line);
       if (kind === undefined) continue;
       if (line.startsWith("APPEND ")) run.appended.push(line.slice("APPEND ".length));
@@ -167,13 +195,38 @@ async function runAndKill(workspace: string, path: string, url: string, options:
   return run;
 }
 
-async function auditCrash(path: string, workspace: string, run: ChildRun, moment: KillMoment): Promise<CrashRunReport> {
+type AuditTarget = { kind: "file"; path: string } | { kind: "postgres"; url: string; sessionId: string };
+
+/** What the store holds for the crashed session; undefined when it holds nothing (no file, no session row). */
+async function loadTarget(target: AuditTarget): Promise<LoadResult | undefined> {
+  if (target.kind === "file") {
+    const exists = await stat(target.path).then(
+      () => true,
+      () => false,
+    );
+    return exists ? loadTranscript(target.path) : undefined;
+  }
+  const database = await PgSessionDatabase.connect(target.url);
+  try {
+    return (await database.loadSession(target.sessionId))?.result;
+  } finally {
+    await database.close();
+  }
+}
+
+async function auditCrash(
+  target: AuditTarget,
+  workspace: string,
+  run: ChildRun,
+  moment: KillMoment,
+): Promise<CrashRunReport> {
   const failures: string[] = [];
   const report: CrashRunReport = {
     moment,
     lastMarker: run.lastMarker,
     finishedBeforeKill: run.finishedBeforeKill,
     appended: run.appended.length,
+    acknowledged: run.acknowledged,
     onDisk: 0,
     lost: 0,
     loadProblems: [],
@@ -183,15 +236,11 @@ async function auditCrash(path: string, workspace: string, run: ChildRun, moment
     resumeReason: "not run",
     failures,
   };
-  const exists = await stat(path).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) {
-    if (run.appended.length > 0) failures.push("transcript file missing although entries were appended");
+  const loaded = await loadTarget(target);
+  if (loaded === undefined) {
+    if (run.appended.length > 0) failures.push("transcript missing although entries were appended");
     return report;
   }
-  const loaded = await loadTranscript(path);
   const onDisk = loaded.entries.flatMap((entry) => ("uuid" in entry ? [entry.uuid] : []));
   report.onDisk = onDisk.length;
   report.loadProblems = loaded.problems.map((problem) => `line ${problem.line}: ${problem.reason}`);
@@ -206,20 +255,29 @@ async function auditCrash(path: string, workspace: string, run: ChildRun, moment
   }
   report.lost = run.appended.filter((uuid) => !onDisk.includes(uuid)).length;
   if (report.orderProblems.length > 0) failures.push(...report.orderProblems);
-  await resumeAndContinue(path, workspace, report);
+  // Nothing acknowledged may be missing: the store said it was committed.
+  if (onDisk.length < run.acknowledged) {
+    failures.push(`${run.acknowledged} entries acknowledged, only ${onDisk.length} stored`);
+  }
+  await resumeAndContinue(target, workspace, report);
   return report;
 }
 
 /** Resumes into a fresh emulator and sends one more message; the request must be served and contract-valid. */
-async function resumeAndContinue(path: string, workspace: string, report: CrashRunReport): Promise<void> {
+async function resumeAndContinue(target: AuditTarget, workspace: string, report: CrashRunReport): Promise<void> {
   const emulator = await startEmulator({ scenario: ["Resumed after the crash."] });
   try {
-    const { engine } = await QueryEngine.resume(path, {
-      cwd: workspace,
-      transcript: false,
-      provider: new AnthropicProvider({ baseURL: emulator.url, apiKey: "test-key-not-secret", sleep: async () => {} }),
-      permission: { mode: "bypassPermissions" },
+    const provider = new AnthropicProvider({
+      baseURL: emulator.url,
+      apiKey: "test-key-not-secret",
+      sleep: async () => {},
     });
+    const common = { cwd: workspace, provider, permission: { mode: "bypassPermissions" as const } };
+    // The database store resumes for real: the dead child's lease must lapse first, then it is taken over.
+    const { engine } =
+      target.kind === "file"
+        ? await QueryEngine.resume(target.path, { ...common, transcript: false })
+        : await resumeWhenFree(() => QueryEngine.resume(target.sessionId, { ...common, store: target.url }));
     for await (const event of engine.submitMessage("Continue where you left off.")) {
       if (event.type === "turn_end")
         report.resumeReason = event.error ? `${event.reason}: ${event.error}` : event.reason;
@@ -237,4 +295,17 @@ async function resumeAndContinue(path: string, workspace: string, report: CrashR
   if (report.resumeViolations.length > 0)
     report.failures.push(`resume violations: ${report.resumeViolations.join("; ")}`);
   if (report.resumeReason !== "completed") report.failures.push(`resumed turn: ${report.resumeReason}`);
+}
+
+/** Retries a resume refused because the session is in use, until the dead holder's lease lapses. */
+async function resumeWhenFree<T>(resume: () => Promise<T>, deadlineMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await resume();
+    } catch (error) {
+      if (!(error instanceof SessionLeasedError) || Date.now() - started > deadlineMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }

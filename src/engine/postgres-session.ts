@@ -1,0 +1,44 @@
+/**
+ * The engine's side of the PostgreSQL store: a new session's writer (opened in the background, so the
+ * constructor stays synchronous) and a resumed one (lease first, then the load). Each owns its connection
+ * pool and closes it with the transcript.
+ */
+import {
+  type LoadResult,
+  PgSessionDatabase,
+  type PgSessionDatabaseOptions,
+  type TranscriptStore,
+} from "../transcript/index.js";
+import { DeferredTranscriptStore } from "./deferred-transcript.js";
+
+/** A writer for a new session, created on first use; a failure (server away, id taken) surfaces on flush. */
+export function newPostgresTranscript(
+  url: string,
+  session: { sessionId: string; cwd: string; project: string },
+  options: PgSessionDatabaseOptions = {},
+): TranscriptStore {
+  return new DeferredTranscriptStore(undefined, async () => {
+    const database = await PgSessionDatabase.connect(url, options);
+    try {
+      return await database.createSession(session, { closeDatabaseOnClose: true });
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  });
+}
+
+/** Takes and loads a stored session; one-line `StoreError`s for a server that is away or a session in use. */
+export async function resumePostgresSession(
+  url: string,
+  sessionId: string,
+  options: PgSessionDatabaseOptions = {},
+): Promise<{ store: TranscriptStore; loaded: LoadResult }> {
+  const database = await PgSessionDatabase.connect(url, options);
+  try {
+    return await database.resumeSession(sessionId, { closeDatabaseOnClose: true });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -4,6 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { QueryEngine, type QueryEngineOptions } from "../engine/query-engine.js";
+import { requiresApiKey } from "../provider/capabilities.js";
 import type { PermissionRequest } from "../tools/permissions.js";
 import { listSessions, TRANSCRIPT_EXTENSION, threadlineHome, transcriptPath } from "../transcript/index.js";
 import type { CliOptions } from "./args.js";
@@ -21,10 +22,14 @@ export interface OpenedSession {
   problems: string[];
 }
 
-/** Fails early, with a hint, when no credential is configured (the SDK's own error is less helpful). */
+/**
+ * Fails early, with a hint, when no credential is configured (the SDK's own error is less helpful). A base
+ * URL naming another server (the emulator, a local model server) needs none.
+ */
 export function requireCredentials(env: NodeJS.ProcessEnv): void {
   const present = (name: string) => (env[name] ?? "") !== "";
   if (present("ANTHROPIC_API_KEY") || present("ANTHROPIC_AUTH_TOKEN")) return;
+  if (!requiresApiKey(env.ANTHROPIC_BASE_URL)) return;
   throw new CliError(
     "ANTHROPIC_API_KEY is not set. Set it (and ANTHROPIC_BASE_URL for another server), or run `threadline demo` to try it offline.",
   );

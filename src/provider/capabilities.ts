@@ -26,3 +26,20 @@ export function detectCapabilities(baseURL: string | undefined): ProviderCapabil
   const loopback = LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
   return { ...DEFAULT_CAPABILITIES, cacheEdits: loopback };
 }
+
+/** The key sent to a non-Anthropic server when none is configured (such servers ignore it; never a secret). */
+export const PLACEHOLDER_API_KEY = "threadline-no-key";
+
+/**
+ * Whether requests to `baseURL` need a real credential: the default endpoint and any `*.anthropic.com` host
+ * do; another server (the emulator, a local proxy or model server) is sent `PLACEHOLDER_API_KEY` instead.
+ */
+export function requiresApiKey(baseURL: string | undefined): boolean {
+  if (baseURL === undefined || baseURL.trim() === "") return true;
+  try {
+    const hostname = new URL(baseURL).hostname.toLowerCase();
+    return hostname === "anthropic.com" || hostname.endsWith(".anthropic.com");
+  } catch {
+    return true;
+  }
+}

@@ -137,7 +137,8 @@ describe("threadline -p", () => {
     const missing = await runCli(["-p", "hi"], { cwd, env: { ...env, ANTHROPIC_API_KEY: "" } });
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim().split("\n")).toHaveLength(1);
-    expect(missing.stderr).toContain("ANTHROPIC_API_KEY is not set");
+    // A loopback server needs no key by default; this one wants one, and the line says so.
+    expect(missing.stderr).toContain("ANTHROPIC_API_KEY is not set and http://127.0.0.1:");
     const secret = "sk-ant-api03-wrongwrongwrong";
     const wrong = await runCli(["-p", "hi"], { cwd, env: { ...env, ANTHROPIC_API_KEY: secret } });
     expect(wrong.code).toBe(1);

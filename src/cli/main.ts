@@ -5,8 +5,9 @@
  */
 import { scrubSecrets } from "../provider/scrub-secrets.js";
 import { SecretEnvironment } from "../tools/secret-env.js";
-import { parseCliArgs, USAGE, USAGE_EXIT_CODE, UsageError } from "./args.js";
+import { parseCliArgs, USAGE, USAGE_EXIT_CODE, USAGE_HINT, UsageError } from "./args.js";
 import { type CliIo, processIo } from "./io.js";
+import { DEMO_USAGE, mistypedSubcommand, subcommandOf, wantsHelp } from "./subcommands.js";
 import { packageVersion } from "./version.js";
 
 /** When "1", the CLI prints its peak RSS to stderr on exit (for benchmarks). */
@@ -22,9 +23,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
-  const [first, ...rest] = argv;
-  switch (first) {
+  const [, ...rest] = argv;
+  const subcommand = subcommandOf(argv);
+  switch (subcommand) {
     case "demo": {
+      if (wantsHelp(rest)) {
+        io.stdout.write(`${DEMO_USAGE}\n`);
+        return 0;
+      }
       const { runDemo } = await import("./demo.js");
       return runDemo(rest, io);
     }
@@ -36,7 +42,15 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
       const { runInspect } = await import("./inspect.js");
       return runInspect(rest, { stdout: io.stdout, stderr: io.stderr, isTTY: io.stderr.isTTY === true, env: io.env });
     }
+    case undefined:
+      break;
+    default: {
+      const unknown: never = subcommand;
+      throw new Error(`unhandled subcommand ${String(unknown)}`);
+    }
   }
+  const meant = mistypedSubcommand(argv);
+  if (meant !== undefined) throw new UsageError(`unknown command "${argv[0]}"; did you mean \`${meant}\`?`);
   const cli = parseCliArgs(argv, io.env);
   if (cli.help) {
     io.stdout.write(`${USAGE}\n`);
@@ -54,10 +68,10 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   return runInteractive(cli, io);
 }
 
-/** Prints one line for any failure; usage errors add the usage and exit 2. */
+/** Prints one line for any failure; usage errors point at `--help` and exit 2. */
 export function reportFailure(error: unknown, io: CliIo): number {
   if (error instanceof UsageError) {
-    io.stderr.write(`threadline: ${error.message}\n\n${USAGE}\n`);
+    io.stderr.write(`threadline: ${error.message} ${USAGE_HINT}\n`);
     return USAGE_EXIT_CODE;
   }
   // Every secret-named variable (secret-env.ts), plus the two keys even when they are short.

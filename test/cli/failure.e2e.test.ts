@@ -75,3 +75,24 @@ describe("print mode failures", () => {
     expect(result.stderr).toContain("ANTHROPIC_API_KEY is not set");
   }, 60_000);
 });
+
+describe("the command line", () => {
+  it.each([["emulator"], ["demo"], ["inspect"]])(
+    "`threadline %s --help` prints its usage and exits 0",
+    async (name) => {
+      const { home, cwd } = await dirs();
+      const result = await runCli([name, "--help"], { cwd, env: cliEnv("http://127.0.0.1:9", home) });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^usage: threadline ${name}`, "i"));
+      expect(result.stderr).toBe("");
+    },
+    60_000,
+  );
+
+  it("a typo'd subcommand gets one line with the suggestion, and never reaches a server", async () => {
+    const { home, cwd } = await dirs();
+    const result = await runCli(["inpsect", "x.jsonl"], { cwd, env: cliEnv("http://127.0.0.1:9", home) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^threadline: unknown command "inpsect"; did you mean `inspect`\?.*\n$/);
+  }, 60_000);
+});

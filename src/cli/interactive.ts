@@ -86,7 +86,7 @@ class Repl implements ReplHost {
         verbose: cli.verbose,
         style: this.#style,
         markdown: true,
-        width: () => (io.stdout as { columns?: number }).columns ?? DEFAULT_MARKDOWN_WIDTH,
+        width: () => (io.stdout as { columns?: number }).columns || DEFAULT_MARKDOWN_WIDTH,
         details: { cwd: io.cwd, changes: this.#changes },
       });
     } else {

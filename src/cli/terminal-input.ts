@@ -254,7 +254,7 @@ export class TerminalInput {
 
   #redraw(): void {
     if (this.#closed) return;
-    const columns = Math.max(20, this.#streams.stdout.columns ?? 80);
+    const columns = Math.max(20, this.#streams.stdout.columns || 80);
     const rows: string[] = [];
     let cursor: { row: number; column: number } | undefined;
     if (this.#activity !== undefined) {

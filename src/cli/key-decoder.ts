@@ -92,7 +92,7 @@ export class KeyDecoder {
   /** An incomplete escape sequence held until the next chunk. */
   #pending = "";
 
-  /** Keys in `chunk` (with anything held from the previous one). A lone trailing ESC is the Escape key. */
+  /** Keys in `chunk` (with anything held from the previous one). A read of ESC alone is the Escape key. */
   feed(chunk: string): Key[] {
     let input = this.#pending + chunk;
     this.#pending = "";
@@ -133,7 +133,9 @@ export class KeyDecoder {
           continue;
         }
         if (input.length === 1) {
-          keys.push({ type: "escape" });
+          // The Esc key arrives alone; an ESC ending a longer read is more likely a sequence cut in two.
+          if (chunk === "\x1b") keys.push({ type: "escape" });
+          else this.#pending = input;
           return keys;
         }
         const unknown = /^\x1b(\[[0-9;?]*[ -/]*[@-~]|O.|.)/s.exec(input);

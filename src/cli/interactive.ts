@@ -8,7 +8,7 @@
 import { createInterface } from "node:readline";
 import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
-import { emptyUsage } from "../loop/events.js";
+import { emptyUsage, type TurnUsage } from "../loop/events.js";
 import { modelLimits } from "../messages/index.js";
 import { type PermissionRequest, summarizeToolCall } from "../tools/permissions.js";
 import { sandboxNotice } from "../tools/tool-runtime.js";
@@ -19,9 +19,10 @@ import { LineReader } from "./line-reader.js";
 import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./markdown.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { type ChangeCache, changeKey, type TextSink, TurnRenderer, textDelta } from "./render.js";
+import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
 import { CliError, engineOptions, type OpenedSession, openSession, requireCredentials, resume } from "./session.js";
 import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
-import { formatStatusLine, formatTokens, observeEvent, type SessionStats } from "./status-line.js";
+import { formatStatusLine, formatTokens, observeEvent, type SessionStats, usageContextTokens } from "./status-line.js";
 import { createStyle, type Style } from "./style.js";
 import { TerminalInput } from "./terminal-input.js";
 import { packageVersion } from "./version.js";
@@ -57,6 +58,10 @@ class Repl implements ReplHost {
   readonly #prompter: PermissionPrompter;
   /** Edit/Write changes captured when asked about, shown as diffs after they ran. */
   readonly #changes: ChangeCache = new Map();
+  /** Usage recorded in a resumed transcript before this process opened it. */
+  #carried: TurnUsage = emptyUsage();
+  /** One line about what the transcript loader skipped, shown after the banner. */
+  #problems: string | undefined;
   /** Resolves once markdown and diff rendering are loaded. */
   #renderers: Promise<unknown> = Promise.resolve();
   /** What the spinner says the turn is doing. */
@@ -142,6 +147,7 @@ class Repl implements ReplHost {
     try {
       this.#adopt(await openSession(this.#cli, this.#options()));
       this.#banner();
+      this.#recap();
       if (this.#cli.prompt.trim() !== "") await this.#turn(this.#cli.prompt);
       while (this.#exitCode === undefined) {
         const line = await this.#reader.next(PROMPT);
@@ -176,6 +182,7 @@ class Repl implements ReplHost {
     const opened = await resume(sessionIdOrPath, this.#options());
     await this.#engine?.close();
     this.#adopt(opened);
+    this.#recap();
   }
 
   #options() {
@@ -186,7 +193,27 @@ class Repl implements ReplHost {
     this.#engine = opened.engine;
     const window = modelLimits(opened.engine.model, opened.engine.config.modelOverrides).contextWindow;
     this.stats = freshStats(window);
-    for (const problem of opened.problems) this.print(this.#style.warning(`! transcript: ${problem}`));
+    // A resumed session's spending so far carries on into /cost and the status line.
+    const entries = opened.engine.timeline.entries;
+    this.#carried = opened.resumed ? transcriptUsage(entries) : emptyUsage();
+    this.stats.totals = { ...this.#carried };
+    const lastUsage = entries.findLast(
+      (entry) => entry.type === "assistant" && entry.message.usage !== undefined && entry.isApiErrorMessage !== true,
+    );
+    if (lastUsage?.type === "assistant" && lastUsage.message.usage !== undefined)
+      this.stats.contextTokens = usageContextTokens(lastUsage.message.usage);
+    this.#problems = summarizeProblems(opened.problems);
+  }
+
+  /** A few lines of where a resumed session left off. */
+  #recap(): void {
+    if (this.#problems !== undefined) this.print(this.#style.warning(`! transcript: ${this.#problems}`));
+    this.#problems = undefined;
+    const lines = recapLines(this.engine.timeline.entries);
+    if (lines.length === 0) return;
+    this.print(this.#style.dim("Where this session left off:"));
+    for (const line of lines) this.print(line.startsWith("›") ? line : this.#style.dim(line));
+    if (this.#carried.requests > 0) this.print(this.#style.dim(formatStatusLine(this.stats)));
   }
 
   #banner(): void {
@@ -229,7 +256,7 @@ class Repl implements ReplHost {
       this.#renderer.finish();
       this.#sink?.flush?.();
       this.stats.turnMillis += Date.now() - started;
-      this.stats.totals = { ...engine.totals };
+      this.stats.totals = sumUsage(this.#carried, engine.totals);
     }
     this.showStatus();
   }
@@ -330,6 +357,17 @@ class Repl implements ReplHost {
     this.#lastIdleInterrupt = now;
     this.print(this.#style.dim("(Press Ctrl-C again to exit)"));
   }
+}
+
+function sumUsage(a: TurnUsage, b: TurnUsage): TurnUsage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
+    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+    requests: a.requests + b.requests,
+    costUsd: a.costUsd + b.costUsd,
+  };
 }
 
 function freshStats(contextWindow: number): SessionStats {

@@ -9,6 +9,7 @@ import type { CliOptions } from "./args.js";
 import { type CliIo, readAll, stdinHasInput } from "./io.js";
 import { resultObject, streamJsonLine } from "./json-output.js";
 import { TurnRenderer } from "./render.js";
+import { summarizeProblems } from "./resume-recap.js";
 import { RetryCountdown } from "./retry-countdown.js";
 import { CliError, engineOptions, openSession, requireCredentials } from "./session.js";
 
@@ -34,7 +35,8 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   requireCredentials(io.env);
   const { engine, problems } = await openSession(cli, engineOptions(cli, io.cwd));
   const write = (text: string) => io.stdout.write(text);
-  for (const problem of problems) io.stderr.write(`threadline: transcript: ${problem}\n`);
+  const problemLine = summarizeProblems(problems);
+  if (problemLine !== undefined) io.stderr.write(`threadline: transcript: ${problemLine}\n`);
   // Print mode keeps stderr for problems: the fallback is announced when the sandbox was asked for (or -v).
   const notice = sandboxNotice(engine.sandbox);
   if (notice !== undefined && (cli.sandbox === true || cli.verbose)) io.stderr.write(`threadline: ${notice}\n`);

@@ -81,7 +81,18 @@ export async function openSession(cli: CliOptions, options: QueryEngineOptions):
 export async function resume(sessionIdOrPath: string, options: QueryEngineOptions): Promise<OpenedSession> {
   const cwd = options.cwd ?? process.cwd();
   const isPath = sessionIdOrPath.includes("/") || sessionIdOrPath.endsWith(TRANSCRIPT_EXTENSION);
-  const path = isPath ? sessionIdOrPath : transcriptPath(sessionIdOrPath, cwd, options.home ?? threadlineHome());
+  let path = isPath ? sessionIdOrPath : transcriptPath(sessionIdOrPath, cwd, options.home ?? threadlineHome());
+  if (!isPath && !existsSync(path) && /^[0-9a-f-]{4,}$/i.test(sessionIdOrPath)) {
+    // A unique prefix of a session id in this directory (as short ids are shown and typed) is enough.
+    const prefix = sessionIdOrPath.toLowerCase();
+    const matches = (await listSessions(cwd, options.home, { previews: false })).filter((session) =>
+      session.sessionId.startsWith(prefix),
+    );
+    if (matches.length > 1) {
+      throw new CliError(`Session ID prefix ${sessionIdOrPath} matches ${matches.length} sessions; type more of it.`);
+    }
+    if (matches[0] !== undefined) path = matches[0].path;
+  }
   if (!existsSync(path)) {
     throw new CliError(
       isPath

@@ -76,6 +76,9 @@ describe.skipIf(!HAVE_TMUX)("interactive mode in tmux", () => {
     expect(mainRequests()).toHaveLength(0); // the paste alone submits nothing
     tmux("send-keys", "-t", "0", "Enter");
     await waitFor(() => screen().includes("second item"));
+    await waitFor(() => /^ctx \d+% .*\$\d/m.test(screen()));
+    // The emulator logs a request once its response has ended, which may be just after the screen shows it.
+    await waitFor(() => mainRequests().length > 0);
     const requests = mainRequests();
     expect(requests).toHaveLength(1);
     expect(JSON.stringify(requests[0]?.messages.at(-1)?.content)).toContain("alpha line\\nbeta line\\ngamma line");

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { PROJECT_KEY_PATTERN } from "../transcript/paths.js";
+import { closestMatch } from "./did-you-mean.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type CliPermissionMode = "default" | "acceptEdits" | "bypassPermissions";
@@ -145,8 +146,32 @@ function parseStrict(argv: readonly string[]) {
   try {
     return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(firstLine(error instanceof Error ? error.message : String(error)));
+    throw new UsageError(describeParseError(error));
   }
+}
+
+/** Every flag as typed on the command line (`--model`, `-p`). */
+export const FLAG_NAMES: readonly string[] = Object.entries(OPTIONS).flatMap(([name, option]) => [
+  `--${name}`,
+  ...("short" in option ? [`-${option.short}`] : []),
+]);
+
+/** Our own one line for `parseArgs`'s errors (its text explains `--` quoting at length). */
+export function describeParseError(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const flag = /'(-[^',\s]+)/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag !== undefined) {
+    const name = flag.split("=")[0] ?? flag;
+    const suggestion = name.startsWith("--") ? closestMatch(name, FLAG_NAMES) : undefined;
+    return `unknown option ${name}${suggestion !== undefined ? `; did you mean ${suggestion}?` : ""}`;
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const long = /(--[a-zA-Z-]+)/.exec(message)?.[1] ?? flag ?? "an option";
+    if (message.includes("argument missing")) return `${long} needs a value`;
+    if (message.includes("does not take an argument")) return `${long} takes no value`;
+  }
+  return firstLine(message);
 }
 
 function checkCombinations(options: CliOptions): void {
@@ -218,10 +243,14 @@ function firstLine(text: string): string {
   return text.split("\n")[0] ?? text;
 }
 
-/** The usage text printed by `--help` and after a usage error. */
+/** The hint printed after a usage error's one line (the full usage is one `--help` away). */
+export const USAGE_HINT = "(run `threadline --help` for usage)";
+
+/** The usage text printed by `--help`. */
 export const USAGE = `Usage: threadline [options] [prompt]
        threadline demo | emulator [options] | inspect <transcript.jsonl | session-id>
        threadline sessions [--project <key>] | export <session-id> > file.jsonl | import <file.jsonl>
+       threadline demo | emulator [options] | inspect <transcript.jsonl>   (each answers --help)
 
 Starts an interactive session by default; use -p/--print for a single non-interactive answer.
 

@@ -1,24 +1,30 @@
 /**
- * Interactive mode: a prompt line (node:readline), streamed answers, tool lines, permission questions,
- * a status line after each turn, slash commands. Ctrl-C interrupts the running turn (the engine records
- * the interruption, so the transcript stays resumable); a second Ctrl-C exits. Without a TTY it reads
- * prompts line by line and prints plain lines.
+ * Interactive mode: on a TTY a raw-mode prompt (terminal-input.ts: multi-line, paste, history, type-ahead)
+ * with a spinner and the status line kept at the bottom; streamed answers, tool lines, single-key permission
+ * questions, slash commands. Ctrl-C or Esc interrupts the running turn (the engine records the interruption,
+ * so the transcript stays resumable); a second Ctrl-C exits. Without a TTY it reads prompts line by line
+ * (node:readline) and prints plain lines.
  */
 import { createInterface } from "node:readline";
 import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
-import { emptyUsage } from "../loop/events.js";
+import { emptyUsage, type TurnUsage } from "../loop/events.js";
 import { modelLimits } from "../messages/index.js";
+import { type PermissionRequest, summarizeToolCall } from "../tools/permissions.js";
 import { sandboxNotice } from "../tools/tool-runtime.js";
 import type { CliOptions } from "./args.js";
+import { changeOf, formatDiff, loadDiff } from "./edit-diff.js";
 import type { CliIo } from "./io.js";
 import { LineReader } from "./line-reader.js";
-import { PermissionPrompter } from "./permission-prompt.js";
-import { TurnRenderer } from "./render.js";
+import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./markdown.js";
+import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
+import { type ChangeCache, changeKey, type TextSink, TurnRenderer, textDelta } from "./render.js";
+import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
 import { CliError, engineOptions, type OpenedSession, openSession, requireCredentials, resume } from "./session.js";
 import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
-import { formatStatusLine, observeEvent, type SessionStats } from "./status-line.js";
+import { formatStatusLine, formatTokens, observeEvent, type SessionStats, usageContextTokens } from "./status-line.js";
 import { createStyle, type Style } from "./style.js";
+import { TerminalInput } from "./terminal-input.js";
 import { packageVersion } from "./version.js";
 
 /** Exit code after leaving with Ctrl-C (128 + SIGINT). */
@@ -45,8 +51,21 @@ class Repl implements ReplHost {
   readonly #io: CliIo;
   readonly #style: Style;
   readonly #renderer: TurnRenderer;
-  readonly #reader: LineReader;
+  readonly #reader: PromptReader;
+  /** The raw-mode prompt on a TTY (undefined when reading lines from a pipe). */
+  readonly #terminal: TerminalInput | undefined;
+  readonly #sink: (TextSink & { flush?: () => void }) | undefined;
   readonly #prompter: PermissionPrompter;
+  /** Edit/Write changes captured when asked about, shown as diffs after they ran. */
+  readonly #changes: ChangeCache = new Map();
+  /** Usage recorded in a resumed transcript before this process opened it. */
+  #carried: TurnUsage = emptyUsage();
+  /** One line about what the transcript loader skipped, shown after the banner. */
+  #problems: string | undefined;
+  /** Resolves once markdown and diff rendering are loaded. */
+  #renderers: Promise<unknown> = Promise.resolve();
+  /** What the spinner says the turn is doing. */
+  #activity = { label: "Thinking", started: 0, outputChars: 0, outputTokens: 0 };
   #engine: QueryEngine | undefined;
   stats: SessionStats;
   #turnRunning = false;
@@ -59,11 +78,36 @@ class Repl implements ReplHost {
     this.#io = io;
     const tty = io.stdin.isTTY === true && io.stdout.isTTY === true;
     this.#style = createStyle(io.stdout.isTTY === true, io.env);
-    this.#renderer = new TurnRenderer(io.stdout, { verbose: cli.verbose, style: this.#style });
-    const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: tty, historySize: 500 });
-    this.#reader = new LineReader(rl, tty ? undefined : (line) => this.print(line));
-    rl.on("SIGINT", () => this.#onInterrupt());
-    this.#prompter = new PermissionPrompter(this.#reader, this.#style, (text) => this.print(text));
+    if (tty) {
+      const terminal = new TerminalInput({ stdin: io.stdin, stdout: io.stdout }, this.#style, {
+        onInterrupt: () => this.#onInterrupt(),
+        onEscape: () => this.#onEscape(),
+      });
+      this.#terminal = terminal;
+      this.#reader = terminal;
+      // Output reaches the screen above the live region, a whole line at a time.
+      this.#sink = terminal.sink();
+      this.#renderer = new TurnRenderer(this.#sink, {
+        verbose: cli.verbose,
+        style: this.#style,
+        markdown: true,
+        width: () => (io.stdout as { columns?: number }).columns || DEFAULT_MARKDOWN_WIDTH,
+        details: { cwd: io.cwd, changes: this.#changes },
+      });
+    } else {
+      this.#terminal = undefined;
+      this.#sink = undefined;
+      this.#renderer = new TurnRenderer(io.stdout, { verbose: cli.verbose, style: this.#style });
+      const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: false, historySize: 500 });
+      this.#reader = new LineReader(rl, (line) => this.print(line));
+      rl.on("SIGINT", () => this.#onInterrupt());
+    }
+    this.#prompter = new PermissionPrompter(
+      this.#reader,
+      this.#style,
+      (text) => this.print(text),
+      (request) => (this.#terminal !== undefined ? this.#diffFor(request) : []),
+    );
     this.stats = freshStats(0);
   }
 
@@ -82,7 +126,12 @@ class Repl implements ReplHost {
 
   render(event: EngineEvent): void {
     observeEvent(this.stats, event);
+    this.#track(event);
     this.#renderer.handle(event);
+  }
+
+  clearScreen(): void {
+    this.#terminal?.clearScreen();
   }
 
   ask(prompt: string): Promise<string | null> {
@@ -92,9 +141,13 @@ class Repl implements ReplHost {
   async run(): Promise<number> {
     const onSignal = () => this.#onInterrupt();
     process.on("SIGINT", onSignal);
+    this.#terminal?.start();
+    // Loaded once the session is up, off the start-up path (only the interactive TTY renders them).
+    this.#renderers = this.#terminal !== undefined ? Promise.all([loadMarkdown(), loadDiff()]) : Promise.resolve();
     try {
       this.#adopt(await openSession(this.#cli, this.#options()));
       this.#banner();
+      this.#recap();
       if (this.#cli.prompt.trim() !== "") await this.#turn(this.#cli.prompt);
       while (this.#exitCode === undefined) {
         const line = await this.#reader.next(PROMPT);
@@ -109,6 +162,7 @@ class Repl implements ReplHost {
       }
     } finally {
       process.off("SIGINT", onSignal);
+      this.#sink?.flush?.();
       this.#reader.close();
       await this.#engine?.close();
     }
@@ -128,6 +182,7 @@ class Repl implements ReplHost {
     const opened = await resume(sessionIdOrPath, this.#options());
     await this.#engine?.close();
     this.#adopt(opened);
+    this.#recap();
   }
 
   #options() {
@@ -138,7 +193,27 @@ class Repl implements ReplHost {
     this.#engine = opened.engine;
     const window = modelLimits(opened.engine.model, opened.engine.config.modelOverrides).contextWindow;
     this.stats = { ...freshStats(window), model: opened.engine.model };
-    for (const problem of opened.problems) this.print(this.#style.warning(`! transcript: ${problem}`));
+    // A resumed session's spending so far carries on into /cost and the status line.
+    const entries = opened.engine.timeline.entries;
+    this.#carried = opened.resumed ? transcriptUsage(entries) : emptyUsage();
+    this.stats.totals = { ...this.#carried };
+    const lastUsage = entries.findLast(
+      (entry) => entry.type === "assistant" && entry.message.usage !== undefined && entry.isApiErrorMessage !== true,
+    );
+    if (lastUsage?.type === "assistant" && lastUsage.message.usage !== undefined)
+      this.stats.contextTokens = usageContextTokens(lastUsage.message.usage);
+    this.#problems = summarizeProblems(opened.problems);
+  }
+
+  /** A few lines of where a resumed session left off. */
+  #recap(): void {
+    if (this.#problems !== undefined) this.print(this.#style.warning(`! transcript: ${this.#problems}`));
+    this.#problems = undefined;
+    const lines = recapLines(this.engine.timeline.entries);
+    if (lines.length === 0) return;
+    this.print(this.#style.dim("Where this session left off:"));
+    for (const line of lines) this.print(line.startsWith("›") ? line : this.#style.dim(line));
+    if (this.#carried.requests > 0) this.print(this.#style.dim(formatStatusLine(this.stats)));
   }
 
   #banner(): void {
@@ -167,17 +242,93 @@ class Repl implements ReplHost {
     this.#turnRunning = true;
     this.#interruptsThisTurn = 0;
     this.#renderer.reset();
+    await this.#renderers;
     const started = Date.now();
+    this.#activity = { label: "Thinking", started, outputChars: 0, outputTokens: 0 };
+    this.#terminal?.startActivity(() => this.#describeActivity());
     try {
       for await (const event of engine.submitMessage(text)) this.render(event);
     } catch (error) {
       this.print(this.#style.error(`✗ ${error instanceof Error ? error.message : String(error)}`));
     } finally {
       this.#turnRunning = false;
+      this.#terminal?.stopActivity();
+      this.#renderer.finish();
+      this.#sink?.flush?.();
       this.stats.turnMillis += Date.now() - started;
-      this.stats.totals = { ...engine.totals };
+      this.stats.totals = sumUsage(this.#carried, engine.totals);
     }
-    this.print(this.#style.dim(formatStatusLine(this.stats)));
+    this.showStatus();
+  }
+
+  /** The status line: kept at the bottom on a TTY, printed after the turn elsewhere. */
+  showStatus(): void {
+    const line = formatStatusLine(this.stats);
+    if (this.#terminal !== undefined) this.#terminal.setStatus(line);
+    else this.print(this.#style.dim(line));
+  }
+
+  /** Follows the turn for the spinner: what runs now, and how much the model has written. */
+  #track(event: EngineEvent): void {
+    const activity = this.#activity;
+    switch (event.type) {
+      case "request_start":
+        activity.label = "Thinking";
+        return;
+      case "tool_start":
+        activity.label = `Running ${summarizeToolCall(event.block.name, event.block.input)}`;
+        return;
+      case "tool_progress":
+        activity.label = `${activity.label.split(" · ")[0]} · ${event.message.split("\n")[0]?.slice(0, 60) ?? ""}`;
+        return;
+      case "tool_result":
+        activity.label = "Working";
+        return;
+      case "stream_event": {
+        const delta = textDelta(event);
+        if (delta !== undefined) {
+          activity.label = "Writing";
+          activity.outputChars += delta.length;
+        }
+        const usage = (event.event as { usage?: { output_tokens?: unknown } }).usage;
+        if (event.event.type === "message_delta" && typeof usage?.output_tokens === "number") {
+          activity.outputTokens += usage.output_tokens;
+          activity.outputChars = 0;
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  #describeActivity(): string {
+    const activity = this.#activity;
+    const seconds = Math.floor((Date.now() - activity.started) / 1000);
+    // Tokens of finished responses, plus an estimate (4 characters a token) for the one streaming now.
+    const tokens = activity.outputTokens + Math.round(activity.outputChars / 4);
+    const parts = [`${activity.label}…`, `${seconds}s`];
+    if (tokens > 0) parts.push(`↓ ${formatTokens(tokens)} tokens`);
+    parts.push("esc to interrupt");
+    return parts.join(" · ");
+  }
+
+  /** The diff lines of an Edit/Write being asked about (remembered, so the same diff shows after approval). */
+  #diffFor(request: PermissionRequest): string[] {
+    const change = changeOf(request.tool, request.input, this.#io.cwd);
+    if (change === undefined) return [];
+    this.#changes.set(changeKey(request.tool, request.input), change);
+    const diff = formatDiff(change, this.#style);
+    return [
+      this.#style.dim(`  ${change.path} (+${diff.added} -${diff.removed})`),
+      ...diff.lines.map((line) => `  ${line}`),
+    ];
+  }
+
+  #onEscape(): void {
+    if (!this.#turnRunning) return;
+    if (this.#reader.waiting) this.#reader.cancel("n");
+    this.#engine?.interrupt();
   }
 
   #onInterrupt(): void {
@@ -206,6 +357,17 @@ class Repl implements ReplHost {
     this.#lastIdleInterrupt = now;
     this.print(this.#style.dim("(Press Ctrl-C again to exit)"));
   }
+}
+
+function sumUsage(a: TurnUsage, b: TurnUsage): TurnUsage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
+    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+    requests: a.requests + b.requests,
+    costUsd: a.costUsd + b.costUsd,
+  };
 }
 
 function freshStats(contextWindow: number): SessionStats {

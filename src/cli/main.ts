@@ -6,8 +6,9 @@
  */
 import { scrubSecrets } from "../provider/scrub-secrets.js";
 import { SecretEnvironment } from "../tools/secret-env.js";
-import { parseCliArgs, USAGE, USAGE_EXIT_CODE, UsageError } from "./args.js";
+import { parseCliArgs, USAGE, USAGE_EXIT_CODE, USAGE_HINT, UsageError } from "./args.js";
 import { type CliIo, processIo } from "./io.js";
+import { DEMO_USAGE, mistypedSubcommand, STORE_COMMAND_USAGE, subcommandOf, wantsHelp } from "./subcommands.js";
 import { packageVersion } from "./version.js";
 
 /** When "1", the CLI prints its peak RSS to stderr on exit (for benchmarks). */
@@ -23,9 +24,14 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 }
 
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
-  const [first, ...rest] = argv;
-  switch (first) {
+  const [, ...rest] = argv;
+  const subcommand = subcommandOf(argv);
+  switch (subcommand) {
     case "demo": {
+      if (wantsHelp(rest)) {
+        io.stdout.write(`${DEMO_USAGE}\n`);
+        return 0;
+      }
       const { runDemo } = await import("./demo.js");
       return runDemo(rest, io);
     }
@@ -34,14 +40,26 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
       return runEmulatorCommand(rest);
     }
     case "sessions": {
+      if (wantsHelp(rest)) {
+        io.stdout.write(`${STORE_COMMAND_USAGE.sessions}\n`);
+        return 0;
+      }
       const { runSessionsCommand } = await import("./sessions-command.js");
       return runSessionsCommand(rest, io);
     }
     case "export": {
+      if (wantsHelp(rest)) {
+        io.stdout.write(`${STORE_COMMAND_USAGE.export}\n`);
+        return 0;
+      }
       const { runExportCommand } = await import("./export-command.js");
       return runExportCommand(rest, io);
     }
     case "import": {
+      if (wantsHelp(rest)) {
+        io.stdout.write(`${STORE_COMMAND_USAGE.import}\n`);
+        return 0;
+      }
       const { runImportCommand } = await import("./import-command.js");
       return runImportCommand(rest, io);
     }
@@ -49,7 +67,15 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
       const { runInspect } = await import("./inspect.js");
       return runInspect(rest, { stdout: io.stdout, stderr: io.stderr, isTTY: io.stderr.isTTY === true, env: io.env });
     }
+    case undefined:
+      break;
+    default: {
+      const unknown: never = subcommand;
+      throw new Error(`unhandled subcommand ${String(unknown)}`);
+    }
   }
+  const meant = mistypedSubcommand(argv);
+  if (meant !== undefined) throw new UsageError(`unknown command "${argv[0]}"; did you mean \`${meant}\`?`);
   const cli = parseCliArgs(argv, io.env);
   if (cli.help) {
     io.stdout.write(`${USAGE}\n`);
@@ -67,10 +93,10 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   return runInteractive(cli, io);
 }
 
-/** Prints one line for any failure; usage errors add the usage and exit 2. */
+/** Prints one line for any failure; usage errors point at `--help` and exit 2. */
 export function reportFailure(error: unknown, io: CliIo): number {
   if (error instanceof UsageError) {
-    io.stderr.write(`threadline: ${error.message}\n\n${USAGE}\n`);
+    io.stderr.write(`threadline: ${error.message} ${USAGE_HINT}\n`);
     return USAGE_EXIT_CODE;
   }
   // Every secret-named variable (secret-env.ts), plus the two keys even when they are short.

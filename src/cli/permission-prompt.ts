@@ -4,8 +4,19 @@
  */
 import { allowRuleMatches, alwaysAllowRule, parsePermissionRule } from "../tools/permission-rules.js";
 import type { PermissionRequest } from "../tools/permissions.js";
-import type { LineReader } from "./line-reader.js";
 import type { Style } from "./style.js";
+
+/** Where answers come from: a line reader, or the raw-mode terminal (which also answers with one key). */
+export interface PromptReader {
+  next(prompt: string): Promise<string | null>;
+  /** Answers the pending question or prompt (Ctrl-C at a question answers "no"). */
+  cancel(answer: string | null): void;
+  readonly waiting: boolean;
+  clearInput(): boolean;
+  close(): void;
+  /** A question answered by a single key of `keys`. */
+  choose?(text: string, keys: readonly string[]): Promise<string>;
+}
 
 export type PermissionAnswer = "yes" | "always" | "no";
 
@@ -18,7 +29,7 @@ export function parsePermissionAnswer(text: string | null): PermissionAnswer {
 }
 
 export class PermissionPrompter {
-  readonly #reader: LineReader;
+  readonly #reader: PromptReader;
   readonly #style: Style;
   readonly #writeLine: (text: string) => void;
   /**
@@ -27,7 +38,16 @@ export class PermissionPrompter {
    */
   readonly #always: string[] = [];
 
-  constructor(reader: LineReader, style: Style, writeLine: (text: string) => void) {
+  readonly #describe: (request: PermissionRequest) => string[];
+
+  /** `describe` gives lines shown before the question (the diff of an Edit or Write). Default: none. */
+  constructor(
+    reader: PromptReader,
+    style: Style,
+    writeLine: (text: string) => void,
+    describe: (request: PermissionRequest) => string[] = () => [],
+  ) {
+    this.#describe = describe;
     this.#reader = reader;
     this.#style = style;
     this.#writeLine = writeLine;
@@ -42,9 +62,18 @@ export class PermissionPrompter {
   async ask(request: PermissionRequest): Promise<boolean> {
     if (this.#always.some((text) => matches(text, request))) return true;
     const rule = alwaysAllowRule(request.tool, request.input);
-    this.#writeLine(this.#style.warning(`? Allow ${request.summary}`));
-    const always = rule === undefined ? "" : ` / [a]lways for ${rule}`;
-    const answer = parsePermissionAnswer(await this.#reader.next(`  [y]es${always} / [n]o: `));
+    const details = this.#describe(request);
+    if (details.length > 0) this.#writeLine(details.join("\n"));
+    const always = rule === undefined ? "" : ` · [a]lways for ${rule}`;
+    let answer: PermissionAnswer;
+    if (this.#reader.choose !== undefined) {
+      const question = `${this.#style.warning(`? Allow ${request.summary}?`)} ${this.#style.dim(`[y]es${always} · [n]o`)}`;
+      const keys = rule === undefined ? ["y", "n"] : ["y", "a", "n"];
+      answer = parsePermissionAnswer(await this.#reader.choose(question, keys));
+    } else {
+      this.#writeLine(this.#style.warning(`? Allow ${request.summary}`));
+      answer = parsePermissionAnswer(await this.#reader.next(`  [y]es${always.replace(" · ", " / ")} / [n]o: `));
+    }
     if (answer === "always" && rule !== undefined) this.#always.push(rule);
     if (answer === "always" && rule === undefined) {
       this.#writeLine(this.#style.dim("  allowed once (no command prefix to remember for this one)"));

@@ -9,6 +9,8 @@ import type { CliOptions } from "./args.js";
 import { type CliIo, readAll, stdinHasInput } from "./io.js";
 import { resultObject, streamJsonLine } from "./json-output.js";
 import { TurnRenderer } from "./render.js";
+import { summarizeProblems } from "./resume-recap.js";
+import { RetryCountdown } from "./retry-countdown.js";
 import { CliError, engineOptions, openSession, requireCredentials } from "./session.js";
 
 /** Exit code after an interruption (128 + SIGINT). */
@@ -33,12 +35,15 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   requireCredentials(io.env);
   const { engine, problems } = await openSession(cli, engineOptions(cli, io.cwd));
   const write = (text: string) => io.stdout.write(text);
-  for (const problem of problems) io.stderr.write(`threadline: transcript: ${problem}\n`);
+  const problemLine = summarizeProblems(problems);
+  if (problemLine !== undefined) io.stderr.write(`threadline: transcript: ${problemLine}\n`);
   // Print mode keeps stderr for problems: the fallback is announced when the sandbox was asked for (or -v).
   const notice = sandboxNotice(engine.sandbox);
   if (notice !== undefined && (cli.sandbox === true || cli.verbose)) io.stderr.write(`threadline: ${notice}\n`);
   const started = Date.now();
   const renderer = cli.verbose ? new TurnRenderer(io.stderr, { verbose: true }) : undefined;
+  // Verbose output already shows every notice; otherwise retries of HTTP failures still get a countdown.
+  const countdown = cli.verbose ? undefined : new RetryCountdown(io.stderr);
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
@@ -65,6 +70,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     let sawPrompt = false;
     for await (const event of engine.submitMessage(prompt)) {
       renderer?.handle(event);
+      countdown?.handle(event);
       if (event.type === "turn_end") end = event;
       if (cli.outputFormat !== "stream-json") continue;
       if (event.type === "user" && !sawPrompt) {
@@ -76,6 +82,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     }
   } finally {
     process.off("SIGINT", onSigint);
+    countdown?.stop();
     await engine.close();
   }
   if (end === undefined) throw new CliError("The turn ended without a result.");

@@ -6,6 +6,8 @@
 import type { EngineEvent } from "../loop/events.js";
 import { checkNever, type ToolResultBlock, type UserEntry } from "../messages/index.js";
 import { summarizeToolCall } from "../tools/permissions.js";
+import { changeOf, formatDiff } from "./edit-diff.js";
+import { MarkdownStream } from "./markdown.js";
 import { createStyle, type Style } from "./style.js";
 
 /** Longest tool outcome shown on a tool's line, in characters. */
@@ -63,7 +65,28 @@ export interface TurnRendererOptions {
   verbose?: boolean;
   /** Default: colours on a TTY unless NO_COLOR is set. */
   style?: Style;
+  /** Render streamed text as terminal markdown, a completed line at a time. Default false (text as it streams). */
+  markdown?: boolean;
+  /** Terminal width for wrapping. Default: 100 columns. */
+  width?: () => number;
+  /**
+   * Show a diff under every Edit and Write, the exit code and a few output lines under Bash. Default false.
+   * Needs the working directory (relative paths) and `loadDiff()` done.
+   */
+  details?: { cwd: string; changes: ChangeCache };
 }
+
+/** Before/after texts captured when a change was asked about (keyed by `changeKey`), so the diff shown after
+ * approval is the one the person approved, even once the file has changed. */
+export type ChangeCache = Map<string, NonNullable<ReturnType<typeof changeOf>>>;
+
+/** The cache key of a tool call's input. */
+export function changeKey(tool: string, input: unknown): string {
+  return `${tool}:${JSON.stringify(input)}`;
+}
+
+/** Output lines shown under a finished Bash call. */
+export const DEFAULT_PREVIEW_LINES = 3;
 
 /** Renders one session's events; keep one per output stream. */
 export class TurnRenderer {
@@ -80,12 +103,28 @@ export class TurnRenderer {
   #liveProgress = false;
   #atLineStart = true;
   #streamedText = false;
+  readonly #markdown: MarkdownStream | undefined;
+  readonly #details: TurnRendererOptions["details"];
 
   constructor(out: TextSink, options: TurnRendererOptions = {}) {
     this.#out = out;
     this.#tty = out.isTTY === true;
     this.#verbose = options.verbose ?? false;
     this.#style = options.style ?? createStyle(this.#tty);
+    this.#details = options.details;
+    if (options.markdown === true) {
+      this.#markdown = new MarkdownStream({
+        color: this.#style.bold("x") !== "x",
+        ...(options.width !== undefined ? { width: options.width } : {}),
+      });
+    }
+  }
+
+  /** Ends a turn's output: the last streamed line (markdown waits for line ends) is written. */
+  finish(): void {
+    const rest = this.#markdown?.end() ?? "";
+    if (rest !== "") this.#write(rest);
+    this.#endLine();
   }
 
   /** Whether any assistant text was streamed since the last `reset()`. */
@@ -107,6 +146,13 @@ export class TurnRenderer {
         return;
       }
       case "tool_start": {
+        this.#flushMarkdown();
+        const details = this.#details;
+        const key = changeKey(event.block.name, event.block.input);
+        if (details !== undefined && !details.changes.has(key)) {
+          const change = changeOf(event.block.name, event.block.input, details.cwd);
+          if (change !== undefined) details.changes.set(key, change);
+        }
         const line = summarizeToolCall(event.block.name, event.block.input);
         this.#toolLines.set(event.block.id, line);
         this.#line(`${this.#style.accent("⏺")} ${line}`);
@@ -124,7 +170,8 @@ export class TurnRenderer {
         this.#clearLive(event.block.id);
         // When other tools' lines came in between (concurrent reads), name the tool again.
         const label = follows ? "" : `${this.#toolLines.get(event.block.id) ?? event.block.name}: `;
-        this.#line(`  ⎿ ${mark} ${this.#style.dim(label + outcome)}`);
+        this.#line(`  ⎿ ${mark} ${this.#style.dim(label + this.#detailedOutcome(event, outcome))}`);
+        for (const detail of this.#detailLines(event)) this.#line(detail);
         this.#lastToolLine = undefined;
         return;
       }
@@ -140,7 +187,7 @@ export class TurnRenderer {
         this.#entry(event);
         return;
       case "turn_end":
-        this.#endLine();
+        this.finish();
         if (event.reason !== "completed" && event.reason !== "aborted") {
           this.#line(this.#notice("error", event.error ?? `Turn ended: ${event.reason}`));
         }
@@ -158,6 +205,55 @@ export class TurnRenderer {
   /** Writes a whole line (ending any partly streamed text first). */
   line(text: string): void {
     this.#line(text);
+  }
+
+  /** `exit 0 · 12 lines` for Bash; `+3 -1` for edits; the plain outcome otherwise. */
+  #detailedOutcome(event: Extract<EngineEvent, { type: "tool_result" }>, outcome: string): string {
+    if (this.#details === undefined) return outcome;
+    const display = event.entry.toolUseResult as { kind?: unknown; exitCode?: unknown } | undefined;
+    if (display?.kind === "bash" && (typeof display.exitCode === "number" || display.exitCode === null)) {
+      const code = display.exitCode === null ? "killed" : `exit ${display.exitCode}`;
+      return `${code} · ${outcome}`;
+    }
+    const change = this.#details.changes.get(changeKey(event.block.name, event.block.input));
+    if (change !== undefined && !event.isError) {
+      const { added, removed } = formatDiff(change, this.#style, 0);
+      return `${change.path} (+${added} -${removed})`;
+    }
+    return outcome;
+  }
+
+  /** The diff of an applied Edit/Write, or the first output lines of a command. */
+  #detailLines(event: Extract<EngineEvent, { type: "tool_result" }>): string[] {
+    const details = this.#details;
+    if (details === undefined) return [];
+    const key = changeKey(event.block.name, event.block.input);
+    const change = details.changes.get(key);
+    if (change !== undefined) {
+      details.changes.delete(key);
+      return event.isError ? [] : formatDiff(change, this.#style).lines.map((line) => `    ${line}`);
+    }
+    const display = event.entry.toolUseResult as { kind?: unknown } | undefined;
+    if (display?.kind !== "bash") return [];
+    const content = event.entry.message.content;
+    const block = typeof content === "string" ? undefined : content.find((part) => part.type === "tool_result");
+    const text = block !== undefined && block.type === "tool_result" ? toolResultText(block).trimEnd() : "";
+    const lines = text.split("\n");
+    if (lines.length <= 1) return [];
+    const shown = lines.slice(0, DEFAULT_PREVIEW_LINES).map((line) => this.#style.dim(`    ${truncate(line, 120)}`));
+    if (lines.length > DEFAULT_PREVIEW_LINES)
+      shown.push(this.#style.dim(`    … ${lines.length - DEFAULT_PREVIEW_LINES} more lines`));
+    return shown;
+  }
+
+  #flushMarkdown(): void {
+    const rest = this.#markdown?.end() ?? "";
+    if (rest !== "") this.#write(rest);
+  }
+
+  #write(text: string): void {
+    this.#out.write(text);
+    this.#atLineStart = text.endsWith("\n");
   }
 
   #entry(event: Extract<EngineEvent, { type: "entry" }>): void {
@@ -216,12 +312,18 @@ export class TurnRenderer {
     this.#liveTool = undefined;
     this.#lastToolLine = undefined;
     this.#streamedText = true;
+    if (this.#markdown !== undefined) {
+      const rendered = this.#markdown.push(text);
+      if (rendered !== "") this.#write(rendered);
+      return;
+    }
     this.#out.write(text);
     this.#atLineStart = text.endsWith("\n");
   }
 
   #line(text: string): void {
     this.#lastToolLine = undefined;
+    this.#flushMarkdown();
     this.#endLine();
     this.#out.write(`${text}\n`);
     this.#atLineStart = true;

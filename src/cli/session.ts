@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { QueryEngine, type QueryEngineOptions } from "../engine/query-engine.js";
+import { requiresApiKey } from "../provider/capabilities.js";
 import type { PermissionRequest } from "../tools/permissions.js";
 import {
   cwdSlug,
@@ -35,10 +36,14 @@ export interface OpenedSession {
   problems: string[];
 }
 
-/** Fails early, with a hint, when no credential is configured (the SDK's own error is less helpful). */
+/**
+ * Fails early, with a hint, when no credential is configured (the SDK's own error is less helpful). A base
+ * URL naming another server (the emulator, a local model server) needs none.
+ */
 export function requireCredentials(env: NodeJS.ProcessEnv): void {
   const present = (name: string) => (env[name] ?? "") !== "";
   if (present("ANTHROPIC_API_KEY") || present("ANTHROPIC_AUTH_TOKEN")) return;
+  if (!requiresApiKey(env.ANTHROPIC_BASE_URL)) return;
   throw new CliError(
     "ANTHROPIC_API_KEY is not set. Set it (and ANTHROPIC_BASE_URL for another server), or run `threadline demo` to try it offline.",
   );
@@ -144,7 +149,21 @@ export async function resume(sessionIdOrPath: string, options: QueryEngineOption
       throw error;
     }
   }
-  const path = isPath ? sessionIdOrPath : sessionFile(sessionIdOrPath, cwd, options);
+  let path = isPath ? sessionIdOrPath : sessionFile(sessionIdOrPath, cwd, options);
+  if (!isPath && !existsSync(path) && /^[0-9a-f-]{4,}$/i.test(sessionIdOrPath)) {
+    // A unique prefix of a session id in this directory (as short ids are shown and typed) is enough.
+    const prefix = sessionIdOrPath.toLowerCase();
+    const matches = (
+      await listSessions(cwd, options.home, {
+        previews: false,
+        ...(options.project !== undefined ? { project: options.project } : {}),
+      })
+    ).filter((session) => session.sessionId.startsWith(prefix));
+    if (matches.length > 1) {
+      throw new CliError(`Session ID prefix ${sessionIdOrPath} matches ${matches.length} sessions; type more of it.`);
+    }
+    if (matches[0] !== undefined) path = matches[0].path;
+  }
   if (!existsSync(path)) {
     throw new CliError(
       isPath

@@ -26,6 +26,8 @@ export interface ReplHost {
   resumeSession(sessionIdOrPath: string): Promise<void>;
   /** The transcript home, when overridden. */
   readonly home: string | undefined;
+  /** Clears the terminal (a no-op without one). */
+  clearScreen(): void;
 }
 
 export type SlashOutcome = "continue" | "exit";
@@ -75,9 +77,10 @@ const COMMANDS: SlashCommand[] = [
   { name: "compact", summary: "Summarise the conversation now (optional focus instructions)", run: compact },
   {
     name: "clear",
-    summary: "Start a new session (the old one stays on disk)",
+    summary: "Clear the screen and start a new session (the old one stays on disk)",
     run: async (host) => {
       await host.clearSession();
+      host.clearScreen();
       host.print(`Started a new session ${host.engine.sessionId}.`);
       return undefined;
     },
@@ -113,6 +116,10 @@ export async function runSlashCommand(line: string, host: ReplHost): Promise<Sla
 
 async function compact(host: ReplHost, argument: string): Promise<undefined> {
   const engine = host.engine;
+  if (!engine.timeline.entries.some((entry) => entry.type === "user" || entry.type === "assistant")) {
+    host.print("Nothing to compact yet: the conversation is empty.");
+    return undefined;
+  }
   host.print("Compacting…");
   const before = tierActivity(engine.timeline.entries).compactions;
   const { preTokens, postTokens } = await engine.compact(argument === "" ? undefined : argument);
@@ -140,7 +147,7 @@ async function resume(host: ReplHost, argument: string): Promise<undefined> {
       shown
         .map(
           (session, index) =>
-            `  ${String(index + 1).padStart(2)}. ${session.mtime.toISOString().slice(0, 16).replace("T", " ")}  ${session.sessionId.slice(0, 8)}  ${session.firstPrompt || "(no prompt)"}`,
+            `  ${String(index + 1).padStart(2)}. ${session.mtime.toISOString().slice(0, 16).replace("T", " ")}  ${session.sessionId}  ${session.firstPrompt || "(no prompt)"}`,
         )
         .join("\n"),
     );

@@ -13,10 +13,12 @@ import type { AssembledRequest } from "../request/types.js";
 import {
   capabilitySwitches,
   FEATURES_HEADER,
+  PLACEHOLDER_API_KEY,
   PROVIDER_PROFILES,
   type ProviderProfile,
   parseFeatures,
   providerProfile,
+  requiresApiKey,
   withAnnouncedFeatures,
 } from "./capabilities.js";
 import { completedMessageFrom } from "./completed-message.js";
@@ -40,7 +42,7 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 90_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 600_000;
 
 export interface AnthropicProviderOptions {
-  /** API key. Default: `ANTHROPIC_API_KEY`. */
+  /** API key. Default: `ANTHROPIC_API_KEY`; for a non-Anthropic base URL without one, `PLACEHOLDER_API_KEY`. */
   apiKey?: string;
   /** Bearer token, used when there is no API key. Default: `ANTHROPIC_AUTH_TOKEN`. */
   authToken?: string;
@@ -82,6 +84,7 @@ export class AnthropicProvider implements Provider {
   readonly baseURL: string | undefined;
   private readonly client: Anthropic | null;
   private readonly secrets: string[];
+  private readonly placeholderKey: boolean;
   private readonly maxRetries: number;
   private readonly fallbackModel: string | undefined;
   private readonly sleep: Sleep;
@@ -105,12 +108,17 @@ export class AnthropicProvider implements Provider {
     this.random = options.random ?? Math.random;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+    // A server other than Anthropic's needs no key: send a placeholder (it is not a secret, never scrubbed).
+    const placeholder = this.secrets.length === 0 && !requiresApiKey(this.baseURL) ? PLACEHOLDER_API_KEY : undefined;
+    this.placeholderKey = placeholder !== undefined;
     // Without a credential the SDK would go looking for profiles on disk; fail clearly at call time instead.
     this.client =
-      this.secrets.length === 0
+      this.secrets.length === 0 && placeholder === undefined
         ? null
         : new Anthropic({
-            ...(apiKey !== undefined ? { apiKey } : { authToken: authToken ?? null }),
+            ...(apiKey !== undefined || placeholder !== undefined
+              ? { apiKey: apiKey ?? placeholder }
+              : { authToken: authToken ?? null }),
             ...(this.baseURL !== undefined ? { baseURL: this.baseURL } : {}),
             maxRetries: 0,
             timeout: this.timeoutMs,
@@ -167,6 +175,8 @@ export class AnthropicProvider implements Provider {
       sleep: this.sleep,
       random: this.random,
       secrets: this.secrets,
+      ...(this.baseURL !== undefined ? { endpoint: this.baseURL } : {}),
+      placeholderKey: this.placeholderKey,
     };
   }
 

@@ -102,3 +102,20 @@ export function withAnnouncedFeatures(
   if (features.includes(CACHE_EDITING_FEATURE) && pinned.cacheEdits === undefined) out.cacheEdits = true;
   return out;
 }
+
+/** The key sent to a non-Anthropic server when none is configured (such servers ignore it; never a secret). */
+export const PLACEHOLDER_API_KEY = "threadline-no-key";
+
+/**
+ * Whether requests to `baseURL` need a real credential: the default endpoint and any `*.anthropic.com` host
+ * do; another server (the emulator, a local proxy or model server) is sent `PLACEHOLDER_API_KEY` instead.
+ */
+export function requiresApiKey(baseURL: string | undefined): boolean {
+  if (baseURL === undefined || baseURL.trim() === "") return true;
+  try {
+    const hostname = new URL(baseURL).hostname.toLowerCase();
+    return hostname === "anthropic.com" || hostname.endsWith(".anthropic.com");
+  } catch {
+    return true;
+  }
+}

@@ -12,6 +12,7 @@ import type { AssembledRequest } from "../request/types.js";
 import { classifyError } from "./classify.js";
 import { DEFAULT_MAX_CONSECUTIVE_OVERLOADED, retryDelayMs } from "./retry-policy.js";
 import { ProviderError, type ProviderEvent } from "./types.js";
+import { DEFAULT_API_URL, DEFAULT_UNREACHABLE_BUDGET_MS, unreachableMessage, unreachableRow } from "./unreachable.js";
 
 /** Waits `ms`; should reject early when `signal` aborts (the driver re-checks the signal either way). */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -23,6 +24,10 @@ export interface RetrySettings {
   random: () => number;
   /** Strings scrubbed from every error message (API key, auth token). */
   secrets: readonly string[];
+  /** The URL named when the endpoint cannot be reached. Default: `DEFAULT_API_URL`. */
+  endpoint?: string;
+  /** True when no key was configured and a placeholder went out (an auth failure then says to set one). */
+  placeholderKey?: boolean;
 }
 
 export interface RetryCallOptions {
@@ -47,6 +52,9 @@ export async function* runWithRetries<T>(
   let retries = 0;
   let consecutiveOverloaded = 0;
   let fellBack = false;
+  // Unreachable endpoints (DNS, refused, bad port) get a few quick retries within a short budget.
+  let unreachableRetries = 0;
+  let unreachableWaitedMs = 0;
   for (;;) {
     throwIfAborted(options.signal);
     const emitted: string[] = [];
@@ -57,6 +65,12 @@ export async function* runWithRetries<T>(
       failure = options.signal?.aborted ? abortedError() : classifyError(error, settings.secrets);
     }
     if (failure.kind === "aborted") throw failure;
+    if (failure.kind === "auth" && settings.placeholderKey === true) {
+      const url = settings.endpoint ?? DEFAULT_API_URL;
+      throw new ProviderError("auth", `ANTHROPIC_API_KEY is not set and ${url} wants one (${failure.message})`, {
+        ...failure.options,
+      });
+    }
 
     consecutiveOverloaded = failure.kind === "overloaded" ? consecutiveOverloaded + 1 : 0;
     if (consecutiveOverloaded >= DEFAULT_MAX_CONSECUTIVE_OVERLOADED) {
@@ -79,6 +93,33 @@ export async function* runWithRetries<T>(
       continue;
     }
 
+    const unreachable = failure.options.status === undefined ? unreachableRow(failure.message) : undefined;
+    if (unreachable !== undefined) {
+      const nextDelayMs = retryDelayMs(unreachableRetries + 1, settings.random);
+      const exhausted =
+        unreachableRetries >= Math.min(unreachable.retries, settings.maxRetries) ||
+        unreachableWaitedMs + nextDelayMs > DEFAULT_UNREACHABLE_BUDGET_MS;
+      if (exhausted) {
+        const url = settings.endpoint ?? DEFAULT_API_URL;
+        throw new ProviderError("connection", unreachableMessage(url, unreachable, unreachableRetries), {
+          ...failure.options,
+          retryable: false,
+        });
+      }
+      unreachableRetries++;
+      unreachableWaitedMs += nextDelayMs;
+      yield {
+        type: "retry",
+        attempt: unreachableRetries,
+        delayMs: nextDelayMs,
+        error: failure,
+        supersededUuids: emitted,
+      };
+      await pause(settings, nextDelayMs, options.signal);
+      if (options.rebuild) current = options.rebuild(current.body.model);
+      continue;
+    }
+
     if (!failure.retryable || retries >= settings.maxRetries) {
       if (retries === 0) throw failure;
       throw new ProviderError(failure.kind, `${failure.message} (gave up after ${retries} retries)`, failure.options);
@@ -86,15 +127,20 @@ export async function* runWithRetries<T>(
     retries++;
     const delayMs = retryDelayMs(retries, settings.random, failure.options.retryAfterMs);
     yield { type: "retry", attempt: retries, delayMs, error: failure, supersededUuids: emitted };
-    try {
-      await settings.sleep(delayMs, options.signal);
-    } catch (error) {
-      if (options.signal?.aborted) throw abortedError();
-      throw error;
-    }
-    throwIfAborted(options.signal);
+    await pause(settings, delayMs, options.signal);
     if (options.rebuild) current = options.rebuild(current.body.model);
   }
+}
+
+/** Sleeps before a retry; an abort while waiting becomes the aborted error. */
+async function pause(settings: RetrySettings, delayMs: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await settings.sleep(delayMs, signal);
+  } catch (error) {
+    if (signal?.aborted) throw abortedError();
+    throw error;
+  }
+  throwIfAborted(signal);
 }
 
 /** The same request for another model (used when the caller gave no `rebuild`). */

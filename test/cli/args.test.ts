@@ -84,7 +84,11 @@ describe("parseCliArgs", () => {
   });
 
   it.each([
-    [["--bogus"], /Unknown option '--bogus'/],
+    [["--bogus"], /^unknown option --bogus$/],
+    [["--modle", "x"], /^unknown option --modle; did you mean --model\?$/],
+    [["--alowedTools", "Read"], /did you mean --allowedTools\?/],
+    [["-x"], /^unknown option -x$/],
+    [["--verbose=1"], /^--verbose takes no value$/],
     [["--output-format", "xml", "-p"], /--output-format must be one of text, json, stream-json; got "xml"/],
     [["--permission-mode", "yolo"], /--permission-mode must be one of default, acceptEdits, bypassPermissions/],
     [["--max-turns", "0"], /--max-turns must be a positive integer/],
@@ -93,7 +97,7 @@ describe("parseCliArgs", () => {
     [["--resume", "a", "--continue"], /cannot be combined/],
     [["--session-id", "0f8fad5b-d9cb-469f-a165-70867728950e", "-c"], /cannot be combined/],
     [["--output-format", "json"], /only works with --print/],
-    [["--model"], /argument missing/],
+    [["--model"], /^--model needs a value$/],
   ])("rejects %j with a one-line UsageError", (argv, message) => {
     let caught: unknown;
     try {

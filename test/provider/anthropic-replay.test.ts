@@ -191,8 +191,9 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
     expect(server.requests[0]?.headers["anthropic-beta"]).toBeUndefined();
   });
 
-  it("fails clearly without credentials", async () => {
-    const provider = new AnthropicProvider({ env: {}, baseURL: "http://127.0.0.1:9" });
+  it("fails clearly without credentials for Anthropic's own endpoint", async () => {
+    // Another server would be sent a placeholder key (see unreachable.test.ts); api.anthropic.com is never dialled.
+    const provider = new AnthropicProvider({ env: {}, baseURL: "https://api.anthropic.com" });
     const { error } = await collectUntilError(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).kind).toBe("auth");

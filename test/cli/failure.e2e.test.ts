@@ -1,0 +1,98 @@
+/**
+ * Print mode when the server cannot be reached or answers with retryable errors, and the no-key path to a
+ * non-Anthropic server, all through the built CLI.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Emulator, startEmulator } from "../../src/emulator/index.js";
+import { buildOnce } from "./build-once.js";
+import { cliEnv, runCli } from "./cli-process.js";
+
+let emulator: Emulator | undefined;
+const directories: string[] = [];
+
+beforeAll(() => buildOnce());
+
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
+});
+
+async function dirs() {
+  const home = await mkdtemp(join(tmpdir(), "threadline-fail-home-"));
+  const cwd = await mkdtemp(join(tmpdir(), "threadline-fail-cwd-"));
+  directories.push(home, cwd);
+  return { home, cwd };
+}
+
+function withoutKey(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { ANTHROPIC_API_KEY: _key, ANTHROPIC_AUTH_TOKEN: _token, ...rest } = env;
+  return rest;
+}
+
+describe("print mode failures", () => {
+  it("an unreachable base URL fails with one line naming it (well before the old minutes of back-off)", async () => {
+    const { home, cwd } = await dirs();
+    const started = performance.now();
+    const result = await runCli(["-p", "hi"], { cwd, env: withoutKey(cliEnv("http://127.0.0.1:9", home)) });
+    // Time is reported for the closing note, never asserted; the vitest timeout below is the generous bound.
+    console.log(`unreachable base URL: exit after ${Math.round(performance.now() - started)} ms`);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    const lines = result.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("Cannot reach http://127.0.0.1:9");
+  }, 60_000);
+
+  it("a retryable HTTP error shows a retry line on stderr, then the answer", async () => {
+    emulator = await startEmulator({ scenario: ["after the retry"], faults: [{ onRequest: 1, kind: "overloaded" }] });
+    const { home, cwd } = await dirs();
+    const result = await runCli(["-p", "hi"], { cwd, env: cliEnv(emulator.url, home) });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("after the retry\n");
+    expect(result.stderr).toMatch(/^threadline: 529 .*retrying in \d+s \(attempt 1\)\n$/);
+  }, 60_000);
+
+  it("no key is needed for a non-Anthropic server: the emulator answers", async () => {
+    emulator = await startEmulator({ scenario: ["hello without a key"] });
+    const { home, cwd } = await dirs();
+    const result = await runCli(["-p", "hi"], { cwd, env: withoutKey(cliEnv(emulator.url, home)) });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("hello without a key\n");
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  it("Anthropic's own endpoint still asks for a key, in one line", async () => {
+    const { home, cwd } = await dirs();
+    const env = withoutKey(cliEnv("https://api.anthropic.com", home));
+    const result = await runCli(["-p", "hi"], { cwd, env });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain("ANTHROPIC_API_KEY is not set");
+  }, 60_000);
+});
+
+describe("the command line", () => {
+  it.each([["emulator"], ["demo"], ["inspect"]])(
+    "`threadline %s --help` prints its usage and exits 0",
+    async (name) => {
+      const { home, cwd } = await dirs();
+      const result = await runCli([name, "--help"], { cwd, env: cliEnv("http://127.0.0.1:9", home) });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^usage: threadline ${name}`, "i"));
+      expect(result.stderr).toBe("");
+    },
+    60_000,
+  );
+
+  it("a typo'd subcommand gets one line with the suggestion, and never reaches a server", async () => {
+    const { home, cwd } = await dirs();
+    const result = await runCli(["inpsect", "x.jsonl"], { cwd, env: cliEnv("http://127.0.0.1:9", home) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^threadline: unknown command "inpsect"; did you mean `inspect`\?.*\n$/);
+  }, 60_000);
+});

@@ -93,7 +93,8 @@ describe("emulator HTTP envelope", () => {
       messages: [{ role: "user", content: "x".repeat(40) }],
     });
     expect(counted.json).toEqual({ input_tokens: 10 });
-    const models = await fetch(`${emulator.url}/v1/models`, {
+    // The table holds more models than the API's default page of 20.
+    const models = await fetch(`${emulator.url}/v1/models?limit=1000`, {
       headers: { "x-api-key": "k", "anthropic-version": "2023-06-01" },
     });
     const list = (await models.json()) as { data: Array<{ id: string }> };

@@ -117,12 +117,15 @@ afterEach(async () => {
   for (const harness of harnesses.splice(0)) await harness.close();
 });
 
-describe("a server that refuses cache editing (the public API on loopback)", () => {
+describe("a server declared to edit the cache that refuses it (the public API on loopback)", () => {
   it("heals once, finishes the session, records the switch, and a resume agrees", async () => {
     const steps = 12;
+    // Declared, not announced: THREADLINE_PROVIDER=emulator pointed at a server with the public contract.
+    const declared = { profile: "emulator" };
     const harness = await startHarness(
       { scenario: readEachFileScenario(sourceFileNames(steps)), cacheEditing: false },
       { model: "claude-sonnet-4-6", contextWindow: 40_000 },
+      declared,
     );
     harnesses.push(harness);
     await writeSourceFiles(harness.workspace, steps, 6_000);
@@ -150,7 +153,7 @@ describe("a server that refuses cache editing (the public API on loopback)", () 
     const resumed = await QueryEngine.resume(harness.engine.transcriptPath ?? "", {
       cwd: harness.workspace,
       home: harness.home,
-      provider: fastProvider(harness.emulator.url),
+      provider: fastProvider(harness.emulator.url, declared),
       permission: { mode: "bypassPermissions" },
       contextWindow: 40_000,
     });

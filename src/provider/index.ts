@@ -6,6 +6,7 @@ export * from "./overflow-patterns.js";
 export * from "./retry-loop.js";
 export * from "./retry-policy.js";
 export * from "./scrub-secrets.js";
+export * from "./sdk-provider.js";
 export * from "./stream-accumulator.js";
 export * from "./types.js";
 export * from "./unsupported-input.js";

@@ -3,6 +3,7 @@
  * plus value checks; any problem is a `UsageError` (one line, then the usage, exit 2).
  */
 import { parseArgs } from "node:util";
+import { PLATFORM_NAMES, type PlatformName } from "../provider/platform-profiles.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type CliPermissionMode = "default" | "acceptEdits" | "bypassPermissions";
@@ -33,6 +34,8 @@ export interface CliOptions {
   continue: boolean;
   sessionId?: string;
   model?: string;
+  /** `--provider`: the platform; default from THREADLINE_USE_BEDROCK / THREADLINE_USE_VERTEX, else anthropic. */
+  provider?: PlatformName;
   fallbackModel?: string;
   maxTurns?: number;
   outputFormat: OutputFormat;
@@ -58,6 +61,7 @@ const OPTIONS = {
   continue: { type: "boolean", short: "c" },
   "session-id": { type: "string" },
   model: { type: "string" },
+  provider: { type: "string" },
   "fallback-model": { type: "string" },
   "max-turns": { type: "string" },
   "output-format": { type: "string" },
@@ -109,6 +113,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
   if (values.resume !== undefined) options.resume = nonEmpty(values.resume, "--resume");
   if (sessionId !== undefined) options.sessionId = sessionId.toLowerCase();
   if (values.model !== undefined) options.model = nonEmpty(values.model, "--model");
+  if (values.provider !== undefined) options.provider = oneOf(values.provider, PLATFORM_NAMES, "--provider");
   if (values["fallback-model"] !== undefined)
     options.fallbackModel = nonEmpty(values["fallback-model"], "--fallback-model");
   if (values["max-turns"] !== undefined) options.maxTurns = positiveInteger(values["max-turns"], "--max-turns");
@@ -217,6 +222,7 @@ Options:
   -r, --resume <session-id>        Resume a session by id (or transcript path)
       --session-id <uuid>          Start a new session with this id
       --model <model>              Model (default: $ANTHROPIC_MODEL, else claude-sonnet-4-6)
+      --provider <platform>        anthropic | bedrock | vertex (default: $THREADLINE_USE_BEDROCK / $THREADLINE_USE_VERTEX)
       --fallback-model <model>     Model to switch to when the main one is overloaded
       --max-turns <n>              Model requests allowed per prompt
       --output-format <format>     text | json | stream-json (with --print; default text)
@@ -235,4 +241,6 @@ Options:
   -v, --version                    Show the version
 
 Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, THREADLINE_HOME, ${CONTEXT_WINDOW_ENV},
-             ${SANDBOX_ENV}, THREADLINE_SECRET_ENV, THREADLINE_PASS_ENV`;
+             ${SANDBOX_ENV}, THREADLINE_SECRET_ENV, THREADLINE_PASS_ENV
+  Bedrock: THREADLINE_USE_BEDROCK=1, AWS_REGION, AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_BEARER_TOKEN_BEDROCK
+  Vertex:  THREADLINE_USE_VERTEX=1, CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, Google ADC or GOOGLE_OAUTH_ACCESS_TOKEN`;

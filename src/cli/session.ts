@@ -4,6 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import { QueryEngine, type QueryEngineOptions } from "../engine/query-engine.js";
+import { missingCredentials, platformFromEnv } from "../provider/create-provider.js";
+import type { PlatformName } from "../provider/platform-profiles.js";
 import type { PermissionRequest } from "../tools/permissions.js";
 import { listSessions, TRANSCRIPT_EXTENSION, threadlineHome, transcriptPath } from "../transcript/index.js";
 import type { CliOptions } from "./args.js";
@@ -21,13 +23,14 @@ export interface OpenedSession {
   problems: string[];
 }
 
-/** Fails early, with a hint, when no credential is configured (the SDK's own error is less helpful). */
-export function requireCredentials(env: NodeJS.ProcessEnv): void {
-  const present = (name: string) => (env[name] ?? "") !== "";
-  if (present("ANTHROPIC_API_KEY") || present("ANTHROPIC_AUTH_TOKEN")) return;
-  throw new CliError(
-    "ANTHROPIC_API_KEY is not set. Set it (and ANTHROPIC_BASE_URL for another server), or run `threadline demo` to try it offline.",
-  );
+/**
+ * Fails early, with a hint, when the platform's credentials are missing (the SDKs' own errors are less
+ * helpful, and the cloud credential chains would otherwise probe metadata servers). Default platform: the
+ * environment's (`THREADLINE_USE_BEDROCK` / `THREADLINE_USE_VERTEX`).
+ */
+export function requireCredentials(env: NodeJS.ProcessEnv, platform: PlatformName = platformFromEnv(env)): void {
+  const missing = missingCredentials(platform, env);
+  if (missing !== undefined) throw new CliError(missing);
 }
 
 /** Engine options from the flags; `ask` is the interactive permission prompt (absent in print mode). */
@@ -45,6 +48,7 @@ export function engineOptions(
       ...(ask !== undefined ? { ask } : {}),
     },
     ...(cli.model !== undefined ? { model: cli.model } : {}),
+    ...(cli.provider !== undefined ? { platform: cli.provider } : {}),
     ...(cli.fallbackModel !== undefined ? { fallbackModel: cli.fallbackModel } : {}),
     ...(cli.maxTurns !== undefined ? { maxTurns: cli.maxTurns } : {}),
     ...(cli.systemPrompt !== undefined ? { systemPrompt: cli.systemPrompt } : {}),

@@ -81,8 +81,11 @@ export abstract class SdkProvider implements Provider {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
   }
 
-  /** The SDK client; throws a `ProviderError` of kind `auth` naming what is missing when it cannot be built. */
-  protected abstract client(): MessagesClient;
+  /**
+   * The SDK client (a promise when the platform SDK is loaded on first use); throws a `ProviderError` of
+   * kind `auth` naming what is missing when it cannot be built.
+   */
+  protected abstract client(): MessagesClient | Promise<MessagesClient>;
 
   /** The streaming request as this platform sends it. */
   protected abstract streamingRequest(request: AssembledRequest): OutgoingRequest<MessageCreateParamsStreaming>;
@@ -159,7 +162,7 @@ export abstract class SdkProvider implements Provider {
     options: StreamOptions,
     emitted: string[],
   ): AsyncGenerator<ProviderEvent, void, undefined> {
-    const client = this.client();
+    const client = await this.client();
     throwIfAborted(options.signal);
     const controller = new AbortController();
     const onAbort = (): void => controller.abort();
@@ -219,7 +222,7 @@ export abstract class SdkProvider implements Provider {
     request: AssembledRequest,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ProviderEvent, CompletedMessage, undefined> {
-    const client = this.client();
+    const client = await this.client();
     throwIfAborted(signal);
     const outgoing = this.oneShotRequest(request);
     const { data, response } = await client.messages

@@ -108,6 +108,18 @@ describe("credentials", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK) is sent as a bearer token instead of a signature", async () => {
+    const server = await setup({ scenario: ["Signed by a key."] });
+    const token = "bedrock-api-key-test-not-real";
+    const provider = new BedrockProvider({
+      baseURL: server.url,
+      env: { AWS_BEARER_TOKEN_BEDROCK: token, AWS_REGION: "eu-west-1" },
+    });
+    const message = await provider.complete(loopRequest(), {});
+    expect(message.content).toEqual([{ type: "text", text: "Signed by a key." }]);
+    expect(server.requests[0]?.path).toMatch(/^\/model\/eu\.anthropic\.claude-sonnet-4-5-/);
+  });
+
   it("the secret key never appears in an error", async () => {
     const server = await setup({ faults: [{ onRequest: 1, kind: "server_error" }] });
     const provider = new BedrockProvider({ baseURL: server.url, env: FAKE_AWS_ENV, maxRetries: 0 });

@@ -79,6 +79,23 @@ describe.each(["bedrock", "vertex"] as const)("%s provider", (platform) => {
     expect(server.stats().violations).toBe(0);
   });
 
+  it("an over-long prompt is prompt_too_long with its token counts, as on the first-party API", async () => {
+    const server = await setup({ contextWindow: 50 });
+    const request = loopRequest();
+    const big = { ...request.body, messages: [{ role: "user" as const, content: "word ".repeat(400) }] };
+    const { error } = await collectUntilError(
+      PLATFORMS[platform](server.url).stream(
+        { ...request, body: big, json: JSON.stringify(big) },
+        { entryContext: chainedContext().next },
+      ),
+    );
+    expect((error as ProviderError).kind).toBe("prompt_too_long");
+    expect((error as ProviderError).options.maxTokens).toBe(50);
+    expect((error as ProviderError).options.actualTokens).toBeGreaterThan(50);
+    if (platform === "bedrock")
+      expect((error as ProviderError).message).toMatch(/^400 ValidationException: prompt is too long/);
+  });
+
   it("falls back to the fallback model after three overloads, both mapped to the platform's ids", async () => {
     const server = await setup({
       scenario: ["Answer from the fallback."],

@@ -20,6 +20,9 @@ export type AwsAuth =
   | { kind: "skip" }
   | { kind: "missing"; message: string };
 
+/** The `chain` source on an EC2 instance: the only case where the metadata endpoint may be asked. */
+export const EC2_INSTANCE_ROLE = "EC2 instance role";
+
 /** Set to 1 to send requests unsigned (an LLM gateway signs them). */
 export const SKIP_BEDROCK_AUTH_ENV = "THREADLINE_SKIP_BEDROCK_AUTH";
 
@@ -73,7 +76,7 @@ export function resolveAwsAuth(env: Readonly<Record<string, string | undefined>>
   const file = files.find((path) => exists(path));
   if (file !== undefined) return { kind: "chain", source: file };
   if (value("AWS_EC2_METADATA_DISABLED")?.toLowerCase() !== "true" && onEc2(probe.read ?? readSmallFile)) {
-    return { kind: "chain", source: "EC2 instance role" };
+    return { kind: "chain", source: EC2_INSTANCE_ROLE };
   }
   return { kind: "missing", message: MISSING_AWS_CREDENTIALS };
 }
@@ -91,4 +94,34 @@ function readSmallFile(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The slice of `@aws-sdk/credential-providers` the chain uses (loaded on first use: it is large). */
+type CredentialProviders = typeof import("@aws-sdk/credential-providers");
+
+/**
+ * The AWS credential chain for a `chain` source: the SDK's default chain on EC2; elsewhere the same
+ * sources (profiles incl. SSO and credential_process, web identity, container) without the instance
+ * metadata probe, so a broken profile fails with its own error instead of a request to 169.254.169.254.
+ */
+export async function awsCredentialChain(
+  source: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ReturnType<CredentialProviders["fromNodeProviderChain"]>> {
+  const providers: CredentialProviders = await import("@aws-sdk/credential-providers");
+  if (source === EC2_INSTANCE_ROLE) return providers.fromNodeProviderChain();
+  const set = (name: string): string | undefined => (env[name] === "" ? undefined : env[name]);
+  const profile = set("AWS_PROFILE");
+  const filepath = set("AWS_SHARED_CREDENTIALS_FILE");
+  const configFilepath = set("AWS_CONFIG_FILE");
+  const container = env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI ?? env.AWS_CONTAINER_CREDENTIALS_FULL_URI;
+  return providers.createCredentialChain(
+    providers.fromIni({
+      ...(profile !== undefined ? { profile } : {}),
+      ...(filepath !== undefined ? { filepath } : {}),
+      ...(configFilepath !== undefined ? { configFilepath } : {}),
+    }),
+    ...(set("AWS_WEB_IDENTITY_TOKEN_FILE") !== undefined ? [providers.fromTokenFile()] : []),
+    ...(container !== undefined && container !== "" ? [providers.fromContainerMetadata()] : []),
+  );
 }

@@ -2,7 +2,7 @@
  * The Amazon Bedrock provider on the official `@anthropic-ai/bedrock-sdk` (`AnthropicBedrock`): SigV4
  * signing and the event-stream framing are the SDK's; model ids follow `platform-models.ts`.
  */
-import { type AwsAuth, resolveAwsAuth } from "./aws-credentials.js";
+import { type AwsAuth, awsCredentialChain, resolveAwsAuth } from "./aws-credentials.js";
 import { bedrockInferencePrefix, bedrockModelId } from "./platform-models.js";
 import { BEDROCK_PROFILE, platformCapabilities } from "./platform-profiles.js";
 import { type ClientOrProblem, PlatformProvider } from "./platform-provider.js";
@@ -36,10 +36,12 @@ export class BedrockProvider extends PlatformProvider {
   protected readonly secrets: string[];
   private readonly prefix: string | null;
   private readonly auth: AwsAuth;
+  private readonly env: Readonly<Record<string, string | undefined>>;
 
   constructor(options: BedrockProviderOptions = {}) {
     super(options);
     const env = options.env ?? process.env;
+    this.env = env;
     this.region =
       nonEmpty(options.region) ?? nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION) ?? DEFAULT_AWS_REGION;
     this.baseURL =
@@ -82,8 +84,18 @@ export class BedrockProvider extends PlatformProvider {
             awsSessionToken: auth.sessionToken ?? null,
           }),
         };
-      case "chain":
-        return { kind: "client", client: new AnthropicBedrock({ ...common, apiKey: null }) };
+      case "chain": {
+        const source = auth.source;
+        const env = this.env;
+        return {
+          kind: "client",
+          client: new AnthropicBedrock({
+            ...common,
+            apiKey: null,
+            providerChainResolver: () => awsCredentialChain(source, env),
+          }),
+        };
+      }
       case "skip":
         return { kind: "client", client: new AnthropicBedrock({ ...common, apiKey: null, skipAuth: true }) };
       default: {

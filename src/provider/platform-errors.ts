@@ -16,6 +16,17 @@ import type { HeaderReader } from "./retry-policy.js";
 /** Platform rows, each with a real-world example; they sit before the first-party rows (first match wins). */
 export const PLATFORM_CLASSIFICATION_ROWS: readonly ClassificationRow[] = [
   {
+    // The SDK reports a failed credential lookup as a connection error; a missing profile is not weather.
+    kind: "auth",
+    pattern: /^Failed to resolve AWS credentials.*(could not|not found|unable to|no .* found)/i,
+    retryable: false,
+    example: {
+      message:
+        "Failed to resolve AWS credentials from the credential provider chain.: Could not resolve credentials using profile: [absent] in configuration/credentials file(s).",
+      network: true,
+    },
+  },
+  {
     kind: "prompt_too_long",
     errorTypes: ["ValidationException", "validationException"],
     pattern: /input is too long|prompt is too long|too many input tokens/i,

@@ -3,6 +3,9 @@
  * one-shot calls, mid-stream exception frames, overload fallback, missing credentials, and the emulator
  * refusing bodies the platforms would refuse.
  */
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Emulator, type EmulatorOptions, startEmulator } from "../../src/emulator/index.js";
 import {
@@ -135,6 +138,27 @@ describe("credentials", () => {
     const message = await provider.complete(loopRequest(), {});
     expect(message.content).toEqual([{ type: "text", text: "Signed by a key." }]);
     expect(server.requests[0]?.path).toMatch(/^\/model\/eu\.anthropic\.claude-sonnet-4-5-/);
+  });
+
+  it("a named profile resolves through the credential chain (no metadata probe), a missing one fails on its own", async () => {
+    const server = await setup({ scenario: ["Signed with a profile."] });
+    const directory = await mkdtemp(join(tmpdir(), "threadline-aws-"));
+    const credentials = join(directory, "credentials");
+    await writeFile(credentials, "[dev]\naws_access_key_id = test\naws_secret_access_key = test-secret-not-real\n");
+    const env = {
+      AWS_PROFILE: "dev",
+      AWS_SHARED_CREDENTIALS_FILE: credentials,
+      AWS_CONFIG_FILE: join(directory, "config"),
+      AWS_REGION: "us-east-1",
+      AWS_EC2_METADATA_DISABLED: "true",
+    };
+    const message = await new BedrockProvider({ baseURL: server.url, env }).complete(loopRequest(), {});
+    expect(message.content).toEqual([{ type: "text", text: "Signed with a profile." }]);
+    const broken = new BedrockProvider({ baseURL: server.url, env: { ...env, AWS_PROFILE: "absent" } });
+    const { error } = await collectUntilError(broken.stream(loopRequest(), { entryContext: chainedContext().next }));
+    expect((error as ProviderError).message).toMatch(/^Failed to resolve AWS credentials.*profile.*absent/);
+    expect((error as ProviderError).kind).toBe("auth");
+    expect(server.requests).toHaveLength(1);
   });
 
   it("the secret key never appears in an error", async () => {

@@ -6,7 +6,8 @@
  *   typed with the camel-cased name (`throttlingException`, `modelStreamErrorException`).
  * - Vertex reports its own failures in Google's format, `{"error":{"code","message","status"}}`, with
  *   the canonical code name (`RESOURCE_EXHAUSTED`, `PERMISSION_DENIED`, `NOT_FOUND`) in `status`.
- * Rows match on these type names only (never on a bare status), so a first-party error never lands here.
+ * Rows match on these type names or AWS-only phrases (never on a bare status), so a first-party error never
+ * lands here.
  * Sources: Bedrock API reference, InvokeModelWithResponseStream "Errors"; Google Cloud API design guide,
  * "Errors" (canonical codes); `@anthropic-ai/bedrock-sdk` src/core/streaming.ts (exception frames).
  */

@@ -30,7 +30,6 @@ export interface BedrockProviderOptions extends SdkProviderOptions {
 export class BedrockProvider extends PlatformProvider {
   readonly name = "bedrock";
   readonly profile = BEDROCK_PROFILE;
-  readonly capabilities: ProviderCapabilities;
   readonly region: string;
   readonly baseURL: string;
   protected readonly secrets: string[];
@@ -50,7 +49,7 @@ export class BedrockProvider extends PlatformProvider {
       `https://bedrock-runtime.${this.region}.amazonaws.com`;
     this.prefix =
       options.inferenceProfile === undefined ? bedrockInferencePrefix(this.region) : options.inferenceProfile;
-    this.capabilities = { ...platformCapabilities(BEDROCK_PROFILE), ...options.capabilities };
+    this.initCapabilities(platformCapabilities(BEDROCK_PROFILE), { ...options.capabilities });
     this.auth = options.auth ?? resolveAwsAuth(env);
     this.secrets = secretsOf(this.auth);
   }

@@ -34,7 +34,6 @@ export interface VertexProviderOptions extends SdkProviderOptions {
 export class VertexProvider extends PlatformProvider {
   readonly name = "vertex";
   readonly profile = VERTEX_PROFILE;
-  readonly capabilities: ProviderCapabilities;
   readonly region: string;
   readonly projectId: string | undefined;
   readonly baseURL: string | undefined;
@@ -51,7 +50,7 @@ export class VertexProvider extends PlatformProvider {
       nonEmpty(env.GOOGLE_CLOUD_PROJECT) ??
       nonEmpty(env.GCLOUD_PROJECT);
     this.baseURL = nonEmpty(options.baseURL) ?? nonEmpty(env.ANTHROPIC_VERTEX_BASE_URL);
-    this.capabilities = { ...platformCapabilities(VERTEX_PROFILE), ...options.capabilities };
+    this.initCapabilities(platformCapabilities(VERTEX_PROFILE), { ...options.capabilities });
     this.auth = options.auth ?? resolveGoogleAuth(env);
     this.secrets = this.auth.kind === "token" ? [this.auth.token] : [];
   }

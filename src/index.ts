@@ -8,10 +8,16 @@ export type { ContinueReason, EngineEvent, TerminalReason, TurnUsage } from "./l
 export * from "./messages/index.js";
 export {
   AnthropicProvider,
+  BEDROCK_PROFILE,
+  BedrockProvider,
   classifyError,
+  createProvider,
+  type PlatformName,
   PROVIDER_PROFILES,
   type ProviderProfile,
   providerProfile,
+  VERTEX_PROFILE,
+  VertexProvider,
 } from "./provider/index.js";
 export * from "./provider/types.js";
 export { assembleRequest, normalizeMessagesForAPI, toolDefinitions } from "./request/index.js";

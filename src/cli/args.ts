@@ -3,6 +3,7 @@
  * plus value checks; any problem is a `UsageError` (one line, then the usage, exit 2).
  */
 import { parseArgs } from "node:util";
+import { PLATFORM_NAMES, type PlatformName } from "../provider/platform-profiles.js";
 import { PROJECT_KEY_PATTERN } from "../transcript/paths.js";
 import { closestMatch } from "./did-you-mean.js";
 
@@ -37,6 +38,8 @@ export interface CliOptions {
   /** Project key sessions are filed under (`--continue` looks there). Default the cwd's slug. */
   project?: string;
   model?: string;
+  /** `--provider`: the platform; default from THREADLINE_USE_BEDROCK / THREADLINE_USE_VERTEX, else anthropic. */
+  provider?: PlatformName;
   fallbackModel?: string;
   maxTurns?: number;
   outputFormat: OutputFormat;
@@ -63,6 +66,7 @@ const OPTIONS = {
   "session-id": { type: "string" },
   project: { type: "string" },
   model: { type: "string" },
+  provider: { type: "string" },
   "fallback-model": { type: "string" },
   "max-turns": { type: "string" },
   "output-format": { type: "string" },
@@ -115,6 +119,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
   if (sessionId !== undefined) options.sessionId = sessionId.toLowerCase();
   if (values.project !== undefined) options.project = projectKey(values.project);
   if (values.model !== undefined) options.model = nonEmpty(values.model, "--model");
+  if (values.provider !== undefined) options.provider = oneOf(values.provider, PLATFORM_NAMES, "--provider");
   if (values["fallback-model"] !== undefined)
     options.fallbackModel = nonEmpty(values["fallback-model"], "--fallback-model");
   if (values["max-turns"] !== undefined) options.maxTurns = positiveInteger(values["max-turns"], "--max-turns");
@@ -261,6 +266,7 @@ Options:
       --session-id <uuid>          Start a new session with this id
       --project <key>              Project the session is filed under (default: this directory)
       --model <model>              Model (default: $ANTHROPIC_MODEL, else claude-sonnet-4-6)
+      --provider <platform>        anthropic | bedrock | vertex (default: $THREADLINE_USE_BEDROCK / $THREADLINE_USE_VERTEX)
       --fallback-model <model>     Model to switch to when the main one is overloaded
       --max-turns <n>              Model requests allowed per prompt
       --output-format <format>     text | json | stream-json (with --print; default text)
@@ -280,4 +286,6 @@ Options:
 
 Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, THREADLINE_HOME, ${CONTEXT_WINDOW_ENV},
              ${SANDBOX_ENV}, THREADLINE_SECRET_ENV, THREADLINE_PASS_ENV,
-             THREADLINE_STORE (postgres://… keeps sessions in PostgreSQL; unset: JSONL files under THREADLINE_HOME)`;
+             THREADLINE_STORE (postgres://… keeps sessions in PostgreSQL; unset: JSONL files under THREADLINE_HOME)
+  Bedrock: THREADLINE_USE_BEDROCK=1, AWS_REGION, AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_BEARER_TOKEN_BEDROCK
+  Vertex:  THREADLINE_USE_VERTEX=1, CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, Google ADC or GOOGLE_OAUTH_ACCESS_TOKEN`;

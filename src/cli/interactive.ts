@@ -41,7 +41,7 @@ export const DEFAULT_FORCED_EXIT_MS = 3_000;
 
 /** Runs the interactive mode until /exit, end of input or a second Ctrl-C; resolves to the exit code. */
 export async function runInteractive(cli: CliOptions, io: CliIo): Promise<number> {
-  requireCredentials(io.env);
+  requireCredentials(io.env, cli.provider);
   const repl = new Repl(cli, io);
   return repl.run();
 }

@@ -32,7 +32,7 @@ export async function printPrompt(cli: CliOptions, io: CliIo): Promise<string> {
 /** Runs print mode; resolves to the exit code. */
 export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> {
   const prompt = await printPrompt(cli, io);
-  requireCredentials(io.env);
+  requireCredentials(io.env, cli.provider);
   const { engine, problems } = await openSession(cli, engineOptions(cli, io.cwd));
   const write = (text: string) => io.stdout.write(text);
   const problemLine = summarizeProblems(problems);

@@ -6,7 +6,8 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { QueryEngine, type QueryEngineOptions } from "../engine/query-engine.js";
-import { requiresApiKey } from "../provider/capabilities.js";
+import { missingCredentials, platformFromEnv } from "../provider/create-provider.js";
+import type { PlatformName } from "../provider/platform-profiles.js";
 import type { PermissionRequest } from "../tools/permissions.js";
 import {
   cwdSlug,
@@ -37,16 +38,13 @@ export interface OpenedSession {
 }
 
 /**
- * Fails early, with a hint, when no credential is configured (the SDK's own error is less helpful). A base
- * URL naming another server (the emulator, a local model server) needs none.
+ * Fails early, with a hint, when the platform's credentials are missing (the SDKs' own errors are less
+ * helpful, and the cloud credential chains would otherwise probe metadata servers). Default platform: the
+ * environment's (`THREADLINE_USE_BEDROCK` / `THREADLINE_USE_VERTEX`).
  */
-export function requireCredentials(env: NodeJS.ProcessEnv): void {
-  const present = (name: string) => (env[name] ?? "") !== "";
-  if (present("ANTHROPIC_API_KEY") || present("ANTHROPIC_AUTH_TOKEN")) return;
-  if (!requiresApiKey(env.ANTHROPIC_BASE_URL)) return;
-  throw new CliError(
-    "ANTHROPIC_API_KEY is not set. Set it (and ANTHROPIC_BASE_URL for another server), or run `threadline demo` to try it offline.",
-  );
+export function requireCredentials(env: NodeJS.ProcessEnv, platform: PlatformName = platformFromEnv(env)): void {
+  const missing = missingCredentials(platform, env);
+  if (missing !== undefined) throw new CliError(missing);
 }
 
 /** Engine options from the flags; `ask` is the interactive permission prompt (absent in print mode). */
@@ -64,6 +62,7 @@ export function engineOptions(
       ...(ask !== undefined ? { ask } : {}),
     },
     ...(cli.model !== undefined ? { model: cli.model } : {}),
+    ...(cli.provider !== undefined ? { platform: cli.provider } : {}),
     ...(cli.fallbackModel !== undefined ? { fallbackModel: cli.fallbackModel } : {}),
     ...(cli.maxTurns !== undefined ? { maxTurns: cli.maxTurns } : {}),
     ...(cli.systemPrompt !== undefined ? { systemPrompt: cli.systemPrompt } : {}),

@@ -20,6 +20,7 @@ import {
   EMULATOR_FEATURES_HEADER,
   type EmulatorOptions,
 } from "./options.js";
+import { handlePlatformMessages, matchPlatformRoute } from "./platform-routes.js";
 import { IdGenerator, seededRandom } from "./random.js";
 import { RequestLog, type RequestLogEntry } from "./request-log.js";
 import { estimateRequestTokens } from "./request-tokens.js";
@@ -188,6 +189,8 @@ async function route(
     entry.error = { type: reply.type, message };
     sendError(response, reply, entry.requestId);
   };
+  const platform = matchPlatformRoute(method, path);
+  if (platform !== undefined) return handlePlatformMessages(request, response, platform, entry, state);
   const isMessages = method === "POST" && path === "/v1/messages";
   const isCount = method === "POST" && path === "/v1/messages/count_tokens";
   const isModels = method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"));

@@ -39,7 +39,7 @@ import {
   type TimelineEntry,
   type UserContentBlock,
 } from "../messages/index.js";
-import { AnthropicProvider } from "../provider/index.js";
+import { createProvider, type PlatformName } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
 import {
   announcedFeaturesFromEntries,
@@ -80,8 +80,10 @@ import { buildSystemPrompt } from "./system-prompt.js";
 export interface QueryEngineOptions {
   /** Workspace root; tools are confined to it. Default `process.cwd()`. */
   cwd?: string;
-  /** Default: `AnthropicProvider` configured from `ANTHROPIC_BASE_URL` / `ANTHROPIC_API_KEY`. */
+  /** Default: `createProvider` for `platform`, configured from the environment. */
   provider?: Provider;
+  /** Platform of the default provider (ignored when `provider` is given). Default: `THREADLINE_USE_BEDROCK` / `THREADLINE_USE_VERTEX`, else "anthropic". */
+  platform?: PlatformName;
   /** Default `ANTHROPIC_MODEL`, else `DEFAULT_MODEL`. */
   model?: string;
   /** Model to switch to after repeated overloads (default none). */
@@ -177,7 +179,12 @@ export class QueryEngine {
     this.sessionId = options.sessionId ?? randomUUID();
     this.timeline = new Timeline(options.initialEntries ?? []);
     this.provider =
-      options.provider ?? new AnthropicProvider(options.fallbackModel ? { fallbackModel: options.fallbackModel } : {});
+      options.provider ??
+      createProvider({
+        env,
+        ...(options.platform !== undefined ? { platform: options.platform } : {}),
+        ...(options.fallbackModel !== undefined ? { fallbackModel: options.fallbackModel } : {}),
+      });
     this.transcript =
       options.transcript === false
         ? new MemoryTranscriptStore()

@@ -6,6 +6,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import { OVERFLOW_ROWS, overflowNumbers, overflowNumbersFromBody } from "./overflow-patterns.js";
+import { PLATFORM_CLASSIFICATION_ROWS, platformErrorFacts } from "./platform-errors.js";
 import { type HeaderReader, isRetryableStatus, retryAfterFromHeaders, shouldRetryFromHeaders } from "./retry-policy.js";
 import { scrubSecrets } from "./scrub-secrets.js";
 import { ProviderError, type ProviderErrorKind } from "./types.js";
@@ -43,6 +44,8 @@ export interface ClassificationRow {
 
 /** The table. Order matters: first match wins. */
 export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
+  // Bedrock and Vertex rows (platform-errors.ts) match on platform error names only.
+  ...PLATFORM_CLASSIFICATION_ROWS,
   ...OVERFLOW_ROWS,
   {
     kind: "request_too_large",
@@ -243,9 +246,11 @@ function factsOf(error: unknown): ErrorFacts {
     return { message: `${error.message}${cause}`, network: true };
   }
   if (error instanceof APIError) {
-    const facts: ErrorFacts = { message: error.apiMessage ?? error.message };
+    const platform = platformErrorFacts(error.headers as HeaderReader | undefined, error.error);
+    const facts: ErrorFacts = { message: error.apiMessage ?? platform.message ?? error.message };
     if (typeof error.status === "number") facts.status = error.status;
-    if (error.type !== null) facts.errorType = error.type;
+    const errorType = error.type ?? platform.errorType;
+    if (errorType !== undefined) facts.errorType = errorType;
     return facts;
   }
   if (error instanceof Error) return { message: causeChain(error) };

@@ -4,6 +4,7 @@
  */
 export { EMULATOR_HELP, runEmulatorCommand } from "./cli.js";
 export { type AppliedEdit, applyContextManagement } from "./context-management.js";
+export { visibleText } from "./effective-request.js";
 export { ERROR_TYPE_BY_STATUS } from "./errors.js";
 export { FaultPlan } from "./faults.js";
 export { type FlatBlock, flattenRequest } from "./flatten.js";
@@ -16,6 +17,7 @@ export {
   type LedgerResult,
   ONE_HOUR_MS,
 } from "./ledger.js";
+export { DEFAULT_MAX_REREADS, isNeedVisible, type Need } from "./needs.js";
 export {
   CACHE_EDITING_FEATURE,
   DEFAULT_RETRY_AFTER_SECONDS,
@@ -40,6 +42,7 @@ export {
   scenarioJsonSchema,
   type Turn,
   type TurnBlock,
+  type TurnObject,
 } from "./scenario.js";
 export { classifyRequest, ScriptedModel } from "./scripted-model.js";
 export { type Emulator, type EmulatorStats, startEmulator } from "./server.js";

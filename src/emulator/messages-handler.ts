@@ -135,7 +135,8 @@ async function buildMessage(
   const limits = modelLimits(apiRequest.model);
   const billed = state.ledger.process(apiRequest.model, flat, limits.minCacheableTokens);
   // Faulted requests never consume a scenario step: they get the default answer.
-  const reply = fault === undefined ? await state.model.respond(apiRequest) : state.model.echo(apiRequest);
+  const reply =
+    fault === undefined ? await state.model.respond(apiRequest, managed.request) : state.model.echo(apiRequest);
   const content = thinkingDisplayOmitted(apiRequest) ? omitThinking(reply.content, state) : reply.content;
   const message: ResponseMessage = {
     id: state.ids.next("msg"),
@@ -167,6 +168,8 @@ async function buildMessage(
   entry.contentTypes = content.map((block) => block.type);
   entry.source = reply.source;
   if (reply.step !== undefined) entry.step = reply.step;
+  if (reply.rereadFiles !== undefined) entry.rereadFiles = reply.rereadFiles;
+  if (reply.lostFacts !== undefined) entry.lostFacts = reply.lostFacts;
   entry.cacheReadBlocks = billed.readBlocks;
   return message;
 }

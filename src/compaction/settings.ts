@@ -18,6 +18,9 @@ export const DEFAULT_MIN_CLEAR_TOKENS = 10_000;
 /** `context_management` trigger (input tokens) for providers without cache editing: 100,000 (capped by the window). */
 export const DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS = 100_000;
 
+/** Tokens of recently read files re-attached after a compaction (Claude Code's budget): 50,000; 0 turns it off. */
+export const DEFAULT_POST_COMPACT_RESTORE_TOKENS = 50_000;
+
 /** A `context_efficiency` nudge is attached after each this-many tokens of growth: 10,000. */
 export const DEFAULT_NUDGE_INTERVAL_TOKENS = 10_000;
 
@@ -47,6 +50,8 @@ export interface CompactionSettings {
   contextManagementTriggerTokens: number;
   /** Growth between `context_efficiency` nudges. Default DEFAULT_NUDGE_INTERVAL_TOKENS (10,000). */
   nudgeIntervalTokens: number;
+  /** Recently read files re-attached after a compaction, in tokens; 0 = none. Default DEFAULT_POST_COMPACT_RESTORE_TOKENS (50,000). */
+  postCompactRestoreTokens: number;
 }
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
@@ -60,6 +65,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
   minClearTokens: DEFAULT_MIN_CLEAR_TOKENS,
   contextManagementTriggerTokens: DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS,
   nudgeIntervalTokens: DEFAULT_NUDGE_INTERVAL_TOKENS,
+  postCompactRestoreTokens: DEFAULT_POST_COMPACT_RESTORE_TOKENS,
 });
 
 /** Environment variables read by `compactionSettingsFromEnv`; a truthy DISABLE turns its tier off. */

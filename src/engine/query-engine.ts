@@ -27,6 +27,7 @@ import {
   pinsFromEntries,
   query,
 } from "../loop/query.js";
+import { restoreFileReader } from "../loop/restore-file.js";
 import { SideRequestLog } from "../loop/side-requests.js";
 import {
   createSystemEntry,
@@ -357,6 +358,14 @@ export class QueryEngine {
           compactableTools: compactableToolNames(this.#tools),
           fork: createForkRunner(this.#forkParent()),
           autoCompact: this.#autoCompact,
+          ...restoreFileOption(
+            restoreFileReader(
+              this.#tools,
+              this.cwd,
+              this.#options.additionalDirectories ?? [],
+              new AbortController().signal,
+            ),
+          ),
         },
         view,
         chain,
@@ -496,4 +505,10 @@ export class QueryEngine {
 
 function openJsonl(sessionId: string, cwd: string, path: string): TranscriptStore {
   return new DeferredTranscriptStore(path, () => JsonlTranscriptStore.open({ sessionId, cwd, path }));
+}
+
+function restoreFileOption(reader: ((path: string) => Promise<string | undefined>) | undefined): {
+  restoreFile?: (path: string) => Promise<string | undefined>;
+} {
+  return reader ? { restoreFile: reader } : {};
 }

@@ -32,6 +32,7 @@ import {
   recoverFromPromptTooLong,
   syntheticErrorText,
 } from "./recovery.js";
+import { restoreFileReader } from "./restore-file.js";
 import { SideRequestLog } from "./side-requests.js";
 import { ToolExecutor } from "./tool-executor.js";
 
@@ -65,6 +66,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     ...(error !== undefined ? { error } : {}),
   });
 
+  const restoreFile = restoreFileReader(context.tools, context.cwd, context.additionalDirectories, signal);
   // Forked requests reuse the last request's settings exactly (its cache); before any, the session's defaults.
   // Side requests (summaries, urgent ctx-agent runs) are billed: their records follow the pass that made them.
   const sideRequests = new SideRequestLog();
@@ -118,6 +120,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       toolNames: [...context.tools.keys()],
       ...(context.forkFactory ? { fork: context.forkFactory(forkParent()) } : {}),
       ...(context.autoCompact ? { autoCompact: context.autoCompact } : {}),
+      ...(restoreFile ? { restoreFile } : {}),
     });
     const compaction = await runCompactionTiers(compactionInput()).finally(appendSideRequests);
     for (const record of compaction.records) {

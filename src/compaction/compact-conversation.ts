@@ -146,7 +146,8 @@ export async function compactConversation(
   const kept = tail ?? [];
   const summaryText = compactSummaryText(summary, trailText);
   let restored: RestoredFiles | undefined;
-  if (input.restoreFile !== undefined)
+  // Not while recovering from "prompt is too long": the server's window is smaller than the client thought.
+  if (input.restoreFile !== undefined && options.trigger !== "reactive")
     restored = await restoreRecentFiles(
       trail,
       kept,

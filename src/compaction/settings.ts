@@ -3,8 +3,14 @@
  * run by any path (DESIGN invariant 6).
  */
 
-/** Idle time after which the prompt cache is surely cold and the time-based clear runs: 60 minutes. */
+/**
+ * Longest idle time before the time-based clear runs: 60 minutes. The clear runs sooner, as soon as the idle
+ * time passes the cache TTL in use (5 minutes, or 1 hour), because the cache is cold by then and clearing is free.
+ */
 export const DEFAULT_TIME_BASED_GAP_MS = 60 * 60 * 1000;
+
+/** The server's sliding `clear_tool_uses` edit: off (it moves with every request and rewrites the cache each time). */
+export const DEFAULT_SERVER_CLEAR_TOOL_USES = false;
 
 /** Most recent compactable tool results that always stay verbatim: 5. */
 export const DEFAULT_KEEP_RECENT = 5;
@@ -40,8 +46,10 @@ export interface CompactionSettings {
   autocompact: boolean;
   /** "auto" uses the provider capability; from THREADLINE_CACHE_EDITS=auto|on|off. Default "auto". */
   cacheEdits: CacheEditsMode;
-  /** Idle gap that makes the time-based clear run. Default DEFAULT_TIME_BASED_GAP_MS (60 min). */
+  /** Idle gap that makes the time-based clear run, when shorter than the cache TTL in use. Default DEFAULT_TIME_BASED_GAP_MS (60 min). */
   timeBasedGapMs: number;
+  /** Send the server's `clear_tool_uses` edit instead of clearing client-side in batches. Default DEFAULT_SERVER_CLEAR_TOOL_USES (false). */
+  serverClearToolUses: boolean;
   /** Compactable results kept verbatim; never fewer than MIN_KEEP_RECENT. Default DEFAULT_KEEP_RECENT (5). */
   keepRecentToolResults: number;
   /** Smallest worthwhile cached-path batch / server `clear_at_least`. Default DEFAULT_MIN_CLEAR_TOKENS (10,000). */
@@ -61,6 +69,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
   autocompact: true,
   cacheEdits: "auto",
   timeBasedGapMs: DEFAULT_TIME_BASED_GAP_MS,
+  serverClearToolUses: DEFAULT_SERVER_CLEAR_TOOL_USES,
   keepRecentToolResults: DEFAULT_KEEP_RECENT,
   minClearTokens: DEFAULT_MIN_CLEAR_TOKENS,
   contextManagementTriggerTokens: DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS,

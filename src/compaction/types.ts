@@ -31,6 +31,8 @@ export interface CompactionInput {
    * (undefined when it cannot be read). Default none: nothing is re-attached.
    */
   restoreFile?: (path: string) => Promise<string | undefined>;
+  /** The prompt-cache TTL requests use (the time-based clear runs once the idle time passes it). Default "5m". */
+  cacheTtl?: "5m" | "1h";
 }
 
 /** One forked request: the parent's prefix (`messages`, assembled exactly as the main loop would) plus one instruction. */

@@ -121,6 +121,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       ...(context.forkFactory ? { fork: context.forkFactory(forkParent()) } : {}),
       ...(context.autoCompact ? { autoCompact: context.autoCompact } : {}),
       ...(restoreFile ? { restoreFile } : {}),
+      cacheTtl: config.cacheTtl ?? "5m",
     });
     const compaction = await runCompactionTiers(compactionInput()).finally(appendSideRequests);
     for (const record of compaction.records) {

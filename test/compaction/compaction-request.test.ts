@@ -73,7 +73,10 @@ describe("compaction output through request assembly and the API contract", () =
   it("the public context_management edit passes validateRequest with its beta", async () => {
     const builder = session(3, 400);
     const output = await runCompactionTiers(
-      compactionInput(builder.entries, builder.clock, { capabilities: PUBLIC_API_CAPABILITIES }),
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: PUBLIC_API_CAPABILITIES,
+        settings: { serverClearToolUses: true },
+      }),
     );
     const { assembled, violations } = assembleAndValidate(output);
     expect(violations).toEqual([]);

@@ -62,6 +62,7 @@ describe("closed loop: clearing costs re-reads", () => {
     const { stats, requests } = await run({
       snip: false,
       collapse: false,
+      serverClearToolUses: true,
       contextManagementTriggerTokens: 1,
       minClearTokens: 0,
     });

@@ -50,6 +50,8 @@ const CONFIGS: Config[] = [
   { name: "collapse (+ autocompact)", compaction: { ...OFF, collapse: true, autocompact: true } },
   { name: "all four (default)", compaction: {} },
   { name: "all four, no file restore", compaction: { postCompactRestoreTokens: 0 } },
+  { name: "all four, keep last 3", compaction: { keepRecentToolResults: 3 } },
+  { name: "all four, keep last 5", compaction: { keepRecentToolResults: 5 } },
   { name: "all four [cache editing]", compaction: { cacheEdits: "on" }, cacheEditing: true },
 ];
 

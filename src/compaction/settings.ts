@@ -16,7 +16,7 @@ export const DEFAULT_SERVER_CLEAR_TOOL_USES = false;
 export const DEFAULT_KEEP_RECENT = 5;
 
 /** Floor for `keepRecentToolResults`: a setting below it is raised to it. */
-export const MIN_KEEP_RECENT = 5;
+export const MIN_KEEP_RECENT = 3;
 
 /** A cached-path batch is emitted only when the clearable results total at least this many tokens: 10,000. */
 export const DEFAULT_MIN_CLEAR_TOKENS = 10_000;

@@ -35,13 +35,13 @@ describe("compaction settings", () => {
     expect(() => compactionSettingsFromEnv({ THREADLINE_CACHE_EDITS: "sometimes" })).toThrow(/auto\|on\|off/);
   });
 
-  it("lets overrides win and never keeps fewer than 5 results", () => {
+  it("lets overrides win and never keeps fewer than 3 results", () => {
     const settings = compactionSettingsFromEnv(
       { THREADLINE_CACHE_EDITS: "off" },
       { cacheEdits: "on", keepRecentToolResults: 2 },
     );
     expect(settings.cacheEdits).toBe("on");
-    expect(settings.keepRecentToolResults).toBe(5);
+    expect(settings.keepRecentToolResults).toBe(3);
     expect(compactionSettingsFromEnv({}, { keepRecentToolResults: 9 }).keepRecentToolResults).toBe(9);
   });
 });

@@ -2,14 +2,17 @@
  * Microcompact on the public path: client-side clearing in big batches, only when it pays. A clear replaces
  * old tool results with placeholders threadline chooses and records, so every later request carries the same
  * bytes; the request that first carries them pays a cache write (1.25×) instead of a read (0.1×) for
- * everything after the first cleared block, and each later request reads fewer tokens. So a batch fires when
- *   saving  = 0.1 × cleared tokens × expected remaining requests
- * beats
- *   rewrite = (1.25 − 0.1) × tokens from the first cleared block to the end,
- * and (hysteresis) only when the clearable tokens are a large share of the context, so one rewrite buys many
- * cheap requests and the cleared set never slides by one. The expected remaining requests are estimated as
- * the requests the session has made so far (a session that has run R requests tends to run about R more),
- * never fewer than DEFAULT_MIN_EXPECTED_REMAINING_REQUESTS.
+ * everything after the first cleared block, and each later request reads fewer tokens.
+ *
+ * The rule is rent-or-buy. Keeping an old result costs a cache read (0.1 × its tokens) on every request
+ * ("rent"); clearing costs one rewrite (1.15 × the tokens from the first cleared block on, minus what is
+ * cleared: "buy"). A batch fires once the rent already paid on the clearable results since each left the
+ * last-N window reaches the rewrite price. Under steady growth that is the batch size that minimises cost
+ * per request (the economic-lot-size square root), and it is never worse than twice the best choice made
+ * with hindsight. A forward estimate (0.1 × cleared × expected remaining requests, the remaining requests
+ * taken as the requests made so far) fired every ~4 steps in bench/microcompact-session.ts, each time
+ * rewriting the last N results: measured worse. Hysteresis on top: the clearable tokens must also be a
+ * large share of the context, and at least `minClearTokens`.
  */
 import type { MessageEntry } from "../../messages/index.js";
 import { estimateEntryTokens } from "../entry-tokens.js";
@@ -18,8 +21,6 @@ import { uniqueByToolId } from "./time-based.js";
 
 /** Smallest share of the context the clearable results must make up before a batch fires: 0.3. */
 export const DEFAULT_BATCH_MIN_SHARE = 0.3;
-/** Fewest requests a batch is assumed to pay back over: 8. */
-export const DEFAULT_MIN_EXPECTED_REMAINING_REQUESTS = 8;
 /** Price of a cache read and of a 5-minute cache write, relative to uncached input. */
 export const CACHE_READ_PRICE = 0.1;
 export const CACHE_WRITE_PRICE = 1.25;
@@ -35,29 +36,37 @@ export interface BatchClearInput {
   minClearTokens: number;
   /** Share of the context the clearable tokens must reach. Default DEFAULT_BATCH_MIN_SHARE. */
   minShare?: number;
-  /** Requests the batch is expected to pay back over. Default: estimated from the view. */
-  expectedRemainingRequests?: number;
 }
 
 export interface BatchClear {
   toolIds: string[];
   tokensSaved: number;
-  /** Estimated rewrite cost and saving, in input-token equivalents. */
+  /** The rewrite's price and the rent already paid for keeping the batch, in input-token equivalents. */
   rewriteCost: number;
-  projectedSaving: number;
+  rentPaid: number;
 }
 
-/** Main-loop responses in the view: the requests made since the last compaction. */
-function responsesIn(view: readonly MessageEntry[]): number {
-  const ids = new Set<string>();
-  for (const entry of view) if (entry.type === "assistant" && !entry.isApiErrorMessage) ids.add(entry.message.id);
-  return ids.size;
+/** For each view index, the number of model responses that start after it (the requests that re-read it). */
+function responsesAfter(view: readonly MessageEntry[]): number[] {
+  const after = new Array<number>(view.length).fill(0);
+  let count = 0;
+  let lastId: string | undefined;
+  for (let index = view.length - 1; index >= 0; index--) {
+    after[index] = count;
+    const entry = view[index]!;
+    if (entry.type === "assistant" && !entry.isApiErrorMessage && entry.message.id !== lastId) {
+      count++;
+      lastId = entry.message.id;
+    }
+  }
+  return after;
 }
 
 /** The batch to clear now, or undefined when none pays for its rewrite. */
 export function planBatchClear(input: BatchClearInput): BatchClear | undefined {
   const results = uniqueByToolId(compactableResults(input.view, input.compactableTools));
-  const older = results.slice(0, Math.max(0, results.length - input.keepRecent));
+  const cut = Math.max(0, results.length - input.keepRecent);
+  const older = results.slice(0, cut);
   const candidates = older.filter((result) => !input.alreadyCleared.has(result.toolUseId));
   if (candidates.length === 0) return undefined;
   const tokensSaved = candidates.reduce((sum, result) => sum + clearSavings(result), 0);
@@ -71,10 +80,16 @@ export function planBatchClear(input: BatchClearInput): BatchClear | undefined {
     if (index >= firstIndex) fromFirst += tokens;
   }
   if (tokensSaved < (input.minShare ?? DEFAULT_BATCH_MIN_SHARE) * total) return undefined;
-  const remaining =
-    input.expectedRemainingRequests ?? Math.max(DEFAULT_MIN_EXPECTED_REMAINING_REQUESTS, responsesIn(input.view));
-  const projectedSaving = CACHE_READ_PRICE * tokensSaved * remaining;
+  // Result i left the last-N window when result i + keepRecent arrived; every response since re-read it.
+  const after = responsesAfter(input.view);
+  let rentPaid = 0;
+  for (let index = 0; index < cut; index++) {
+    const result = results[index]!;
+    if (input.alreadyCleared.has(result.toolUseId)) continue;
+    const pushedOutBy = results[index + input.keepRecent]!;
+    rentPaid += CACHE_READ_PRICE * clearSavings(result) * after[pushedOutBy.viewIndex]!;
+  }
   const rewriteCost = (CACHE_WRITE_PRICE - CACHE_READ_PRICE) * (fromFirst - tokensSaved);
-  if (projectedSaving <= rewriteCost) return undefined;
-  return { toolIds: candidates.map((result) => result.toolUseId), tokensSaved, rewriteCost, projectedSaving };
+  if (rentPaid < rewriteCost) return undefined;
+  return { toolIds: candidates.map((result) => result.toolUseId), tokensSaved, rewriteCost, rentPaid };
 }

@@ -142,7 +142,7 @@ export function runMicrocompact(
       createSystemEntry(
         chain.context(),
         "microcompact_boundary",
-        `Cleared ${count} old tool result${count === 1 ? "" : "s"} (~${batch.tokensSaved} tokens): a rewrite of ~${Math.round(batch.rewriteCost)} buys ~${Math.round(batch.projectedSaving)} in cheaper reads`,
+        `Cleared ${count} old tool result${count === 1 ? "" : "s"} (~${batch.tokensSaved} tokens): ~${Math.round(batch.rentPaid)} already paid to keep them outweighs a ~${Math.round(batch.rewriteCost)} rewrite`,
         {
           microcompactMetadata: {
             trigger: "batch",

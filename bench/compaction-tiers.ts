@@ -7,7 +7,7 @@
  * default (no cache editing, either side); the cache-editing figure is printed beside it, labelled.
  * Prints numbers; never passes or fails.
  *
- *   node --import tsx bench/compaction-tiers.ts [--windows 200000,1000000] [--tasks 20] [--configs a,b]
+ *   node --import tsx bench/compaction-tiers.ts [--windows 200000,1000000] [--tasks 20] [--configs "name|name"]
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -142,7 +142,7 @@ const shape: LongSessionShape = {
   tasks: Number(values.tasks),
   tokensPerFile: Number(values["tokens-per-file"]),
 };
-const wanted = values.configs === "" ? undefined : new Set(values.configs.split(",").map((name) => name.trim()));
+const wanted = values.configs === "" ? undefined : new Set(values.configs.split("|").map((name) => name.trim()));
 const configs = CONFIGS.filter((config) => wanted === undefined || wanted.has(config.name));
 const stepCount = longSessionSteps(shape).length;
 console.log(

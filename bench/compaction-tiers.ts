@@ -50,8 +50,7 @@ const CONFIGS: Config[] = [
   { name: "collapse (+ autocompact)", compaction: { ...OFF, collapse: true, autocompact: true } },
   { name: "all four (default)", compaction: {} },
   { name: "all four, no file restore", compaction: { postCompactRestoreTokens: 0 } },
-  { name: "all four, keep last 3", compaction: { keepRecentToolResults: 3 } },
-  { name: "all four, keep last 5", compaction: { keepRecentToolResults: 5 } },
+  { name: "all four, batches keep 5", compaction: { batchKeepRecentToolResults: 5 } },
   { name: "all four [cache editing]", compaction: { cacheEdits: "on" }, cacheEditing: true },
 ];
 

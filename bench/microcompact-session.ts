@@ -32,8 +32,8 @@ const CONFIGS: Config[] = [
   { name: "autocompact only", compaction: { ...OFF, autocompact: true } },
   { name: "microcompact only", compaction: { ...OFF, microcompact: true } },
   { name: "all four (default)", compaction: {} },
-  { name: "all four, keep last 3", compaction: { keepRecentToolResults: 3 } },
-  { name: "all four, keep last 8", compaction: { keepRecentToolResults: 8 } },
+  { name: "all four, batches keep 5", compaction: { batchKeepRecentToolResults: 5 } },
+  { name: "all four, batches keep 8", compaction: { batchKeepRecentToolResults: 8 } },
   { name: "all four [cache editing]", compaction: { cacheEdits: "on" }, cacheEditing: true },
 ];
 

@@ -15,8 +15,18 @@ export const DEFAULT_SERVER_CLEAR_TOOL_USES = false;
 /** Most recent compactable tool results that always stay verbatim: 5. */
 export const DEFAULT_KEEP_RECENT = 5;
 
+/**
+ * Most recent results a public-path batch keeps verbatim: 3. Measured against 5 (and 8) with the re-reads
+ * paid for: 0.685× vs 0.815× of tiers off over 40 steps, 2.64M vs 3.27M over the 220-step session at 200K
+ * (bench/README.md): each batch rewrites the kept results, so keeping fewer makes every batch cheaper.
+ */
+export const DEFAULT_BATCH_KEEP_RECENT = 3;
+
 /** Floor for `keepRecentToolResults`: a setting below it is raised to it. */
-export const MIN_KEEP_RECENT = 3;
+export const MIN_KEEP_RECENT = 5;
+
+/** Floor for `batchKeepRecentToolResults`: the last 3 results are verbatim in every request. */
+export const MIN_BATCH_KEEP_RECENT = 3;
 
 /** A cached-path batch is emitted only when the clearable results total at least this many tokens: 10,000. */
 export const DEFAULT_MIN_CLEAR_TOKENS = 10_000;
@@ -52,6 +62,8 @@ export interface CompactionSettings {
   serverClearToolUses: boolean;
   /** Compactable results kept verbatim; never fewer than MIN_KEEP_RECENT. Default DEFAULT_KEEP_RECENT (5). */
   keepRecentToolResults: number;
+  /** Results a public-path batch keeps verbatim; never fewer than MIN_BATCH_KEEP_RECENT. Default DEFAULT_BATCH_KEEP_RECENT (3). */
+  batchKeepRecentToolResults: number;
   /** Smallest worthwhile cached-path batch / server `clear_at_least`. Default DEFAULT_MIN_CLEAR_TOKENS (10,000). */
   minClearTokens: number;
   /** Server-side clearing trigger in input tokens. Default DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS (100,000). */
@@ -71,6 +83,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
   timeBasedGapMs: DEFAULT_TIME_BASED_GAP_MS,
   serverClearToolUses: DEFAULT_SERVER_CLEAR_TOOL_USES,
   keepRecentToolResults: DEFAULT_KEEP_RECENT,
+  batchKeepRecentToolResults: DEFAULT_BATCH_KEEP_RECENT,
   minClearTokens: DEFAULT_MIN_CLEAR_TOKENS,
   contextManagementTriggerTokens: DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS,
   nudgeIntervalTokens: DEFAULT_NUDGE_INTERVAL_TOKENS,
@@ -138,4 +151,12 @@ export function compactionSettingsFromEnv(
 export function effectiveKeepRecent(settings: Pick<CompactionSettings, "keepRecentToolResults">): number {
   const value = Number.isFinite(settings.keepRecentToolResults) ? Math.floor(settings.keepRecentToolResults) : 0;
   return Math.max(MIN_KEEP_RECENT, value);
+}
+
+/** The keep count public-path batches use: the setting, never below MIN_BATCH_KEEP_RECENT. */
+export function effectiveBatchKeepRecent(settings: Pick<CompactionSettings, "batchKeepRecentToolResults">): number {
+  const value = Number.isFinite(settings.batchKeepRecentToolResults)
+    ? Math.floor(settings.batchKeepRecentToolResults)
+    : 0;
+  return Math.max(MIN_BATCH_KEEP_RECENT, value);
 }

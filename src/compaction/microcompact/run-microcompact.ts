@@ -6,7 +6,7 @@ import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../../message
 import { createSystemEntry } from "../../messages/index.js";
 import type { ContextManagementEdit } from "../../request/types.js";
 import type { RecordChain } from "../record-chain.js";
-import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveKeepRecent } from "../settings.js";
+import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveBatchKeepRecent, effectiveKeepRecent } from "../settings.js";
 import { tokenCountWithEstimation } from "../thresholds.js";
 import { applyClearedToolResults } from "../tool-results.js";
 import type { CompactionInput } from "../types.js";
@@ -130,7 +130,7 @@ export function runMicrocompact(
   if (!input.settings.serverClearToolUses) {
     const batch = planBatchClear({
       view: messages,
-      keepRecent,
+      keepRecent: effectiveBatchKeepRecent(input.settings),
       compactableTools: input.compactableTools,
       alreadyCleared: cleared,
       minClearTokens: input.settings.minClearTokens,

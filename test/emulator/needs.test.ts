@@ -80,7 +80,8 @@ describe("needs", () => {
   });
 
   it("a tool result deleted by cache_edits is not visible", async () => {
-    emulator = await startEmulator({ scenario: [editStep] });
+    // cache_edits and cache_reference are accepted only by an emulator started with cache editing.
+    emulator = await startEmulator({ scenario: [editStep], cacheEditing: true });
     const request = conversation(NUMBERED, { cache_reference: "toolu_read" });
     (request.messages as Array<{ content: unknown[] }>)[2]!.content.push({
       type: "cache_edits",

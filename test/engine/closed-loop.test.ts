@@ -40,7 +40,12 @@ function scenario(): TurnObject[] {
 }
 
 async function run(compaction: Partial<CompactionSettings>) {
-  const harness = await startHarness({ scenario: scenario() }, { compaction: { cacheEdits: "off", ...compaction } });
+  // The public API's profile: context_management, no cache editing (a loopback URL alone means "compatible").
+  const harness = await startHarness(
+    { scenario: scenario() },
+    { compaction: { cacheEdits: "off", ...compaction } },
+    { profile: "anthropic" },
+  );
   try {
     await writeFile(join(harness.workspace, "config.ts"), CONFIG);
     for (let index = 0; index < 7; index++)

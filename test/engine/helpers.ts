@@ -21,6 +21,7 @@ export interface Harness {
 export async function startHarness(
   emulatorOptions: EmulatorOptions,
   engineOptions: Partial<QueryEngineOptions> = {},
+  providerOptions: Record<string, unknown> = {},
 ): Promise<Harness> {
   const emulator = await startEmulator(emulatorOptions);
   const workspace = await mkdtemp(join(tmpdir(), "threadline-ws-"));
@@ -30,7 +31,7 @@ export async function startHarness(
   const engine = new QueryEngine({
     cwd: workspace,
     home,
-    provider: fastProvider(emulator.url),
+    provider: fastProvider(emulator.url, providerOptions),
     permission: { mode: "bypassPermissions" },
     ...engineOptions,
   });

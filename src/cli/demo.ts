@@ -17,6 +17,7 @@ import { DEFAULT_MODEL, modelLimits } from "../messages/index.js";
 import { AnthropicProvider } from "../provider/index.js";
 import { threadlineHome } from "../transcript/index.js";
 import { UsageError } from "./args.js";
+import { clearingSavings } from "./clearing-savings.js";
 import { formatTierLines, tierActivity } from "./context-report.js";
 import type { CliIo } from "./io.js";
 import { TurnRenderer } from "./render.js";
@@ -112,6 +113,7 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
   const violations = emulator.requests.reduce((sum, request) => sum + request.violations.length, 0);
   const totals = engine.totals;
   const tools = [...toolCounts].map(([name, count]) => `${name} ×${count}`).join(", ");
+  const cleared = clearingSavings(engine.timeline.entries, engine.model);
   const lines = [
     "",
     style.bold("Demo summary"),
@@ -123,6 +125,8 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     `  Context window:   ${stats.contextWindow.toLocaleString("en-US")} tokens (demo setting; ${engine.model} has ${modelLimits(engine.model).contextWindow.toLocaleString("en-US")})`,
     "  Compaction tiers:",
     ...formatTierLines(tierActivity(engine.timeline.entries), engine.config.compaction).map((line) => `    ${line}`),
+    `  Cleared:          ${cleared.toolResults} old tool results in ${cleared.clears} clears (~${cleared.tokens.toLocaleString("en-US")} tokens); later requests read ~${cleared.readsAvoided.toLocaleString("en-US")} fewer cached tokens, ${formatCost(cleared.dollars)} at list price`,
+    `  Re-reads:         ${emulator.stats().rereads} files the model read again because a cleared result was gone`,
     `  Emulator:         ${emulator.requests.length} HTTP requests, ${violations} contract violations`,
     `  Sample tests:     ${testsPass ? "pass" : "FAIL"} (node test/stats.test.js in the copy)`,
     `  Project copy:     ${project}`,

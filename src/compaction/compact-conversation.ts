@@ -8,7 +8,13 @@ import { randomUUID } from "node:crypto";
 import type { AssistantEntry, MessageEntry, TimelineEntry, UserEntry } from "../messages/index.js";
 import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../messages/index.js";
 import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
+import { buildArtifactTrail, renderArtifactTrail } from "./artifact-trail.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
+import {
+  DEFAULT_POST_COMPACT_RESTORE_WINDOW_RATIO,
+  type RestoredFiles,
+  restoreRecentFiles,
+} from "./post-compact-restore.js";
 import { projectApiView } from "./project-view.js";
 import type { RecordChain } from "./record-chain.js";
 import { effectiveKeepRecent } from "./settings.js";
@@ -37,6 +43,8 @@ export interface CompactOutcome {
   /** Model calls made (0 when session memory was used). */
   calls: number;
   usedSessionMemory: boolean;
+  /** Files re-attached after the summary. */
+  restoredFiles: string[];
 }
 
 /** Number of trailing rounds to keep: enough for `keepRecent` tool results, within `budget`, never all. */
@@ -108,6 +116,9 @@ export async function compactConversation(
   const effective = effectiveContextWindow(input.model, input.contextWindow);
   const tailBudget = Math.floor(effective * DEFAULT_TAIL_BUDGET_RATIO);
   const rounds = groupByApiRound(view);
+  // Built from the whole timeline: what earlier compactions summarized away is still listed.
+  const trail = buildArtifactTrail(input.entries);
+  const trailText = renderArtifactTrail(trail);
   let summary: string | undefined;
   let tail: MessageEntry[] | undefined;
   let calls = 0;
@@ -125,7 +136,7 @@ export async function compactConversation(
       .flatMap((round) => round.entries);
     const result = await summarizeConversation(view, {
       fork,
-      instruction: summaryInstruction(options.instructions),
+      instruction: summaryInstruction(options.instructions, trailText),
       budget: Math.min(effective, fork.contextWindow),
       sessionId: input.sessionId,
     });
@@ -133,8 +144,20 @@ export async function compactConversation(
     calls = result.calls;
   }
   const kept = tail ?? [];
-  const summaryText = compactSummaryText(summary);
-  const postTokens = estimateEntriesTokens(kept) + estimateTextTokens(summaryText);
+  const summaryText = compactSummaryText(summary, trailText);
+  let restored: RestoredFiles | undefined;
+  // Not while recovering from "prompt is too long": the server's window is smaller than the client thought.
+  if (input.restoreFile !== undefined && options.trigger !== "reactive")
+    restored = await restoreRecentFiles(
+      trail,
+      kept,
+      input.restoreFile,
+      Math.min(
+        input.settings.postCompactRestoreTokens,
+        Math.floor(effective * DEFAULT_POST_COMPACT_RESTORE_WINDOW_RATIO),
+      ),
+    );
+  const postTokens = estimateEntriesTokens(kept) + estimateTextTokens(summaryText) + (restored?.tokens ?? 0);
   const logicalParent = chain.context().parentUuid;
   chain.push(
     createSystemEntry(
@@ -148,8 +171,16 @@ export async function compactConversation(
     ),
   );
   chain.push(createUserEntry(chain.context(), [textBlock(summaryText)], { isCompactSummary: true, isMeta: true }));
+  if (restored !== undefined)
+    chain.push(createUserEntry(chain.context(), [textBlock(restored.text)], { isMeta: true }));
   copyTail(kept, chain);
   const entries: TimelineEntry[] = [...input.entries, ...chain.records];
   const messages = projectApiView(entries, input.settings);
-  return { messages, tokens: estimateEntriesTokens(messages), calls, usedSessionMemory };
+  return {
+    messages,
+    tokens: estimateEntriesTokens(messages),
+    calls,
+    usedSessionMemory,
+    restoredFiles: restored?.files ?? [],
+  };
 }

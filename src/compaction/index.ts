@@ -1,6 +1,8 @@
 /** Compaction: the four tiers (snip, microcompact, collapse, autocompact) and the window thresholds. */
 export * from "./api-rounds.js";
+export * from "./artifact-trail.js";
 export * from "./autocompact.js";
+export { clearedPlaceholder } from "./cleared-placeholder.js";
 export * from "./collapse/apply-collapses.js";
 export * from "./collapse/collapse-log.js";
 export * from "./collapse/collapsible-spans.js";
@@ -25,6 +27,7 @@ export {
 export { cacheEditingEnabled, runMicrocompact } from "./microcompact/run-microcompact.js";
 export type { TimeBasedClear, TimeBasedClearInput } from "./microcompact/time-based.js";
 export { lastAssistantTime, planTimeBasedClear, timeClearedToolIds } from "./microcompact/time-based.js";
+export * from "./post-compact-restore.js";
 export { projectApiView } from "./project-view.js";
 export { RecordChain } from "./record-chain.js";
 export { estimateRequestBodyTokens } from "./request-tokens.js";

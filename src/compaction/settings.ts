@@ -3,20 +3,39 @@
  * run by any path (DESIGN invariant 6).
  */
 
-/** Idle time after which the prompt cache is surely cold and the time-based clear runs: 60 minutes. */
+/**
+ * Longest idle time before the time-based clear runs: 60 minutes. The clear runs sooner, as soon as the idle
+ * time passes the cache TTL in use (5 minutes, or 1 hour), because the cache is cold by then and clearing is free.
+ */
 export const DEFAULT_TIME_BASED_GAP_MS = 60 * 60 * 1000;
+
+/** The server's sliding `clear_tool_uses` edit: off (it moves with every request and rewrites the cache each time). */
+export const DEFAULT_SERVER_CLEAR_TOOL_USES = false;
 
 /** Most recent compactable tool results that always stay verbatim: 5. */
 export const DEFAULT_KEEP_RECENT = 5;
 
+/**
+ * Most recent results a public-path batch keeps verbatim: 3. Measured against 5 (and 8) with the re-reads
+ * paid for: 0.685× vs 0.815× of tiers off over 40 steps, 2.64M vs 3.27M over the 220-step session at 200K
+ * (bench/README.md): each batch rewrites the kept results, so keeping fewer makes every batch cheaper.
+ */
+export const DEFAULT_BATCH_KEEP_RECENT = 3;
+
 /** Floor for `keepRecentToolResults`: a setting below it is raised to it. */
 export const MIN_KEEP_RECENT = 5;
+
+/** Floor for `batchKeepRecentToolResults`: the last 3 results are verbatim in every request. */
+export const MIN_BATCH_KEEP_RECENT = 3;
 
 /** A cached-path batch is emitted only when the clearable results total at least this many tokens: 10,000. */
 export const DEFAULT_MIN_CLEAR_TOKENS = 10_000;
 
 /** `context_management` trigger (input tokens) for providers without cache editing: 100,000 (capped by the window). */
 export const DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS = 100_000;
+
+/** Tokens of recently read files re-attached after a compaction (Claude Code's budget): 50,000; 0 turns it off. */
+export const DEFAULT_POST_COMPACT_RESTORE_TOKENS = 50_000;
 
 /** A `context_efficiency` nudge is attached after each this-many tokens of growth: 10,000. */
 export const DEFAULT_NUDGE_INTERVAL_TOKENS = 10_000;
@@ -37,16 +56,22 @@ export interface CompactionSettings {
   autocompact: boolean;
   /** "auto" uses the provider capability; from THREADLINE_CACHE_EDITS=auto|on|off. Default "auto". */
   cacheEdits: CacheEditsMode;
-  /** Idle gap that makes the time-based clear run. Default DEFAULT_TIME_BASED_GAP_MS (60 min). */
+  /** Idle gap that makes the time-based clear run, when shorter than the cache TTL in use. Default DEFAULT_TIME_BASED_GAP_MS (60 min). */
   timeBasedGapMs: number;
+  /** Send the server's `clear_tool_uses` edit instead of clearing client-side in batches. Default DEFAULT_SERVER_CLEAR_TOOL_USES (false). */
+  serverClearToolUses: boolean;
   /** Compactable results kept verbatim; never fewer than MIN_KEEP_RECENT. Default DEFAULT_KEEP_RECENT (5). */
   keepRecentToolResults: number;
+  /** Results a public-path batch keeps verbatim; never fewer than MIN_BATCH_KEEP_RECENT. Default DEFAULT_BATCH_KEEP_RECENT (3). */
+  batchKeepRecentToolResults: number;
   /** Smallest worthwhile cached-path batch / server `clear_at_least`. Default DEFAULT_MIN_CLEAR_TOKENS (10,000). */
   minClearTokens: number;
   /** Server-side clearing trigger in input tokens. Default DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS (100,000). */
   contextManagementTriggerTokens: number;
   /** Growth between `context_efficiency` nudges. Default DEFAULT_NUDGE_INTERVAL_TOKENS (10,000). */
   nudgeIntervalTokens: number;
+  /** Recently read files re-attached after a compaction, in tokens; 0 = none. Default DEFAULT_POST_COMPACT_RESTORE_TOKENS (50,000). */
+  postCompactRestoreTokens: number;
 }
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
@@ -56,10 +81,13 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
   autocompact: true,
   cacheEdits: "auto",
   timeBasedGapMs: DEFAULT_TIME_BASED_GAP_MS,
+  serverClearToolUses: DEFAULT_SERVER_CLEAR_TOOL_USES,
   keepRecentToolResults: DEFAULT_KEEP_RECENT,
+  batchKeepRecentToolResults: DEFAULT_BATCH_KEEP_RECENT,
   minClearTokens: DEFAULT_MIN_CLEAR_TOKENS,
   contextManagementTriggerTokens: DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS,
   nudgeIntervalTokens: DEFAULT_NUDGE_INTERVAL_TOKENS,
+  postCompactRestoreTokens: DEFAULT_POST_COMPACT_RESTORE_TOKENS,
 });
 
 /** Environment variables read by `compactionSettingsFromEnv`; a truthy DISABLE turns its tier off. */
@@ -123,4 +151,12 @@ export function compactionSettingsFromEnv(
 export function effectiveKeepRecent(settings: Pick<CompactionSettings, "keepRecentToolResults">): number {
   const value = Number.isFinite(settings.keepRecentToolResults) ? Math.floor(settings.keepRecentToolResults) : 0;
   return Math.max(MIN_KEEP_RECENT, value);
+}
+
+/** The keep count public-path batches use: the setting, never below MIN_BATCH_KEEP_RECENT. */
+export function effectiveBatchKeepRecent(settings: Pick<CompactionSettings, "batchKeepRecentToolResults">): number {
+  const value = Number.isFinite(settings.batchKeepRecentToolResults)
+    ? Math.floor(settings.batchKeepRecentToolResults)
+    : 0;
+  return Math.max(MIN_BATCH_KEEP_RECENT, value);
 }

@@ -12,8 +12,11 @@ export const COMPACT_SUMMARY_PREFIX =
   "This session is being continued from a previous conversation that ran out of context. " +
   "The summary below covers the earlier portion of the conversation.";
 
-/** The instruction appended to the conversation; its first line names it a summary of the conversation. */
-export function summaryInstruction(customInstructions?: string): string {
+/**
+ * The instruction appended to the conversation; its first line names it a summary of the conversation.
+ * `artifactTrail` (rendered, default none) rides along as context the client keeps verbatim itself.
+ */
+export function summaryInstruction(customInstructions?: string, artifactTrail = ""): string {
   const lines = [
     "Your task is to create a detailed summary of the conversation so far, paying close attention to the user's explicit requests and your previous actions.",
     "Do not call any tools. First think in <analysis>…</analysis>, then write the summary in <summary>…</summary> with these sections:",
@@ -30,6 +33,13 @@ export function summaryInstruction(customInstructions?: string): string {
   if (customInstructions !== undefined && customInstructions.trim() !== "") {
     lines.push("", `Additional instructions: ${customInstructions.trim()}`);
   }
+  if (artifactTrail !== "") {
+    lines.push(
+      "",
+      "The artifact trail below lists every file this session touched and every command it ran. It is attached verbatim after your summary, so the summary need not repeat it:",
+      artifactTrail,
+    );
+  }
   return lines.join("\n");
 }
 
@@ -40,9 +50,10 @@ export function extractSummary(text: string): string {
   return (match ? match[1]! : withoutAnalysis).trim();
 }
 
-/** The text of the user message that starts the conversation after a compaction. */
-export function compactSummaryText(summary: string): string {
-  return `${COMPACT_SUMMARY_PREFIX}\n\n<summary>\n${summary}\n</summary>`;
+/** The text of the user message that starts the conversation after a compaction; the trail (default none) follows the summary verbatim. */
+export function compactSummaryText(summary: string, artifactTrail = ""): string {
+  const text = `${COMPACT_SUMMARY_PREFIX}\n\n<summary>\n${summary}\n</summary>`;
+  return artifactTrail === "" ? text : `${text}\n\n${artifactTrail}`;
 }
 
 function placeholder(block: ContentBlock): string | undefined {

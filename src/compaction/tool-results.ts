@@ -2,12 +2,20 @@
  * Finding tool results in an API view, and projecting the time-based clears onto it.
  * Both microcompact paths work from this one list, so they agree on what "compactable" and "recent" mean.
  */
-import type { MessageEntry, ToolResultBlock, UserEntry } from "../messages/index.js";
+import type { AssistantEntry, MessageEntry, ToolResultBlock, ToolUseBlock, UserEntry } from "../messages/index.js";
 import { estimateBlockTokens } from "../messages/index.js";
 import { filterGrowing } from "../timeline/index.js";
+import { clearedPlaceholder } from "./cleared-placeholder.js";
 
-/** What a cleared tool result's content becomes (byte-stable: every turn projects the same text). */
+/**
+ * What a cleared tool result's content becomes when nothing is known about the call; with its tool_use in
+ * view the placeholder also says what was there and how to get it back (cleared-placeholder.ts). Either way
+ * it is byte-stable: every turn projects the same text, and it always starts with this text minus its "]".
+ */
 export const CLEARED_TOOL_RESULT_TEXT = "[Old tool result content cleared]";
+
+/** What every placeholder starts with (the generic one and the descriptive ones alike). */
+export const CLEARED_TOOL_RESULT_PREFIX = "[Old tool result content cleared";
 
 /** One tool_result block of the view and what answered it. */
 export interface ToolResultRef {
@@ -63,9 +71,21 @@ export function clearSavings(result: ToolResultRef): number {
   return Math.max(0, result.tokens - placeholder);
 }
 
-function clearedBlock(block: ToolResultBlock): ToolResultBlock {
+function clearedBlock(block: ToolResultBlock, use: ToolUseBlock | undefined, display: unknown): ToolResultBlock {
   // Copy so the timeline's entry is untouched; every other field (ids, cache_reference, is_error) stays.
-  return { ...block, content: CLEARED_TOOL_RESULT_TEXT };
+  return { ...block, content: clearedPlaceholder(use, block, display) };
+}
+
+function isToolUseEntry(entry: MessageEntry): entry is AssistantEntry {
+  return entry.type === "assistant" && entry.message.content.some((block) => block.type === "tool_use");
+}
+
+/** Tool uses of the view by id (found incrementally). */
+function toolUsesOf(view: readonly MessageEntry[]): Map<string, ToolUseBlock> {
+  const uses = new Map<string, ToolUseBlock>();
+  for (const entry of filterGrowing(view, isToolUseEntry) as AssistantEntry[])
+    for (const block of entry.message.content) if (block.type === "tool_use") uses.set(block.id, block);
+  return uses;
 }
 
 function hasToolResult(entry: MessageEntry): boolean {
@@ -79,7 +99,11 @@ function hasToolResult(entry: MessageEntry): boolean {
 /** Each entry's cleared copy, with the ids it cleared: the same clears give the same object every turn. */
 const clearedCopies = new WeakMap<UserEntry, { key: string; copy: UserEntry }>();
 
-function withClears(entry: UserEntry, clearedIds: ReadonlySet<string>): UserEntry {
+function withClears(
+  entry: UserEntry,
+  clearedIds: ReadonlySet<string>,
+  uses: () => ReadonlyMap<string, ToolUseBlock>,
+): UserEntry {
   const content = entry.message.content;
   if (typeof content === "string") return entry;
   const hit = (block: (typeof content)[number]) => block.type === "tool_result" && clearedIds.has(block.tool_use_id);
@@ -94,7 +118,11 @@ function withClears(entry: UserEntry, clearedIds: ReadonlySet<string>): UserEntr
     ...entry,
     message: {
       ...entry.message,
-      content: content.map((block) => (hit(block) ? clearedBlock(block as ToolResultBlock) : block)),
+      content: content.map((block) => {
+        if (!hit(block)) return block;
+        const result = block as ToolResultBlock;
+        return clearedBlock(result, uses().get(result.tool_use_id), entry.toolUseResult);
+      }),
     },
   };
   clearedCopies.set(entry, { key, copy });
@@ -114,11 +142,16 @@ export function applyClearedToolResults(
   const result = view.slice();
   if (clearedIds.size === 0) return result;
   const holders = filterGrowing(view, hasToolResult);
+  let uses: Map<string, ToolUseBlock> | undefined;
+  const lazyUses = (): Map<string, ToolUseBlock> => {
+    uses ??= toolUsesOf(view);
+    return uses;
+  };
   // Holders are in view order: one walk by identity finds their places.
   let next = 0;
   for (let index = 0; index < result.length && next < holders.length; index++) {
     if (result[index] !== holders[next]) continue;
-    result[index] = withClears(holders[next] as UserEntry, clearedIds);
+    result[index] = withClears(holders[next] as UserEntry, clearedIds, lazyUses);
     next++;
   }
   return result;

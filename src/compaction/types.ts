@@ -26,6 +26,13 @@ export interface CompactionInput {
   fork?: ForkRunner;
   /** Per-session autocompact state (circuit breaker, session memory). Default: a fresh state each pass. */
   autoCompact?: AutoCompactSession;
+  /**
+   * Reads a file as the Read tool shows it, for re-attaching recently read files after a compaction
+   * (undefined when it cannot be read). Default none: nothing is re-attached.
+   */
+  restoreFile?: (path: string) => Promise<string | undefined>;
+  /** The prompt-cache TTL requests use (the time-based clear runs once the idle time passes it). Default "5m". */
+  cacheTtl?: "5m" | "1h";
 }
 
 /** One forked request: the parent's prefix (`messages`, assembled exactly as the main loop would) plus one instruction. */

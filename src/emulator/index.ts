@@ -12,6 +12,7 @@ export {
   EXCEED_CONTEXT_SIZE_ERROR,
 } from "./compatible.js";
 export { type AppliedEdit, applyContextManagement } from "./context-management.js";
+export { visibleText } from "./effective-request.js";
 export { ERROR_TYPE_BY_STATUS } from "./errors.js";
 export { FaultPlan } from "./faults.js";
 export { type FlatBlock, flattenRequest } from "./flatten.js";
@@ -24,6 +25,7 @@ export {
   type LedgerResult,
   ONE_HOUR_MS,
 } from "./ledger.js";
+export { DEFAULT_MAX_REREADS, isNeedVisible, type Need } from "./needs.js";
 export {
   CACHE_EDITING_FEATURE,
   DEFAULT_RETRY_AFTER_SECONDS,
@@ -48,6 +50,7 @@ export {
   scenarioJsonSchema,
   type Turn,
   type TurnBlock,
+  type TurnObject,
 } from "./scenario.js";
 export { classifyRequest, ScriptedModel } from "./scripted-model.js";
 export { type Emulator, type EmulatorStats, startEmulator } from "./server.js";

@@ -158,7 +158,8 @@ async function buildMessage(
   // A compatible server keeps no Anthropic prompt cache: its own prefix cache reports instead.
   const billed = compatible ? undefined : state.ledger.process(apiRequest.model, flat, limits.minCacheableTokens);
   // Faulted requests never consume a scenario step: they get the default answer.
-  const answer = fault === undefined ? await state.model.respond(apiRequest) : state.model.echo(apiRequest);
+  const answer =
+    fault === undefined ? await state.model.respond(apiRequest, managed.request) : state.model.echo(apiRequest);
   const cut = cutAtMaxTokens(answer, apiRequest.max_tokens);
   if (cut !== undefined && answer.step !== undefined) state.model.rewind(answer.step);
   const reply = cut?.reply ?? answer;
@@ -197,6 +198,8 @@ async function buildMessage(
   entry.contentTypes = content.map((block) => block.type);
   entry.source = reply.source;
   if (reply.step !== undefined) entry.step = reply.step;
+  if (reply.rereadFiles !== undefined) entry.rereadFiles = reply.rereadFiles;
+  if (reply.lostFacts !== undefined) entry.lostFacts = reply.lostFacts;
   if (billed !== undefined) entry.cacheReadBlocks = billed.readBlocks;
   return cut === undefined ? { message } : { message, partialInputs: cut.partialInputs };
 }

@@ -41,8 +41,12 @@ export interface RequestLogEntry {
   /** Block types of the answer, in order. */
   contentTypes?: string[];
   source?: ReplySource;
-  /** Scenario step consumed (0-based). */
+  /** Scenario step consumed (0-based), or waited for when `source` is "reread". */
   step?: number;
+  /** Files the model read again because a step's need was not visible. */
+  rereadFiles?: string[];
+  /** Needs still invisible after the re-reads (the step was served anyway). */
+  lostFacts?: Array<{ text: string; file: string }>;
   /** Blocks served from the prompt cache. */
   cacheReadBlocks?: number;
   appliedEdits?: AppliedEdit[];

@@ -10,12 +10,14 @@
  *     { "content": [ { "type": "text", "text": "Cut short" } ], "stop_reason": "max_tokens" } ],
  *   "faults": [ { "onRequest": 2, "kind": "overloaded" } ] }
  * ```
+ * A turn may list `needs` (`[{ "text": "…", "file": "a.ts" }]`): facts it must see first (see needs.ts).
  * Thinking blocks without a `signature` are signed by the emulator; tool_use ids are generated (`toolu_01…`).
  * In-process, a step may also be a function of the request (`(request) => Turn`), so tests can react to it.
  */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { STOP_REASONS, type StopReason } from "../messages/index.js";
+import type { Need } from "./needs.js";
 import type { EmulatorRequest } from "./request-types.js";
 
 export interface TurnTextBlock {
@@ -41,6 +43,11 @@ export type TurnBlock = TurnTextBlock | TurnThinkingBlock | TurnToolUseBlock;
 export interface TurnObject {
   content: TurnBlock[];
   stop_reason?: StopReason | undefined;
+  /**
+   * Facts the model must see in the effective request before taking this turn; for each one it cannot see it
+   * first re-reads the file (a `Read` call, no step consumed), at most DEFAULT_MAX_REREADS times. Default none.
+   */
+  needs?: Need[] | undefined;
 }
 /** A turn; a bare string is one text block. */
 export type Turn = string | TurnObject;
@@ -86,9 +93,17 @@ const TurnBlockSchema: z.ZodType<TurnBlock> = z.discriminatedUnion("type", [
     .strict(),
 ]);
 
+const NeedSchema: z.ZodType<Need> = z.object({ text: z.string().min(1), file: z.string().min(1) }).strict();
+
 export const TurnSchema: z.ZodType<Turn> = z.union([
   z.string().min(1),
-  z.object({ content: z.array(TurnBlockSchema).min(1), stop_reason: StopReasonSchema.optional() }).strict(),
+  z
+    .object({
+      content: z.array(TurnBlockSchema).min(1),
+      stop_reason: StopReasonSchema.optional(),
+      needs: z.array(NeedSchema).optional(),
+    })
+    .strict(),
 ]);
 
 const FaultKindSchema: z.ZodType<FaultKind> = z.enum(FAULT_KINDS as [FaultKind, ...FaultKind[]]);

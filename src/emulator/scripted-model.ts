@@ -1,10 +1,14 @@
 /**
  * The scripted model: answers main-loop requests with the scenario's turns in order; side requests consume
- * no step: a request that plainly asks for a summary gets one, any other request without tools (a title, a
- * generic client's "hi") a chat-like echo. Without a scenario, or once it is used up,
- * it echoes the last user text.
+ * no step: a request that plainly asks for a summary gets one built from what the (effective) request holds,
+ * any other request without tools (a title, a generic client's "hi") a chat-like echo. A turn with `needs`
+ * is served only once its facts are visible in the effective request; until then the model re-reads their
+ * files (DEFAULT_MAX_REREADS times at most, then the facts count as lost and the turn is served anyway so
+ * the session finishes). Without a scenario, or once it is used up, it echoes the last user text.
  */
 import { type AssistantContentBlock, estimateBlockTokens, type StopReason } from "../messages/index.js";
+import { visibleText } from "./effective-request.js";
+import { DEFAULT_MAX_REREADS, filesOf, missingNeeds, type Need } from "./needs.js";
 import type { IdGenerator } from "./random.js";
 import type { EmulatorRequest } from "./request-types.js";
 import { normalizeTurn, type ScenarioStep, type TurnObject } from "./scenario.js";
@@ -16,15 +20,19 @@ const SUMMARY_INSTRUCTION =
   /summar(?:y|ise|ize)[^\n]{0,60}\bconversation\b|\bconversation\b[^\n]{0,60}summar(?:y|ise|ize)|<analysis>/i;
 
 /** Why a request got the answer it got. */
-export type ReplySource = "scenario" | "echo" | "summary" | "side";
+export type ReplySource = "scenario" | "reread" | "echo" | "summary" | "side";
 
 export interface ModelReply {
   content: AssistantContentBlock[];
   stopReason: StopReason;
   outputTokens: number;
   source: ReplySource;
-  /** 0-based scenario step consumed, when `source` is "scenario". */
+  /** 0-based scenario step consumed ("scenario") or waited for ("reread"). */
   step?: number;
+  /** "reread": the files read again because a need was not visible. */
+  rereadFiles?: string[];
+  /** "scenario": needs still invisible after DEFAULT_MAX_REREADS re-reads (served anyway). */
+  lostFacts?: Need[];
 }
 
 export interface ScriptedModelOptions {
@@ -46,6 +54,14 @@ export function classifyRequest(
 
 export class ScriptedModel {
   private nextStep = 0;
+  /** The current step's turn, resolved once (a function step is called with the first request that reaches it). */
+  private resolved: { index: number; turn: TurnObject } | undefined;
+  /** Re-read turns spent on the current step. */
+  private rereadTurns = 0;
+  /** `Read` calls made because a need was not visible, over the whole session. */
+  rereads = 0;
+  /** Needs still invisible after the re-reads, over the whole session. */
+  factsLost = 0;
 
   constructor(
     private readonly steps: readonly ScenarioStep[],
@@ -57,19 +73,50 @@ export class ScriptedModel {
     return Math.max(0, this.steps.length - this.nextStep);
   }
 
-  /** The answer to `request`; consumes a scenario step only for main-loop turns. */
-  async respond(request: EmulatorRequest): Promise<ModelReply> {
+  /**
+   * The answer to `request`; consumes a scenario step only for main-loop turns whose needs are met (or lost).
+   * `effective` is what the model sees (context management applied); default `request` itself.
+   */
+  async respond(request: EmulatorRequest, effective: EmulatorRequest = request): Promise<ModelReply> {
     const kind = classifyRequest(request, this.options.sideRequestsWithoutTools ?? true);
     if (kind === "summary")
-      return this.build({ content: [{ type: "text", text: defaultSummary(request.messages) }] }, "summary");
+      return this.build({ content: [{ type: "text", text: defaultSummary(effective.messages) }] }, "summary");
     // A request without tools that does not ask for a summary is answered like a chat reply ("hi" → "Echo: hi").
     if (kind === "side") return { ...this.echo(request), source: "side" };
     const step = this.steps[this.nextStep];
     if (step === undefined) return this.echo(request);
-    const index = this.nextStep++;
-    const turn = typeof step === "function" ? await step(request) : step;
-    const reply = this.build(normalizeTurn(turn), "scenario");
+    const index = this.nextStep;
+    if (this.resolved?.index !== index) {
+      const turn = typeof step === "function" ? await step(request) : step;
+      this.resolved = { index, turn: normalizeTurn(turn) };
+      this.rereadTurns = 0;
+    }
+    const turn = this.resolved.turn;
+    const missing = turn.needs === undefined ? [] : missingNeeds(turn.needs, visibleText(effective));
+    if (missing.length > 0 && this.rereadTurns < DEFAULT_MAX_REREADS) {
+      this.rereadTurns++;
+      const files = filesOf(missing);
+      this.rereads += files.length;
+      const reply = this.build(
+        {
+          content: [
+            { type: "text", text: `I need to look at ${files.join(", ")} again.` },
+            ...files.map((file) => ({ type: "tool_use" as const, name: "Read", input: { file_path: file } })),
+          ],
+        },
+        "reread",
+      );
+      reply.step = index;
+      reply.rereadFiles = files;
+      return reply;
+    }
+    this.nextStep++;
+    const reply = this.build(turn, "scenario");
     reply.step = index;
+    if (missing.length > 0) {
+      this.factsLost += missing.length;
+      reply.lostFacts = missing;
+    }
     return reply;
   }
 

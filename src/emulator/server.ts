@@ -40,6 +40,10 @@ export interface EmulatorStats {
   faults: number;
   /** Scenario steps not yet consumed. */
   stepsRemaining: number;
+  /** `Read` calls the scripted model made because a step's need was not visible in the effective request. */
+  rereads: number;
+  /** Needs still invisible after DEFAULT_MAX_REREADS re-reads. */
+  factsLost: number;
 }
 
 export interface Emulator {
@@ -138,6 +142,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       violations: state.violationRequests,
       faults: state.faultsInjected,
       stepsRemaining: state.model.remaining(),
+      rereads: state.model.rereads,
+      factsLost: state.model.factsLost,
     }),
     close: () =>
       new Promise<void>((resolve) => {

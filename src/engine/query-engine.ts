@@ -28,6 +28,7 @@ import {
   pinsFromEntries,
   query,
 } from "../loop/query.js";
+import { restoreFileReader } from "../loop/restore-file.js";
 import { capabilitiesWithout } from "../loop/self-heal.js";
 import { SideRequestLog } from "../loop/side-requests.js";
 import {
@@ -395,6 +396,14 @@ export class QueryEngine {
           compactableTools: compactableToolNames(this.#tools),
           fork: createForkRunner(this.#forkParent()),
           autoCompact: this.#autoCompact,
+          ...restoreFileOption(
+            restoreFileReader(
+              this.#tools,
+              this.cwd,
+              this.#options.additionalDirectories ?? [],
+              new AbortController().signal,
+            ),
+          ),
         },
         view,
         chain,
@@ -560,4 +569,10 @@ function defaultTranscript(
 
 function openJsonl(sessionId: string, cwd: string, path: string): TranscriptStore {
   return new DeferredTranscriptStore(path, () => JsonlTranscriptStore.open({ sessionId, cwd, path }));
+}
+
+function restoreFileOption(reader: ((path: string) => Promise<string | undefined>) | undefined): {
+  restoreFile?: (path: string) => Promise<string | undefined>;
+} {
+  return reader ? { restoreFile: reader } : {};
 }

@@ -9,10 +9,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import {
+  buildArtifactTrail,
   DEFAULT_SUMMARY_MAX_TOKENS,
   estimateEntriesTokens,
   extractSummary,
   type ForkRunner,
+  renderArtifactTrail,
   type SessionMemorySnapshot,
   summaryInstruction,
   tokenCountWithEstimation,
@@ -102,9 +104,10 @@ export class SessionMemory {
   ): Promise<boolean> {
     const last = view.at(-1);
     if (last === undefined) return false;
+    const instruction = summaryInstruction(undefined, renderArtifactTrail(buildArtifactTrail(entries)));
     const request = {
       messages: view,
-      instruction: summaryInstruction(),
+      instruction,
       maxTokens: DEFAULT_SUMMARY_MAX_TOKENS,
       purpose: "session-memory" as const,
     };

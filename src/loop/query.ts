@@ -40,6 +40,7 @@ import {
   recoverFromPromptTooLong,
   syntheticErrorText,
 } from "./recovery.js";
+import { restoreFileReader } from "./restore-file.js";
 import { capabilitiesWithout, decideSelfHeal } from "./self-heal.js";
 import { SideRequestLog } from "./side-requests.js";
 import { CUT_TOOL_USE_RESULT, contextWindowExceeded, REFUSAL_MESSAGE } from "./stop-reasons.js";
@@ -79,6 +80,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
     ...(error !== undefined ? { error } : {}),
   });
 
+  const restoreFile = restoreFileReader(context.tools, context.cwd, context.additionalDirectories, signal);
   // Forked requests reuse the last request's settings exactly (its cache); before any, the session's defaults.
   // Side requests (summaries, urgent ctx-agent runs) are billed: their records follow the pass that made them.
   const sideRequests = new SideRequestLog();
@@ -132,6 +134,8 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       toolNames: [...context.tools.keys()],
       ...(context.forkFactory ? { fork: context.forkFactory(forkParent()) } : {}),
       ...(context.autoCompact ? { autoCompact: context.autoCompact } : {}),
+      ...(restoreFile ? { restoreFile } : {}),
+      cacheTtl: config.cacheTtl ?? "5m",
     });
     const compaction = await runCompactionTiers(compactionInput()).finally(appendSideRequests);
     for (const record of compaction.records) {

@@ -82,7 +82,8 @@ export interface CompactMetadata {
 }
 
 export interface MicrocompactMetadata {
-  trigger: "time" | "cached" | "context_management";
+  /** time: the cache was cold; batch: a client-side batch that paid for its cache rewrite; cached: cache_edits. */
+  trigger: "time" | "batch" | "cached" | "context_management";
   preTokens: number;
   tokensSaved: number;
   compactedToolIds: string[];

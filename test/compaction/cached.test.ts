@@ -170,7 +170,7 @@ describe("microcompact, cached-path policy", () => {
     expect(batch).toBeUndefined();
   });
 
-  it("follows THREADLINE_CACHE_EDITS: off falls back to context_management, on forces cache edits", async () => {
+  it("follows THREADLINE_CACHE_EDITS: off falls back to the public path (client-side batches; the server edit only when set), on forces cache edits", async () => {
     const { builder } = warmSession(9, 12_000);
     const off = await runCompactionTiers(
       compactionInput(builder.entries, builder.clock, {
@@ -180,7 +180,14 @@ describe("microcompact, cached-path policy", () => {
     );
     expect(off.cacheEditing).toBe(false);
     expect(off.newCacheEdits).toEqual([]);
-    expect(off.contextManagement?.edits[0]?.type).toBe("clear_tool_uses_20250919");
+    expect(off.contextManagement).toBeUndefined();
+    const server = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: EMULATOR_CAPABILITIES,
+        settings: { cacheEdits: "off", serverClearToolUses: true },
+      }),
+    );
+    expect(server.contextManagement?.edits[0]?.type).toBe("clear_tool_uses_20250919");
     const on = await runCompactionTiers(
       compactionInput(builder.entries, builder.clock, {
         capabilities: PUBLIC_API_CAPABILITIES,

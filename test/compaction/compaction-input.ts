@@ -12,7 +12,12 @@ export const PUBLIC_API_CAPABILITIES: ProviderCapabilities = { cacheEdits: false
 export function compactionInput(
   entries: readonly TimelineEntry[],
   now: Date,
-  options: { settings?: Partial<CompactionSettings>; capabilities?: ProviderCapabilities; toolNames?: string[] } = {},
+  options: {
+    settings?: Partial<CompactionSettings>;
+    capabilities?: ProviderCapabilities;
+    toolNames?: string[];
+    cacheTtl?: "5m" | "1h";
+  } = {},
 ): CompactionInput {
   let parentUuid: string | null = null;
   for (const entry of entries) if ("uuid" in entry) parentUuid = entry.uuid;
@@ -28,5 +33,6 @@ export function compactionInput(
     compactableTools: COMPACTABLE_TOOLS,
   };
   if (options.toolNames !== undefined) input.toolNames = options.toolNames;
+  if (options.cacheTtl !== undefined) input.cacheTtl = options.cacheTtl;
   return input;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CLEARED_TOOL_RESULT_TEXT, runCompactionTiers } from "../../src/compaction/index.js";
+import { CLEARED_TOOL_RESULT_PREFIX, runCompactionTiers } from "../../src/compaction/index.js";
 import type { CacheEditPinRecord } from "../../src/messages/index.js";
 import type { CacheEditPin } from "../../src/request/index.js";
 import { assembleAndValidate } from "./assemble-and-validate.js";
@@ -35,7 +35,7 @@ describe("compaction output through request assembly and the API contract", () =
     expect(output.records.some((record) => record.type === "system")).toBe(true);
     const { assembled, violations } = assembleAndValidate(output);
     expect(violations).toEqual([]);
-    expect(assembled.request.json).toContain(CLEARED_TOOL_RESULT_TEXT);
+    expect(assembled.request.json).toContain(CLEARED_TOOL_RESULT_PREFIX);
   });
 
   it("cached deletes are placed, pinned and re-sent at the same index on later turns", async () => {
@@ -73,7 +73,10 @@ describe("compaction output through request assembly and the API contract", () =
   it("the public context_management edit passes validateRequest with its beta", async () => {
     const builder = session(3, 400);
     const output = await runCompactionTiers(
-      compactionInput(builder.entries, builder.clock, { capabilities: PUBLIC_API_CAPABILITIES }),
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: PUBLIC_API_CAPABILITIES,
+        settings: { serverClearToolUses: true },
+      }),
     );
     const { assembled, violations } = assembleAndValidate(output);
     expect(violations).toEqual([]);

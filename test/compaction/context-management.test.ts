@@ -12,6 +12,7 @@ describe("microcompact, public context_management path", () => {
     const output = await runCompactionTiers(
       compactionInput(builder.entries, builder.clock, {
         capabilities: PUBLIC_API_CAPABILITIES,
+        settings: { serverClearToolUses: true },
         toolNames: ["Read", "Bash", "Agent", "Snip", "TodoWrite"],
       }),
     );
@@ -37,11 +38,17 @@ describe("microcompact, public context_management path", () => {
     builder.user("Hello.");
     builder.round("Read", "text");
     const first = await runCompactionTiers(
-      compactionInput(builder.entries, builder.clock, { capabilities: PUBLIC_API_CAPABILITIES }),
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: PUBLIC_API_CAPABILITIES,
+        settings: { serverClearToolUses: true },
+      }),
     );
     builder.round("Bash", "more");
     const second = await runCompactionTiers(
-      compactionInput(builder.entries, builder.clock, { capabilities: PUBLIC_API_CAPABILITIES }),
+      compactionInput(builder.entries, builder.clock, {
+        capabilities: PUBLIC_API_CAPABILITIES,
+        settings: { serverClearToolUses: true },
+      }),
     );
     expect(JSON.stringify(second.contextManagement)).toBe(JSON.stringify(first.contextManagement));
   });
@@ -50,6 +57,16 @@ describe("microcompact, public context_management path", () => {
     // 50K window: effective 30,000, autocompact 17,000, trigger 75% of that.
     expect(contextManagementTrigger(100_000, MODEL, 50_000)).toBe(12_750);
     expect(contextManagementTrigger(100_000, MODEL, 200_000)).toBe(100_000);
+  });
+
+  it("sends no server edit by default: the public path clears client-side", async () => {
+    const builder = new TimelineBuilder();
+    builder.user("Hello.");
+    builder.round("Read", "text");
+    const output = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, { capabilities: PUBLIC_API_CAPABILITIES }),
+    );
+    expect(output.contextManagement).toBeUndefined();
   });
 
   it("sends nothing to a provider with neither extension", async () => {

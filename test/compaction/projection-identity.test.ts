@@ -3,7 +3,7 @@
  * stage's identity memos (closed turns, serialized JSON) keep working after a time-based clear or a commit.
  */
 import { describe, expect, it } from "vitest";
-import { applyClearedToolResults, CLEARED_TOOL_RESULT_TEXT, collapsedSpanEntry } from "../../src/compaction/index.js";
+import { applyClearedToolResults, CLEARED_TOOL_RESULT_PREFIX, collapsedSpanEntry } from "../../src/compaction/index.js";
 import type { CollapseCommitRecord } from "../../src/messages/index.js";
 import { apiViewWithErrors } from "../../src/timeline/index.js";
 import { SESSION_ID, TimelineBuilder, toolUseId } from "./timeline-builder.js";
@@ -21,7 +21,7 @@ describe("projection identity", () => {
     const turn2 = applyClearedToolResults(apiViewWithErrors(builder.entries), cleared);
     const at = view.indexOf(first.result);
     expect(turn1[at]).not.toBe(first.result);
-    expect(JSON.stringify(turn1[at])).toContain(CLEARED_TOOL_RESULT_TEXT);
+    expect(JSON.stringify(turn1[at])).toContain(CLEARED_TOOL_RESULT_PREFIX);
     expect(turn2[at]).toBe(turn1[at]);
     expect(turn2[view.indexOf(second.result)]).toBe(second.result);
     const more = applyClearedToolResults(view, new Set([...cleared, toolUseId(second.use)]));

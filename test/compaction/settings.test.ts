@@ -4,6 +4,7 @@ import {
   DEFAULT_COMPACTION_SETTINGS,
   DEFAULT_KEEP_RECENT,
   DEFAULT_TIME_BASED_GAP_MS,
+  effectiveBatchKeepRecent,
 } from "../../src/compaction/index.js";
 
 describe("compaction settings", () => {
@@ -35,13 +36,14 @@ describe("compaction settings", () => {
     expect(() => compactionSettingsFromEnv({ THREADLINE_CACHE_EDITS: "sometimes" })).toThrow(/auto\|on\|off/);
   });
 
-  it("lets overrides win and never keeps fewer than 5 results", () => {
+  it("lets overrides win and never keeps fewer than 5 results (3 for public-path batches)", () => {
     const settings = compactionSettingsFromEnv(
       { THREADLINE_CACHE_EDITS: "off" },
       { cacheEdits: "on", keepRecentToolResults: 2 },
     );
     expect(settings.cacheEdits).toBe("on");
     expect(settings.keepRecentToolResults).toBe(5);
+    expect(effectiveBatchKeepRecent({ batchKeepRecentToolResults: 1 })).toBe(3);
     expect(compactionSettingsFromEnv({}, { keepRecentToolResults: 9 }).keepRecentToolResults).toBe(9);
   });
 });

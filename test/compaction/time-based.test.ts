@@ -39,7 +39,8 @@ describe("microcompact, time-based path", () => {
     expect(JSON.stringify(builder.entries)).toBe(entriesBefore);
 
     const readIds = reads.map((read) => toolUseId(read.use));
-    for (const id of readIds.slice(0, 3)) expect(resultText(output.messages, id)).toBe(CLEARED_TOOL_RESULT_TEXT);
+    for (const id of readIds.slice(0, 3))
+      expect(resultText(output.messages, id)).toMatch(/^\[Old tool result content cleared: Read /);
     for (const id of readIds.slice(3)) expect(resultText(output.messages, id)).toMatch(/^contents of file/);
     // Agent results are never compactable.
     expect(resultText(output.messages, toolUseId(agent.use))).toMatch(/^subagent report/);
@@ -82,24 +83,40 @@ describe("microcompact, time-based path", () => {
     builder.user("And more.");
     const later = await runCompactionTiers(compactionInput(builder.entries, builder.clock));
     expect(later.records).toEqual([]);
-    expect(resultText(later.messages, toolUseId(reads[0]!.use))).toBe(CLEARED_TOOL_RESULT_TEXT);
+    expect(resultText(later.messages, toolUseId(reads[0]!.use))).toMatch(/^\[Old tool result content cleared: Read /);
     // The earlier prefix is byte-identical to what the first pass sent.
     const prefix = later.messages.slice(0, first.messages.length);
     expect(JSON.stringify(prefix)).toBe(JSON.stringify(first.messages));
   });
 
-  it("does nothing before the gap, and respects a configured gap", async () => {
+  it("does nothing before the gap (the 1-hour TTL in use), and respects a configured gap", async () => {
     const { builder } = idleSession();
     const now = builder.clock;
     const lastAssistant = new Date(now.getTime() - HOUR - 1_000);
     const early = new Date(lastAssistant.getTime() + HOUR - 1);
-    const quiet = await runCompactionTiers(compactionInput(builder.entries, early));
+    const quiet = await runCompactionTiers(compactionInput(builder.entries, early, { cacheTtl: "1h" }));
     expect(quiet.records).toEqual([]);
     expect(JSON.stringify(quiet.messages)).toBe(JSON.stringify(apiViewWithErrors(builder.entries)));
     const configured = await runCompactionTiers(
-      compactionInput(builder.entries, early, { settings: { timeBasedGapMs: 60_000 } }),
+      compactionInput(builder.entries, early, { cacheTtl: "1h", settings: { timeBasedGapMs: 60_000 } }),
     );
     expect(configured.records).toHaveLength(1);
+  });
+
+  it("with the 5-minute TTL, clears once the idle time passes 5 minutes (the cache is cold: clearing is free)", async () => {
+    const { builder } = idleSession();
+    const lastAssistant = new Date(builder.clock.getTime() - HOUR - 1_000);
+    const warm = await runCompactionTiers(
+      compactionInput(builder.entries, new Date(lastAssistant.getTime() + 4 * 60_000)),
+    );
+    expect(
+      warm.records.filter((record) => record.type === "system" && record.subtype === "microcompact_boundary"),
+    ).toEqual([]);
+    const cold = await runCompactionTiers(
+      compactionInput(builder.entries, new Date(lastAssistant.getTime() + 6 * 60_000)),
+    );
+    expect(cold.records).toHaveLength(1);
+    expect(cold.records[0]).toMatchObject({ microcompactMetadata: { trigger: "time" } });
   });
 
   it("never keeps fewer than 5 results, whatever the setting", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CLEARED_TOOL_RESULT_TEXT } from "../../src/compaction/index.js";
+import { CLEARED_TOOL_RESULT_PREFIX } from "../../src/compaction/index.js";
 import type { EmulatorRequest, RequestLogEntry } from "../../src/emulator/index.js";
 import { validateRequest } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
@@ -46,7 +46,7 @@ describe("time-based microcompact with an injected clock", () => {
     expect(turnEnd(await collect(harness.engine.submitMessage("Anything else?"))).reason).toBe("completed");
     const body = lastBody(harness);
     const json = JSON.stringify(body);
-    expect(json.split(CLEARED_TOOL_RESULT_TEXT).length - 1).toBe(5);
+    expect(json.split(CLEARED_TOOL_RESULT_PREFIX).length - 1).toBe(5);
     expect(validateRequest(body)).toEqual([]);
     const boundary = harness.engine.timeline.entries.find(
       (entry) => entry.type === "system" && entry.subtype === "microcompact_boundary",

@@ -6,13 +6,19 @@ import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../../message
 import { createSystemEntry } from "../../messages/index.js";
 import type { ContextManagementEdit } from "../../request/types.js";
 import type { RecordChain } from "../record-chain.js";
-import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveKeepRecent } from "../settings.js";
+import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveBatchKeepRecent, effectiveKeepRecent } from "../settings.js";
 import { tokenCountWithEstimation } from "../thresholds.js";
 import { applyClearedToolResults } from "../tool-results.js";
 import type { CompactionInput } from "../types.js";
+import { planBatchClear } from "./batch-clear.js";
 import { deletedCacheReferences, planCachedDeletes } from "./cached.js";
 import { clearToolUsesEdit, contextManagementTrigger, excludedToolNames } from "./context-management.js";
 import { planTimeBasedClear, timeClearedToolIds } from "./time-based.js";
+
+/** The cache TTL in milliseconds. */
+function cacheTtlMs(ttl: "5m" | "1h" | undefined): number {
+  return ttl === "1h" ? 60 * 60 * 1000 : 5 * 60 * 1000;
+}
 
 export interface MicrocompactResult {
   messages: MessageEntry[];
@@ -55,7 +61,7 @@ export function runMicrocompact(
   const timeClear = planTimeBasedClear({
     view: projected,
     now: input.now,
-    gapMs: input.settings.timeBasedGapMs,
+    gapMs: Math.min(input.settings.timeBasedGapMs, cacheTtlMs(input.cacheTtl)),
     keepRecent,
     compactableTools: input.compactableTools,
     alreadyCleared: cleared,
@@ -118,6 +124,38 @@ export function runMicrocompact(
           },
         ),
       );
+    return result;
+  }
+
+  if (!input.settings.serverClearToolUses) {
+    const batch = planBatchClear({
+      view: messages,
+      keepRecent: effectiveBatchKeepRecent(input.settings),
+      compactableTools: input.compactableTools,
+      alreadyCleared: cleared,
+      minClearTokens: input.settings.minClearTokens,
+    });
+    if (batch === undefined) return result;
+    const preTokens = tokenCountWithEstimation(messages);
+    const count = batch.toolIds.length;
+    chain.push(
+      createSystemEntry(
+        chain.context(),
+        "microcompact_boundary",
+        `Cleared ${count} old tool result${count === 1 ? "" : "s"} (~${batch.tokensSaved} tokens): ~${Math.round(batch.rentPaid)} already paid to keep them outweighs a ~${Math.round(batch.rewriteCost)} rewrite`,
+        {
+          microcompactMetadata: {
+            trigger: "batch",
+            preTokens,
+            tokensSaved: batch.tokensSaved,
+            compactedToolIds: batch.toolIds,
+          },
+        },
+      ),
+    );
+    for (const id of batch.toolIds) cleared.add(id);
+    result.messages = applyClearedToolResults(view, cleared);
+    result.expectCacheDrop = `microcompact: cleared ${count} old tool results in one batch`;
     return result;
   }
 

@@ -13,11 +13,11 @@ function isTimeBoundary(entry: TimelineEntry): entry is SystemEntry {
     entry.type === "system" &&
     entry.subtype === "microcompact_boundary" &&
     entry.isSidechain !== true &&
-    entry.microcompactMetadata?.trigger === "time"
+    (entry.microcompactMetadata?.trigger === "time" || entry.microcompactMetadata?.trigger === "batch")
   );
 }
 
-/** Tool ids cleared by earlier time-based boundaries: the view keeps applying them every turn. */
+/** Tool ids cleared client-side by earlier boundaries (time-based or batch): the view keeps applying them every turn. */
 export function timeClearedToolIds(entries: readonly TimelineEntry[]): Set<string> {
   const cleared = new Set<string>();
   for (const entry of filterGrowing(entries, isTimeBoundary))

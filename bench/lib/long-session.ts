@@ -1,0 +1,86 @@
+/**
+ * A long coding session written for the closed-loop scripted model: `tasks` user prompts, each reading
+ * `readsPerTask` generated modules, then editing one line of a module it read at the task's start (the Edit
+ * needs its `old_string`), then answering with a fact from a module read in the very first task (the answer
+ * needs it). Deterministic: the same arguments give the same files and steps. With the defaults, 20 tasks ×
+ * (9 reads + 1 edit + 1 answer) = 220 steps.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { TurnObject } from "../../src/emulator/index.js";
+
+export interface LongSessionShape {
+  tasks: number;
+  readsPerTask: number;
+  files: number;
+  tokensPerFile: number;
+}
+
+export const DEFAULT_LONG_SESSION: LongSessionShape = { tasks: 20, readsPerTask: 9, files: 30, tokensPerFile: 6_000 };
+
+/** The module name of file `index`. */
+export function moduleName(index: number): string {
+  return `module-${index}.ts`;
+}
+
+/** Line `line` of module `file` as written (distinctive: the file and line are in it). */
+export function moduleLine(file: number, line: number, version = 0): string {
+  const checksum = (file * 7919 + line * 104729 + version * 31) % 9973;
+  return `export const value_${file}_${line} = computeChecksum("${file}-${line}", ${checksum});`;
+}
+
+function linesPerFile(shape: LongSessionShape): number {
+  return Math.max(shape.tasks + 2, Math.round((shape.tokensPerFile * 4) / 80));
+}
+
+/** Writes the modules into `workspace`. */
+export async function writeLongSessionFiles(workspace: string, shape = DEFAULT_LONG_SESSION): Promise<void> {
+  const lines = linesPerFile(shape);
+  for (let file = 0; file < shape.files; file++) {
+    const body = Array.from({ length: lines }, (_, line) => moduleLine(file, line));
+    await writeFile(join(workspace, moduleName(file)), `${body.join("\n")}\n`);
+  }
+}
+
+/** The user prompt of task `task`. */
+export function longSessionPrompt(task: number): string {
+  return `Task ${task}: review the next modules, fix the checksum in the first one, and report.`;
+}
+
+/** The scenario steps, in order (one user prompt per task; see longSessionPrompt). */
+export function longSessionSteps(shape = DEFAULT_LONG_SESSION): TurnObject[] {
+  const steps: TurnObject[] = [];
+  for (let task = 0; task < shape.tasks; task++) {
+    const first = (task * shape.readsPerTask) % shape.files;
+    for (let read = 0; read < shape.readsPerTask; read++) {
+      const file = (task * shape.readsPerTask + read) % shape.files;
+      steps.push({
+        content: [
+          { type: "text", text: `Checking ${moduleName(file)}.` },
+          { type: "tool_use", name: "Read", input: { file_path: moduleName(file) } },
+        ],
+      });
+    }
+    // Line `task + 1` is edited once, by this task only, so no later need refers to a line that changed.
+    const oldLine = moduleLine(first, task + 1);
+    steps.push({
+      content: [
+        { type: "text", text: `Fixing the checksum in ${moduleName(first)}.` },
+        {
+          type: "tool_use",
+          name: "Edit",
+          input: { file_path: moduleName(first), old_string: oldLine, new_string: moduleLine(first, task + 1, 1) },
+        },
+      ],
+      needs: [{ text: oldLine, file: moduleName(first) }],
+    });
+    // Line 0 of the first task's modules is never edited.
+    const early = task % shape.readsPerTask;
+    const fact = moduleLine(early, 0);
+    steps.push({
+      content: [{ type: "text", text: `Task ${task} done. For reference, ${moduleName(early)} begins with: ${fact}` }],
+      needs: [{ text: fact, file: moduleName(early) }],
+    });
+  }
+  return steps;
+}

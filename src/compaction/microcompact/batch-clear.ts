@@ -1,0 +1,95 @@
+/**
+ * Microcompact on the public path: client-side clearing in big batches, only when it pays. A clear replaces
+ * old tool results with placeholders threadline chooses and records, so every later request carries the same
+ * bytes; the request that first carries them pays a cache write (1.25×) instead of a read (0.1×) for
+ * everything after the first cleared block, and each later request reads fewer tokens.
+ *
+ * The rule is rent-or-buy. Keeping an old result costs a cache read (0.1 × its tokens) on every request
+ * ("rent"); clearing costs one rewrite (1.15 × the tokens from the first cleared block on, minus what is
+ * cleared: "buy"). A batch fires once the rent already paid on the clearable results since each left the
+ * last-N window reaches the rewrite price. Under steady growth that is the batch size that minimises cost
+ * per request (the economic-lot-size square root), and it is never worse than twice the best choice made
+ * with hindsight. A forward estimate (0.1 × cleared × expected remaining requests, the remaining requests
+ * taken as the requests made so far) fired every ~4 steps in bench/microcompact-session.ts, each time
+ * rewriting the last N results: measured worse. Hysteresis on top: the clearable tokens must also be a
+ * large share of the context, and at least `minClearTokens`.
+ */
+import type { MessageEntry } from "../../messages/index.js";
+import { estimateEntryTokens } from "../entry-tokens.js";
+import { clearSavings, compactableResults } from "../tool-results.js";
+import { uniqueByToolId } from "./time-based.js";
+
+/** Smallest share of the context the clearable results must make up before a batch fires: 0.3. */
+export const DEFAULT_BATCH_MIN_SHARE = 0.3;
+/** Price of a cache read and of a 5-minute cache write, relative to uncached input. */
+export const CACHE_READ_PRICE = 0.1;
+export const CACHE_WRITE_PRICE = 1.25;
+
+export interface BatchClearInput {
+  /** The API view with earlier client-side clears applied. */
+  view: readonly MessageEntry[];
+  /** Most recent compactable results always kept verbatim (already floored). */
+  keepRecent: number;
+  compactableTools: ReadonlySet<string>;
+  alreadyCleared: ReadonlySet<string>;
+  /** Smallest batch worth a rewrite, in tokens. */
+  minClearTokens: number;
+  /** Share of the context the clearable tokens must reach. Default DEFAULT_BATCH_MIN_SHARE. */
+  minShare?: number;
+}
+
+export interface BatchClear {
+  toolIds: string[];
+  tokensSaved: number;
+  /** The rewrite's price and the rent already paid for keeping the batch, in input-token equivalents. */
+  rewriteCost: number;
+  rentPaid: number;
+}
+
+/** For each view index, the number of model responses that start after it (the requests that re-read it). */
+function responsesAfter(view: readonly MessageEntry[]): number[] {
+  const after = new Array<number>(view.length).fill(0);
+  let count = 0;
+  let lastId: string | undefined;
+  for (let index = view.length - 1; index >= 0; index--) {
+    after[index] = count;
+    const entry = view[index]!;
+    if (entry.type === "assistant" && !entry.isApiErrorMessage && entry.message.id !== lastId) {
+      count++;
+      lastId = entry.message.id;
+    }
+  }
+  return after;
+}
+
+/** The batch to clear now, or undefined when none pays for its rewrite. */
+export function planBatchClear(input: BatchClearInput): BatchClear | undefined {
+  const results = uniqueByToolId(compactableResults(input.view, input.compactableTools));
+  const cut = Math.max(0, results.length - input.keepRecent);
+  const older = results.slice(0, cut);
+  const candidates = older.filter((result) => !input.alreadyCleared.has(result.toolUseId));
+  if (candidates.length === 0) return undefined;
+  const tokensSaved = candidates.reduce((sum, result) => sum + clearSavings(result), 0);
+  if (tokensSaved < input.minClearTokens) return undefined;
+  let total = 0;
+  let fromFirst = 0;
+  const firstIndex = candidates[0]!.viewIndex;
+  for (let index = 0; index < input.view.length; index++) {
+    const tokens = estimateEntryTokens(input.view[index]!);
+    total += tokens;
+    if (index >= firstIndex) fromFirst += tokens;
+  }
+  if (tokensSaved < (input.minShare ?? DEFAULT_BATCH_MIN_SHARE) * total) return undefined;
+  // Result i left the last-N window when result i + keepRecent arrived; every response since re-read it.
+  const after = responsesAfter(input.view);
+  let rentPaid = 0;
+  for (let index = 0; index < cut; index++) {
+    const result = results[index]!;
+    if (input.alreadyCleared.has(result.toolUseId)) continue;
+    const pushedOutBy = results[index + input.keepRecent]!;
+    rentPaid += CACHE_READ_PRICE * clearSavings(result) * after[pushedOutBy.viewIndex]!;
+  }
+  const rewriteCost = (CACHE_WRITE_PRICE - CACHE_READ_PRICE) * (fromFirst - tokensSaved);
+  if (rentPaid < rewriteCost) return undefined;
+  return { toolIds: candidates.map((result) => result.toolUseId), tokensSaved, rewriteCost, rentPaid };
+}

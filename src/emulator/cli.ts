@@ -47,19 +47,6 @@ export interface EmulatorCommandIo {
   until?: Promise<unknown>;
 }
 
-/** `threadline emulator --help`. */
-export const EMULATOR_USAGE = `Usage: threadline emulator [--port N] [--scenario FILE] [--log FILE] [--lenient]
-
-Serves a local Anthropic Messages API emulator until Ctrl-C; point ANTHROPIC_BASE_URL at the URL it prints
-(no key needed).
-
-Options:
-  --port <n>         Port on 127.0.0.1 (default 0: any free port)
-  --scenario <file>  Scenario JSON: scripted turns and injected faults
-  --log <file>       Append one JSON line per request to this file
-  --lenient          Accept requests the strict validator would reject
-  -h, --help         Show this help`;
-
 /** Parses flags, serves until a signal (or `io.until`), and returns the exit code (2 for bad flags). */
 export async function runEmulatorCommand(argv: string[], io: EmulatorCommandIo = {}): Promise<number> {
   const write = io.write ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -84,16 +71,12 @@ export async function runEmulatorCommand(argv: string[], io: EmulatorCommandIo =
       allowPositionals: false,
     });
     if (values.help) {
-      write(EMULATOR_USAGE);
+      write(EMULATOR_HELP);
       return 0;
     }
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       throw new Error(`--port must be 0..65535, got ${values.port}`);
-    if (values.help) {
-      write(EMULATOR_HELP);
-      return 0;
-    }
     if (!isMode(values.mode)) throw new Error(`--mode must be public or compatible, got ${values.mode}`);
     if (!isUsage(values.usage))
       throw new Error(`--usage must be counted, zero or zero-while-streaming, got ${values.usage}`);

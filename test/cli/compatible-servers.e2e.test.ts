@@ -78,7 +78,16 @@ describe("a 20-step tool session with default settings on every kind of server",
       // Self-healing may say one line (the public API refuses cache editing once); nothing else.
       expect(result.stderr.split("\n").filter((line) => /does not accept/.test(line)).length).toBeLessThanOrEqual(1);
 
-      expect(records.some((record) => record.type === "system" && record.subtype === "compact_boundary")).toBe(true);
+      // The context was brought back under the window by a tier: autocompact, or (where clearing alone was
+      // enough, as with zero usage) microcompact's client-side batch clear; no request went over the window.
+      expect(
+        records.some(
+          (record) =>
+            record.type === "system" &&
+            (record.subtype === "compact_boundary" || record.subtype === "microcompact_boundary"),
+        ),
+      ).toBe(true);
+      for (const record of emulator.requests) expect(JSON.stringify(record.body ?? {}).length / 4).toBeLessThan(WINDOW);
       const steps = emulator.requests.filter((record) => record.step !== undefined).map((record) => record.step);
       expect(new Set(steps).size).toBe(STEPS + 1);
       if (mode.mode === undefined) {

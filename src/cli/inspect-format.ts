@@ -155,14 +155,17 @@ function breakLine(cacheBreak: InspectBreak): string {
   );
 }
 
-function count(value: number): string {
+/** A token or request count as the report prints it (`12,345`). */
+export function count(value: number): string {
   return value.toLocaleString("en-US");
 }
 
-function percent(ratio: number): string {
+/** A ratio as the report prints it (`83.1%`). */
+export function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`;
 }
 
-function dollars(value: number): string {
+/** Dollars as the report prints them (`$0.1432`). */
+export function dollars(value: number): string {
   return `$${value.toFixed(4)}`;
 }

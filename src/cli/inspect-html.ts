@@ -6,6 +6,7 @@
 import { basename } from "node:path";
 import { MAIN_SCOPE } from "../cache/index.js";
 import { chartAssets } from "./chart-assets.js";
+import { count, dollars, percent } from "./inspect-format.js";
 import { PAGE_SCRIPT } from "./inspect-page-script.js";
 import type { InspectEvent, InspectReport, RequestPurpose } from "./inspect-types.js";
 
@@ -168,18 +169,6 @@ function jsonForScript(value: unknown): string {
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
-function count(value: number): string {
-  return value.toLocaleString("en-US");
-}
-
-function percent(ratio: number): string {
-  return `${(ratio * 100).toFixed(1)}%`;
-}
-
-function dollars(value: number): string {
-  return `$${value.toFixed(4)}`;
 }
 
 const PAGE_STYLE = `

@@ -10,6 +10,7 @@ export * from "./collapse/ctx-agent.js";
 export * from "./collapse/stage-collapses.js";
 export * from "./compact-conversation.js";
 export * from "./entry-tokens.js";
+export type { ForkFailure, ForkRequest, ForkResult, ForkRunner, SideRequestBill } from "./fork-runner.js";
 export type { CachedDeleteBatch, CachedDeleteInput } from "./microcompact/cached.js";
 export {
   cachedDeleteBudget,
@@ -47,13 +48,8 @@ export { applyCollapsesIfNeeded, autoCompactIfNeeded, type TierResult } from "./
 export * from "./tool-results.js";
 export type {
   AutoCompactSession,
+  CompactionCapabilities,
   CompactionInput,
   CompactionOutput,
-  ForkFactory,
-  ForkParent,
-  ForkRequest,
-  ForkResult,
-  ForkRunner,
   SessionMemorySnapshot,
-  SideRequestBill,
 } from "./types.js";

@@ -32,7 +32,7 @@ export * from "./post-compact-restore.js";
 export { projectApiView } from "./project-view.js";
 export { RecordChain } from "./record-chain.js";
 export { estimateRequestBodyTokens } from "./request-tokens.js";
-export { runCompactionTiers } from "./run-tiers.js";
+export { COMPACTION_TIERS, runCompactionTiers } from "./run-tiers.js";
 export * from "./settings.js";
 export { CONTEXT_EFFICIENCY_ATTACHMENT, contextEfficiencyNudge, contextGrowth } from "./snip/nudge.js";
 export { normalizeSnipId, snipShortId } from "./snip/short-id.js";
@@ -44,7 +44,15 @@ export { createSnipTool, snipInputSchema } from "./snip/snip-tool.js";
 export * from "./summary-input.js";
 export * from "./summary-request.js";
 export * from "./thresholds.js";
-export { applyCollapsesIfNeeded, autoCompactIfNeeded, type TierResult } from "./tier-hooks.js";
+export type {
+  OverflowFacts,
+  OverflowOutcome,
+  OverflowReason,
+  OverflowStep,
+  Tier,
+  TierOutput,
+  TierPass,
+} from "./tier.js";
 export * from "./tool-results.js";
 export type {
   AutoCompactSession,

@@ -41,6 +41,7 @@ import {
   decideMaxTokens,
   isMediaError,
   isPromptTooLong,
+  newPromptTooLongRecovery,
   type PromptTooLongRecovery,
   type PromptTooLongStep,
   recoverFromPromptTooLong,
@@ -65,7 +66,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
   const maxTokensState = { override: undefined as number | undefined, escalated: false, continuations: 0 };
   let iterations = 0;
   let mediaRetried = false;
-  const promptTooLong: PromptTooLongRecovery = { collapseDrained: false, reactiveCompacted: false };
+  const promptTooLong: PromptTooLongRecovery = newPromptTooLongRecovery();
   let lastText = "";
 
   const entryContext = (): EntryContext => ({

@@ -1,7 +1,7 @@
 /**
  * The ctx-agent: finds the next collapsible span of the projected view and asks a forked request (the
  * parent's exact prefix plus one instruction, so it reads the cache) for its summary. It returns the new
- * snapshot of staged spans; it never commits (that is `applyCollapsesIfNeeded`'s job, with no model call).
+ * snapshot of staged spans; it never commits (that is `applyCollapses`'s job, with no model call).
  */
 import type { CollapseSnapshotRecord, MessageEntry, StagedCollapse } from "../../messages/index.js";
 import { contentText } from "../../messages/index.js";

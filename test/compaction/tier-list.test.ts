@@ -11,12 +11,9 @@ import { TimelineBuilder } from "./timeline-builder.js";
 /** Large and idle past the cache TTL: microcompact's time-based clear fires (a boundary and a changed view). */
 function idleSession(): TimelineBuilder {
   const builder = new TimelineBuilder();
-  builder.user("Start.");
-  for (let round = 0; round < 12; round++) builder.round("Read", "q".repeat(8_000));
-  builder.assistantText("Done.");
-  builder.advance(2 * 3_600_000);
-  builder.user("Back again.");
-  return builder;
+  builder.user("Look through the logs.");
+  for (let round = 0; round < 10; round++) builder.round("Grep", "g".repeat(9_000));
+  return builder.advance(3 * 3_600_000);
 }
 
 /** What a view sends (records made in two passes differ only in their uuids). */

@@ -143,7 +143,7 @@ export async function recoverFromPromptTooLong(
     error.options.actualTokens !== undefined && error.options.maxTokens !== undefined
       ? ` (${error.options.actualTokens.toLocaleString("en-US")} tokens > ${error.options.maxTokens.toLocaleString("en-US")} maximum)`
       : "";
-  // A step that had nothing to offer (a drain with nothing staged) did not try to make it fit; say so rather than blame it.
+  // A step with nothing to offer (a drain with nothing staged) did not try to make it fit: it is not blamed.
   const tried = tiers
     .flatMap((tier) => {
       const outcome = used.outcomes.get(tier.name);

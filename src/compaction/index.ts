@@ -10,6 +10,7 @@ export * from "./collapse/ctx-agent.js";
 export * from "./collapse/stage-collapses.js";
 export * from "./compact-conversation.js";
 export * from "./entry-tokens.js";
+export type { ForkFailure, ForkRequest, ForkResult, ForkRunner, SideRequestBill } from "./fork-runner.js";
 export type { CachedDeleteBatch, CachedDeleteInput } from "./microcompact/cached.js";
 export {
   cachedDeleteBudget,
@@ -31,7 +32,7 @@ export * from "./post-compact-restore.js";
 export { projectApiView } from "./project-view.js";
 export { RecordChain } from "./record-chain.js";
 export { estimateRequestBodyTokens } from "./request-tokens.js";
-export { runCompactionTiers } from "./run-tiers.js";
+export { COMPACTION_TIERS, runCompactionTiers } from "./run-tiers.js";
 export * from "./settings.js";
 export { CONTEXT_EFFICIENCY_ATTACHMENT, contextEfficiencyNudge, contextGrowth } from "./snip/nudge.js";
 export { normalizeSnipId, snipShortId } from "./snip/short-id.js";
@@ -43,17 +44,20 @@ export { createSnipTool, snipInputSchema } from "./snip/snip-tool.js";
 export * from "./summary-input.js";
 export * from "./summary-request.js";
 export * from "./thresholds.js";
-export { applyCollapsesIfNeeded, autoCompactIfNeeded, type TierResult } from "./tier-hooks.js";
+export type {
+  OverflowFacts,
+  OverflowOutcome,
+  OverflowReason,
+  OverflowStep,
+  Tier,
+  TierOutput,
+  TierPass,
+} from "./tier.js";
 export * from "./tool-results.js";
 export type {
   AutoCompactSession,
+  CompactionCapabilities,
   CompactionInput,
   CompactionOutput,
-  ForkFactory,
-  ForkParent,
-  ForkRequest,
-  ForkResult,
-  ForkRunner,
   SessionMemorySnapshot,
-  SideRequestBill,
 } from "./types.js";

@@ -7,13 +7,12 @@
  * No request the client's own estimate puts over the budget is ever sent.
  */
 import { createUserEntry, type MessageEntry, textBlock } from "../messages/index.js";
-import { ProviderError } from "../provider/types.js";
 import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
+import type { ForkRunner } from "./fork-runner.js";
 import { DEFAULT_KEEP_RECENT } from "./settings.js";
 import { DEFAULT_SUMMARY_MAX_TOKENS, extractSummary, replaceMediaWithPlaceholders } from "./summary-request.js";
 import { applyClearedToolResults, collectToolResults } from "./tool-results.js";
-import type { ForkRunner } from "./types.js";
 
 /** Share of the conversation dropped per retry when the server's numbers cannot be read: 20 %. */
 export const DEFAULT_PTL_DROP_RATIO = 0.2;
@@ -106,9 +105,9 @@ async function summarizeWithRetries(
       if (summary === "") throw new Error("the summary request returned no summary");
       return summary;
     } catch (error) {
-      if (!(error instanceof ProviderError) || error.kind !== "prompt_too_long" || retry >= DEFAULT_MAX_PTL_RETRIES)
-        throw error;
-      const { actualTokens, maxTokens } = error.options;
+      const failure = options.fork.failure?.(error);
+      if (failure?.kind !== "prompt_too_long" || retry >= DEFAULT_MAX_PTL_RETRIES) throw error;
+      const { actualTokens, maxTokens } = failure;
       const gap = actualTokens !== undefined && maxTokens !== undefined ? actualTokens - maxTokens : undefined;
       const smaller = dropOldestRounds(current, gap, options.sessionId);
       if (smaller === undefined) throw error;

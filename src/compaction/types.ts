@@ -1,17 +1,26 @@
 /** The contract between the agent loop and the compaction tiers. */
-import type { CacheEditDelete, MessageEntry, SideRequestPurpose, TimelineEntry, Usage } from "../messages/index.js";
-import type { Provider, ProviderCapabilities } from "../provider/types.js";
-import type { LatchState } from "../request/latches.js";
-import type { RequestSettings } from "../request/settings.js";
-import type { CacheEditPin, ContextManagementEdit } from "../request/types.js";
+import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../messages/index.js";
+import type { ContextManagementEdit } from "../request/types.js";
+import type { ForkRunner } from "./fork-runner.js";
 import type { CompactionSettings } from "./settings.js";
+
+/**
+ * What the server accepts, as far as the tiers care (the loop passes the provider's capabilities minus the
+ * features the server refused this session).
+ */
+export interface CompactionCapabilities {
+  /** Accepts `cache_edits` blocks and `cache_reference` on tool_results (microcompact's cached path). */
+  cacheEdits: boolean;
+  /** Accepts `context_management` edits (microcompact's server-side path). */
+  contextManagement: boolean;
+}
 
 export interface CompactionInput {
   /** The whole timeline (never edited: tiers return records instead). */
   entries: readonly TimelineEntry[];
   now: Date;
   settings: CompactionSettings;
-  capabilities: ProviderCapabilities;
+  capabilities: CompactionCapabilities;
   /** Effective model and context window (src/messages/models.ts, with any override). */
   model: string;
   contextWindow: number;
@@ -34,55 +43,6 @@ export interface CompactionInput {
   /** The prompt-cache TTL requests use (the time-based clear runs once the idle time passes it). Default "5m". */
   cacheTtl?: "5m" | "1h";
 }
-
-/** One forked request: the parent's prefix (`messages`, assembled exactly as the main loop would) plus one instruction. */
-export interface ForkRequest {
-  messages: readonly MessageEntry[];
-  /** Appended as one meta user message after `messages`. */
-  instruction: string;
-  /** Output cap of the forked request. */
-  maxTokens: number;
-  /** What the request is for, in its bill (`ForkParent.onSideRequest`). Default "compact". */
-  purpose?: SideRequestPurpose;
-}
-
-/** The bill of one forked request that got an answer, for the transcript and the session's totals. */
-export interface SideRequestBill {
-  purpose: SideRequestPurpose;
-  model: string;
-  usage: Usage;
-}
-
-export interface ForkResult {
-  /** The reply's text blocks, joined. */
-  text: string;
-  usage: Usage;
-  /** The client's estimate of the request's input tokens (tools, system and messages). */
-  estimatedInputTokens: number;
-}
-
-/** Runs forked requests that reuse the parent's system prompt, tools, model and message prefix. */
-export interface ForkRunner {
-  run(request: ForkRequest): Promise<ForkResult>;
-  /** The client's estimate of the input tokens `run(request)` would send (same ruler as the server's). */
-  estimate(request: ForkRequest): number;
-  /** The context window the requests go to. */
-  readonly contextWindow: number;
-}
-
-/** What a forked request inherits from its parent turn: the exact request settings, latches and pins. */
-export interface ForkParent {
-  provider: Provider;
-  settings: RequestSettings;
-  latches: LatchState;
-  pins: readonly CacheEditPin[];
-  signal?: AbortSignal;
-  /** Told of every forked request that was answered (it was billed). Default: nobody is told. */
-  onSideRequest?: (bill: SideRequestBill) => void;
-}
-
-/** Makes a ForkRunner for a parent (injected by the engine, which owns the forked agent). */
-export type ForkFactory = (parent: ForkParent) => ForkRunner;
 
 /** A summary kept up to date in the background (session memory), covering the conversation up to `throughUuid`. */
 export interface SessionMemorySnapshot {

@@ -6,9 +6,11 @@
  * tag), and only `max_tokens` differs, which is not part of the cache key.
  */
 
+import type { ForkFailure, ForkRequest, ForkResult, ForkRunner } from "../compaction/fork-runner.js";
 import { estimateRequestBodyTokens } from "../compaction/request-tokens.js";
-import type { ForkParent, ForkRequest, ForkResult, ForkRunner } from "../compaction/types.js";
+import type { ForkParent } from "../loop/query-context.js";
 import { createUserEntry, modelLimits, textBlock, type Usage } from "../messages/index.js";
+import { ProviderError } from "../provider/types.js";
 import { assembleRequest } from "../request/index.js";
 import type { AssembledRequest } from "../request/types.js";
 
@@ -62,6 +64,17 @@ async function sendForkedRequest(parent: ForkParent, request: ForkRequest): Prom
   return { text, usage, estimatedInputTokens };
 }
 
+/** What a provider error means for compaction: "prompt is too long" (with the server's numbers) or final. */
+export function forkFailure(error: unknown): ForkFailure {
+  if (!(error instanceof ProviderError) || error.kind !== "prompt_too_long") return { kind: "other" };
+  const { actualTokens, maxTokens } = error.options;
+  return {
+    kind: "prompt_too_long",
+    ...(actualTokens !== undefined ? { actualTokens } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+  };
+}
+
 /** A ForkRunner bound to `parent` (what the engine injects into the loop's compaction pass). */
 export function createForkRunner(parent: ForkParent): ForkRunner {
   const limits = modelLimits(parent.settings.model, parent.settings.modelOverrides);
@@ -69,5 +82,6 @@ export function createForkRunner(parent: ForkParent): ForkRunner {
     contextWindow: limits.contextWindow,
     run: (request) => runForkedAgent(parent, request),
     estimate: (request) => estimateRequestBodyTokens(assembleForkedRequest(parent, request).body),
+    failure: forkFailure,
   };
 }

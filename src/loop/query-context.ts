@@ -3,7 +3,7 @@
  * and the small derivations the loop and the engine share.
  */
 import type { CacheBreakDetector } from "../cache/index.js";
-import type { AutoCompactSession, CompactionSettings, ForkFactory, ForkParent } from "../compaction/index.js";
+import type { AutoCompactSession, CompactionSettings, ForkRunner, SideRequestBill } from "../compaction/index.js";
 import { cacheEditingEnabled } from "../compaction/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import { isPinOrCompactBoundary } from "../messages/index.js";
@@ -15,6 +15,20 @@ import { filterGrowing, type Timeline } from "../timeline/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
 import type { AnyTool, ToolRuntime } from "../tools/types.js";
 import type { TranscriptStore } from "../transcript/index.js";
+
+/** What a forked request inherits from its parent turn: the exact request settings, latches and pins. */
+export interface ForkParent {
+  provider: Provider;
+  settings: RequestSettings;
+  latches: LatchState;
+  pins: readonly CacheEditPin[];
+  signal?: AbortSignal;
+  /** Told of every forked request that was answered (it was billed). Default: nobody is told. */
+  onSideRequest?: (bill: SideRequestBill) => void;
+}
+
+/** Makes compaction's ForkRunner for a parent (injected by the engine, which owns the forked agent). */
+export type ForkFactory = (parent: ForkParent) => ForkRunner;
 
 /** Settings that stay fixed for a session (the loop reads them every iteration). */
 export interface LoopConfig {

@@ -1,4 +1,4 @@
-import type { CompactionInput, ForkParent } from "../compaction/index.js";
+import type { CompactionInput } from "../compaction/index.js";
 import { runCompactionTiers } from "../compaction/index.js";
 import {
   type AssistantEntry,
@@ -29,12 +29,19 @@ import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./bloc
 import { Channel } from "./channel.js";
 import { addUsage, type EngineEvent, emptyUsage, type TerminalReason, type TurnUsage } from "./events.js";
 import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
-import { compactableToolNames, defaultRequestSettings, pinsFromEntries, type QueryContext } from "./query-context.js";
+import {
+  compactableToolNames,
+  defaultRequestSettings,
+  type ForkParent,
+  pinsFromEntries,
+  type QueryContext,
+} from "./query-context.js";
 import {
   CONTINUATION_PROMPT,
   decideMaxTokens,
   isMediaError,
   isPromptTooLong,
+  newPromptTooLongRecovery,
   type PromptTooLongRecovery,
   type PromptTooLongStep,
   recoverFromPromptTooLong,
@@ -59,7 +66,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
   const maxTokensState = { override: undefined as number | undefined, escalated: false, continuations: 0 };
   let iterations = 0;
   let mediaRetried = false;
-  const promptTooLong: PromptTooLongRecovery = { collapseDrained: false, reactiveCompacted: false };
+  const promptTooLong: PromptTooLongRecovery = newPromptTooLongRecovery();
   let lastText = "";
 
   const entryContext = (): EntryContext => ({

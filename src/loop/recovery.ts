@@ -3,14 +3,15 @@
  * synthetic API-error messages (so the next request strips what caused them).
  */
 import {
+  COMPACTION_TIERS,
   type CompactionInput,
-  compactConversation,
-  drainCollapses,
-  projectApiView,
+  type OverflowFacts,
+  type OverflowOutcome,
+  type OverflowReason,
   RecordChain,
-  tokenCountWithEstimation,
+  type Tier,
 } from "../compaction/index.js";
-import { API_ERROR_TEXT, ESCALATED_MAX_TOKENS, type TimelineEntry } from "../messages/index.js";
+import { API_ERROR_TEXT, checkNever, ESCALATED_MAX_TOKENS, type TimelineEntry } from "../messages/index.js";
 import type { ProviderError } from "../provider/types.js";
 
 /** How many "resume where you stopped" continuations a turn may append after max_tokens stops. */
@@ -81,14 +82,17 @@ export function isMediaError(error: ProviderError): boolean {
 
 /** Which prompt-too-long recovery steps this turn has used (each runs at most once per turn). */
 export interface PromptTooLongRecovery {
-  collapseDrained: boolean;
-  /** Spans the drain committed (0 when nothing was staged). */
-  collapseDrainedSpans?: number;
-  reactiveCompacted: boolean;
+  /** What each tier's overflow step did this turn, by tier name. */
+  readonly outcomes: Map<string, OverflowOutcome>;
+}
+
+/** A turn's recovery bookkeeping before any step ran. */
+export function newPromptTooLongRecovery(): PromptTooLongRecovery {
+  return { outcomes: new Map() };
 }
 
 export type PromptTooLongStep =
-  | { action: "retry"; reason: "collapse_drain" | "reactive_compact"; records: TimelineEntry[]; compacted: boolean }
+  | { action: "retry"; reason: OverflowReason; records: TimelineEntry[]; compacted: boolean }
   | { action: "surface"; message: string };
 
 /** Whether a provider error means the prompt is over the window (or still too large after media stripping). */
@@ -96,54 +100,64 @@ export function isPromptTooLong(error: ProviderError, mediaRetried: boolean): bo
   return error.kind === "prompt_too_long" || (error.kind === "request_too_large" && mediaRetried);
 }
 
+function overflowFacts(error: ProviderError): OverflowFacts {
+  const { actualTokens, maxTokens } = error.options;
+  return {
+    ...(actualTokens !== undefined ? { actualTokens } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+  };
+}
+
 /**
- * The 413 / prompt-too-long chain: collapse drain (commit every staged span, no model call) → reactive
- * compact → a clear error. Each step runs at most once per turn and only when its tier is on, so the
- * chain always ends.
+ * The 413 / prompt-too-long chain: each tier's overflow step, in tier order (collapse drain: commit every
+ * staged span, no model call → reactive compact), then a clear error. Each step runs at most once per turn and
+ * only when its tier is on, so the chain always ends.
  */
 export async function recoverFromPromptTooLong(
   input: CompactionInput,
   error: ProviderError,
   used: PromptTooLongRecovery,
+  tiers: readonly Tier[] = COMPACTION_TIERS,
 ): Promise<PromptTooLongStep> {
-  const { settings } = input;
-  if (settings.collapse && !used.collapseDrained) {
-    used.collapseDrained = true;
+  const failures: string[] = [];
+  for (const tier of tiers) {
+    const step = tier.overflow;
+    if (step === undefined || !tier.enabled(input.settings) || used.outcomes.has(tier.name)) continue;
+    if (step.available?.(input) === false) continue;
     const chain = new RecordChain(input.sessionId, input.parentUuid, input.now);
-    used.collapseDrainedSpans = drainCollapses(input, chain);
-    if (used.collapseDrainedSpans > 0)
-      return { action: "retry", reason: "collapse_drain", records: chain.records, compacted: false };
-  }
-  let compactFailure: string | undefined;
-  if (settings.autocompact && !used.reactiveCompacted && input.fork !== undefined) {
-    used.reactiveCompacted = true;
-    const chain = new RecordChain(input.sessionId, input.parentUuid, input.now);
-    const view = projectApiView(input.entries, settings);
-    try {
-      await compactConversation(input, view, chain, {
-        trigger: "reactive",
-        preTokens: error.options.actualTokens ?? tokenCountWithEstimation(view),
-      });
-      return { action: "retry", reason: "reactive_compact", records: chain.records, compacted: true };
-    } catch (failure) {
-      compactFailure = failure instanceof Error ? failure.message : String(failure);
+    const outcome = await step.relieve(input, chain, overflowFacts(error));
+    used.outcomes.set(tier.name, outcome);
+    switch (outcome.kind) {
+      case "retry":
+        return { action: "retry", reason: step.reason, records: chain.records, compacted: outcome.compacted };
+      case "failed":
+        failures.push(outcome.message);
+        break;
+      case "nothing":
+        break;
+      default:
+        checkNever(outcome);
     }
   }
   const numbers =
     error.options.actualTokens !== undefined && error.options.maxTokens !== undefined
       ? ` (${error.options.actualTokens.toLocaleString("en-US")} tokens > ${error.options.maxTokens.toLocaleString("en-US")} maximum)`
       : "";
-  // A drain that found nothing staged did not try to make it fit; say so rather than blame it.
-  const drained = used.collapseDrained && (used.collapseDrainedSpans ?? 0) > 0;
-  const tried = [drained ? "collapse drain" : "", used.reactiveCompacted ? "reactive compaction" : ""]
-    .filter((step) => step !== "")
+  // A step with nothing to offer (a drain with nothing staged) did not try to make it fit: it is not blamed.
+  const tried = tiers
+    .flatMap((tier) => {
+      const outcome = used.outcomes.get(tier.name);
+      return tier.overflow !== undefined && outcome !== undefined && outcome.kind !== "nothing"
+        ? [tier.overflow.label]
+        : [];
+    })
     .join(" and ");
   return {
     action: "surface",
     message:
       `The conversation is too long for the model's context window${numbers}` +
       (tried !== "" ? `; ${tried} could not make it fit` : "") +
-      (compactFailure !== undefined ? ` (compaction failed: ${compactFailure})` : "") +
+      failures.map((failure) => ` (${failure})`).join("") +
       ". Run /compact or /clear, or start a new session.",
   };
 }

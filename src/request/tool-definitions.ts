@@ -3,8 +3,17 @@
  * tools block (the very start of the cached prefix) never depends on registration order.
  */
 import { z } from "zod";
-import type { AnyTool } from "../tools/types.js";
 import type { ToolDefinition } from "./types.js";
+
+/**
+ * What a definition is made from: a tool's name, description and zod input schema. Every `Tool` of `tools/`
+ * is one; the type lives here so request assembly (a lower floor) never imports the tools it describes.
+ */
+export interface ToolSchemaSource {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: z.ZodType;
+}
 
 /** Code-unit order (not locale order, which depends on the machine's ICU data). */
 export function compareNames(left: string, right: string): number {
@@ -42,14 +51,14 @@ export function sortedToolDefinitions(definitions: readonly ToolDefinition[]): T
 }
 
 /** Each tool's definition, by tool object, with the schema it was made from. */
-const definitionsByTool = new WeakMap<AnyTool, { inputSchema: unknown; definition: ToolDefinition }>();
+const definitionsByTool = new WeakMap<ToolSchemaSource, { inputSchema: unknown; definition: ToolDefinition }>();
 
 /**
  * API tool definitions for `tools`: zod → JSON Schema (without `$schema`), stably sorted by name. A tool's
  * definition is made again only when its name, description or schema object changed (a tool may update its
  * description mid-session; that must reach the request, and break detection must see it).
  */
-export function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[] {
+export function toolDefinitions(tools: readonly ToolSchemaSource[]): ToolDefinition[] {
   const definitions = tools.map((tool): ToolDefinition => {
     const known = definitionsByTool.get(tool);
     if (

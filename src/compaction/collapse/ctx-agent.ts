@@ -1,12 +1,12 @@
 /**
  * The ctx-agent: finds the next collapsible span of the projected view and asks a forked request (the
  * parent's exact prefix plus one instruction, so it reads the cache) for its summary. It returns the new
- * snapshot of staged spans; it never commits (that is `applyCollapsesIfNeeded`'s job, with no model call).
+ * snapshot of staged spans; it never commits (that is `applyCollapses`'s job, with no model call).
  */
 import type { CollapseSnapshotRecord, MessageEntry, StagedCollapse } from "../../messages/index.js";
 import { contentText } from "../../messages/index.js";
+import type { ForkRunner } from "../fork-runner.js";
 import { extractSummary } from "../summary-request.js";
-import type { ForkRunner } from "../types.js";
 import { spanRange } from "./collapse-log.js";
 import { type CollapsibleSpan, findCollapsibleSpan, type SpanOptions } from "./collapsible-spans.js";
 

@@ -59,10 +59,15 @@ export function toolDefinitions(tools: readonly AnyTool[]): ToolDefinition[] {
       known.definition.description === tool.description
     )
       return known.definition;
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema) as Record<string, unknown>;
-    const definition: ToolDefinition = { name: tool.name, description: tool.description, input_schema: schema };
+    const definition = toolDefinition(tool);
     definitionsByTool.set(tool, { inputSchema: tool.inputSchema, definition });
     return definition;
   });
   return sortedToolDefinitions(definitions);
+}
+
+/** The API definition of one tool: its JSON Schema, generated from the zod schema without the `$schema` key. */
+export function toolDefinition(tool: AnyTool): ToolDefinition {
+  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.inputSchema) as Record<string, unknown>;
+  return { name: tool.name, description: tool.description, input_schema: inputSchema };
 }

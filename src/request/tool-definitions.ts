@@ -7,7 +7,7 @@ import type { AnyTool } from "../tools/types.js";
 import type { ToolDefinition } from "./types.js";
 
 /** Code-unit order (not locale order, which depends on the machine's ICU data). */
-export function compareNames(left: string, right: string): number {
+function compareNames(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
@@ -17,6 +17,7 @@ interface SortedList {
   sorted: ToolDefinition[];
 }
 
+/** A plain WeakMap, not `memoizeByObject`: a different list that starts with the same definition replaces it. */
 const sortedLists = new WeakMap<ToolDefinition, SortedList>();
 
 /**
@@ -41,7 +42,10 @@ export function sortedToolDefinitions(definitions: readonly ToolDefinition[]): T
   return sorted;
 }
 
-/** Each tool's definition, by tool object, with the schema it was made from. */
+/**
+ * Each tool's definition, by tool object, with the schema it was made from. Not a `DerivedCache`: it is made
+ * again when any of three fields changes, one of them an object (the schema), which a string key cannot hold.
+ */
 const definitionsByTool = new WeakMap<AnyTool, { inputSchema: unknown; definition: ToolDefinition }>();
 
 /**

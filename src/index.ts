@@ -31,7 +31,6 @@ export {
   grepTool,
   readTool,
   runTool,
-  ToolRegistry,
   writeTool,
 } from "./tools/index.js";
 export type { PermissionMode, PermissionPolicy } from "./tools/permissions.js";

@@ -5,9 +5,21 @@
  * "input-token equivalents"; `dollars` prices it at a per-million input price.
  */
 import type { RequestLogEntry } from "../../src/emulator/index.js";
+import {
+  CACHE_READ_MULTIPLIER,
+  CACHE_WRITE_1H_MULTIPLIER,
+  CACHE_WRITE_5M_MULTIPLIER,
+  UNCACHED_INPUT_MULTIPLIER,
+} from "../../src/messages/pricing.js";
 
-/** Prices relative to one uncached input token. */
-export const PRICE = { input: 1, write5m: 1.25, write1h: 2, read: 0.1, output: 5 } as const;
+/** Prices relative to one uncached input token: the API's cache multipliers, and output at a Sonnet-class 5×. */
+export const PRICE = {
+  input: UNCACHED_INPUT_MULTIPLIER,
+  write5m: CACHE_WRITE_5M_MULTIPLIER,
+  write1h: CACHE_WRITE_1H_MULTIPLIER,
+  read: CACHE_READ_MULTIPLIER,
+  output: 5,
+} as const;
 
 /** Sonnet-class input price, dollars per million tokens (for the dollar column only). */
 export const DEFAULT_INPUT_DOLLARS_PER_MILLION = 3;

@@ -27,7 +27,7 @@ import { describeServerCacheMiss, SERVER_PREFIX_CHANGES, type ServerCacheMissRea
 export const MAIN_SCOPE = "main";
 
 /** Directory diff files go to unless `diffDir` says otherwise. */
-export function defaultDiffDir(): string {
+function defaultDiffDir(): string {
   return join(tmpdir(), "threadline-cache-diffs");
 }
 

@@ -3,6 +3,7 @@
  * key, each on its own, so a later break can be explained by exactly the dimensions that moved.
  */
 import type { AssembledRequest, SystemBlock, ToolDefinition } from "../request/types.js";
+import { memoizeByObject } from "../timeline/identity-memo.js";
 import { shortHash, stableJson } from "./stable-json.js";
 
 /** Hashes (or short literal values) of every cache-relevant dimension of one request. */
@@ -128,17 +129,10 @@ interface HashedTool {
 }
 
 /** By definition object: a session sends the same tool objects every turn, hashed once. */
-const hashedTools = new WeakMap<ToolDefinition, HashedTool>();
-
-function hashedTool(tool: ToolDefinition): HashedTool {
-  let hashed = hashedTools.get(tool);
-  if (hashed === undefined) {
-    const definition = withoutCacheControl(tool);
-    hashed = { name: tool.name, definition, hash: shortHash(stableJson(definition)) };
-    hashedTools.set(tool, hashed);
-  }
-  return hashed;
-}
+const hashedTool = memoizeByObject((tool: ToolDefinition): HashedTool => {
+  const definition = withoutCacheControl(tool);
+  return { name: tool.name, definition, hash: shortHash(stableJson(definition)) };
+});
 
 function withoutCacheControl(tool: ToolDefinition): Record<string, unknown> {
   const { cache_control: _ignored, ...rest } = tool;

@@ -1,7 +1,6 @@
 export {
   CacheBreakDetector,
   type CacheBreakDetectorOptions,
-  defaultDiffDir,
   MAIN_SCOPE,
   type ScopeCacheStats,
 } from "./break-detector.js";

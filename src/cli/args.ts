@@ -162,7 +162,7 @@ export const FLAG_NAMES: readonly string[] = Object.entries(OPTIONS).flatMap(([n
 ]);
 
 /** Our own one line for `parseArgs`'s errors (its text explains `--` quoting at length). */
-export function describeParseError(error: unknown): string {
+function describeParseError(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
   const flag = /'(-[^',\s]+)/.exec(message)?.[1];

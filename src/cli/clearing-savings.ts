@@ -6,7 +6,7 @@
  */
 import type { TimelineEntry } from "../messages/index.js";
 import { modelLimits } from "../messages/index.js";
-import { CACHE_READ_MULTIPLIER } from "./pricing.js";
+import { CACHE_READ_MULTIPLIER } from "../messages/pricing.js";
 
 export interface ClearingSavings {
   clears: number;

@@ -28,7 +28,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** Short words tolerate one edit, longer ones `DEFAULT_MAX_TYPO_DISTANCE` (so `do` is never `demo`). */
-export function maxDistanceFor(word: string): number {
+function maxDistanceFor(word: string): number {
   if (word.length <= 3) return 0;
   return word.length < 6 ? 1 : DEFAULT_MAX_TYPO_DISTANCE;
 }

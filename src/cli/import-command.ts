@@ -40,7 +40,7 @@ export interface ParsedTranscriptFile {
 }
 
 /** Reads a transcript for import: header, records kept verbatim, and the lines that are not records. */
-export async function readTranscriptForImport(path: string): Promise<ParsedTranscriptFile> {
+async function readTranscriptForImport(path: string): Promise<ParsedTranscriptFile> {
   let headerLine: string | undefined;
   let header: TranscriptHeader | undefined;
   let firstRecord: RawRecord | undefined;

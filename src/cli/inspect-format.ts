@@ -1,6 +1,13 @@
 /** Human-readable text of an `InspectReport`: the request table, prompts, totals, breaks, savings, problems. */
 import { MAIN_SCOPE } from "../cache/index.js";
-import type { InspectBreak, InspectReport, InspectRequest, RequestPurpose, TokenTotals } from "./inspect-types.js";
+import type {
+  InspectBreak,
+  InspectReport,
+  InspectRequest,
+  RequestPurpose,
+  TokenTotals,
+  TranscriptFormat,
+} from "./inspect-types.js";
 
 /** Malformed lines listed one by one before the rest are summarised by count. */
 export const DEFAULT_MALFORMED_LINES_SHOWN = 20;
@@ -21,18 +28,24 @@ const RECORD_WORDS: Readonly<Record<string, string>> = {
   "side-request": "side-request records it could not read",
 };
 
-const PURPOSE_WORDS: Readonly<Record<RequestPurpose, string>> = {
+/** What a request was for, in words (a main-loop turn needs none); the page uses them too. */
+export const PURPOSE_WORDS: Readonly<Record<RequestPurpose, string>> = {
   turn: "",
   compact: "compaction summary",
   collapse: "collapse summary",
   "session-memory": "session memory",
 };
 
+/** The transcript format as a reader calls it. */
+export function formatName(format: TranscriptFormat): string {
+  return format === "claude-code" ? "Claude Code" : format;
+}
+
 /** The report as text for a terminal. */
 export function formatInspectReport(report: InspectReport, source?: string): string {
   const lines: string[] = [];
   const where = source === undefined ? "" : `${source}: `;
-  const kind = report.format === "claude-code" ? "Claude Code" : report.format;
+  const kind = formatName(report.format);
   lines.push(`${where}${kind} transcript, ${count(report.requests.length)} requests`);
   for (const model of report.unknownModels)
     lines.push(

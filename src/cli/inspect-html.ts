@@ -6,19 +6,12 @@
 import { basename } from "node:path";
 import { MAIN_SCOPE } from "../cache/index.js";
 import { chartAssets } from "./chart-assets.js";
-import { count, dollars, percent } from "./inspect-format.js";
+import { count, dollars, formatName, PURPOSE_WORDS, percent } from "./inspect-format.js";
 import { PAGE_SCRIPT } from "./inspect-page-script.js";
-import type { InspectEvent, InspectReport, RequestPurpose } from "./inspect-types.js";
+import type { InspectEvent, InspectReport } from "./inspect-types.js";
 
 /** Prompt rows the page lists; past this, the most expensive ones (all of them are in `--json`). */
 export const DEFAULT_PAGE_PROMPT_ROWS = 300;
-
-const PURPOSE_WORDS: Readonly<Record<RequestPurpose, string>> = {
-  turn: "",
-  compact: "compaction summary",
-  collapse: "collapse summary",
-  "session-memory": "session memory",
-};
 
 const EVENT_WORDS: Readonly<Record<InspectEvent["kind"], string>> = {
   snip: "snip",
@@ -57,7 +50,7 @@ export function renderInspectPage(report: InspectReport, source: string): string
 <style>${PAGE_STYLE}</style>
 </head><body>
 <h1>${escapeHtml(title)}</h1>
-<p class="muted">${escapeHtml(source)} · ${report.format === "claude-code" ? "Claude Code" : escapeHtml(report.format)} transcript</p>
+<p class="muted">${escapeHtml(source)} · ${escapeHtml(formatName(report.format))} transcript</p>
 ${report.unknownModels
   .map(
     (model) =>

@@ -5,6 +5,7 @@
  * and only a few fields of each are read.
  */
 import { type CacheBreak, MAIN_SCOPE, parseCacheBreakNotice } from "../cache/index.js";
+import { cacheReadUsdPerToken } from "../messages/pricing.js";
 import { findBreaks } from "./inspect-breaks.js";
 import { CompactionTally } from "./inspect-compaction.js";
 import { estimateContentTokens } from "./inspect-estimate.js";
@@ -19,7 +20,6 @@ import type {
   RequestPurpose,
   TranscriptFormat,
 } from "./inspect-types.js";
-import { cacheReadUsdPerToken } from "./pricing.js";
 
 export { UNKNOWN_BREAK_CAUSE } from "./inspect-breaks.js";
 

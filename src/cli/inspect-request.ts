@@ -1,8 +1,8 @@
 /** One request row of `threadline inspect`: built from a response's usage, priced, and summed into totals. */
 import { hitRatio } from "../cache/index.js";
 import { isKnownModel } from "../messages/models.js";
+import { requestCostUsd } from "../messages/pricing.js";
 import type { InspectRequest, ServerCacheMiss, TokenTotals } from "./inspect-types.js";
-import { requestCostUsd } from "./pricing.js";
 
 type JsonRecord = Record<string, unknown>;
 

@@ -37,7 +37,7 @@ export interface WhatIfReport {
 }
 
 /** The replay's inputs threadline itself would use: its default system prompt and tools. */
-export function threadlineReplayOptions(entries: readonly TimelineEntry[], cwd: string): ReplayOptions {
+function threadlineReplayOptions(entries: readonly TimelineEntry[], cwd: string): ReplayOptions {
   const tools = [...defaultTools(), createSnipTool()];
   const first = entries.find((entry) => "timestamp" in entry && typeof entry.timestamp === "string");
   const date = first !== undefined && "timestamp" in first ? new Date(first.timestamp) : new Date(0);
@@ -103,7 +103,7 @@ export async function runWhatIf(
 }
 
 /** The comparison as text. */
-export function formatWhatIf(result: WhatIfReport, source: string): string {
+function formatWhatIf(result: WhatIfReport, source: string): string {
   const change = (value: number) => {
     if (result.actual.costUsd === 0) return "";
     const percent = ((value - result.actual.costUsd) / result.actual.costUsd) * 100;

@@ -190,7 +190,7 @@ function unescapeHtml(text: string): string {
 }
 
 /** Light highlighting for a code line: comments, strings, a few common keywords. */
-export function highlight(line: string, paint: Paint = PLAIN): string {
+function highlight(line: string, paint: Paint = PLAIN): string {
   const comment = /(^|\s)(\/\/|#(?!!)|--)\s.*$/.exec(line);
   const code = comment !== null ? line.slice(0, comment.index + (comment[1]?.length ?? 0)) : line;
   const rest = comment !== null ? line.slice(code.length) : "";

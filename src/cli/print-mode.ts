@@ -17,7 +17,7 @@ import { CliError, engineOptions, openSession, requireCredentials } from "./sess
 export const INTERRUPTED_EXIT_CODE = 130;
 
 /** The prompt: piped stdin first, then the argument, separated by a blank line. */
-export async function printPrompt(cli: CliOptions, io: CliIo): Promise<string> {
+async function printPrompt(cli: CliOptions, io: CliIo): Promise<string> {
   const parts: string[] = [];
   if (stdinHasInput(io, cli.prompt.trim() !== "")) {
     const piped = (await readAll(io.stdin)).trim();

@@ -75,7 +75,7 @@ export function engineOptions(
 }
 
 /** The transcript store the options (else `$THREADLINE_STORE`) name; a bad URL is one `CliError` line. */
-export function storeLocation(options: QueryEngineOptions): StoreLocation {
+function storeLocation(options: QueryEngineOptions): StoreLocation {
   try {
     return parseStoreUrl(options.store ?? (options.env ?? process.env)[THREADLINE_STORE_ENV]);
   } catch (error) {

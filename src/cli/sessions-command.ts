@@ -48,7 +48,7 @@ export async function runSessionsCommand(argv: readonly string[], io: CliIo): Pr
 }
 
 /** The table: one line per session; "-" where there is no holder. */
-export function formatSessionsTable(sessions: readonly StoredSessionSummary[]): string {
+function formatSessionsTable(sessions: readonly StoredSessionSummary[]): string {
   const rows = [
     ["SESSION", "PROJECT", "LAST ACTIVITY", "ENTRIES", "SIZE", "HOLDER"],
     ...sessions.map((session) => [

@@ -11,10 +11,10 @@ import { deletedReferencesOf } from "../emulator/request-tokens.js";
 import { pinsFromEntries } from "../loop/query-context.js";
 import type { AssistantEntry, TimelineEntry } from "../messages/index.js";
 import { modelLimits } from "../messages/index.js";
+import { requestCostUsd } from "../messages/pricing.js";
 import { DEFAULT_CAPABILITIES } from "../provider/capabilities.js";
 import type { ProviderCapabilities } from "../provider/types.js";
 import { assembleRequest, emptyLatches, type RequestSettings, type ToolDefinition } from "../request/index.js";
-import { requestCostUsd } from "./pricing.js";
 
 export interface ReplayOptions {
   /** System prompt segments threadline would send. */

@@ -4,6 +4,7 @@
  */
 import type { MessageEntry } from "../messages/index.js";
 import { checkNever, estimateBlockTokens, estimateTextTokens } from "../messages/index.js";
+import { memoizeByObject } from "../timeline/identity-memo.js";
 import { sharedPrefixLength } from "../timeline/index.js";
 
 /** Estimated tokens one entry contributes to a request (entries the API never sees count 0). */
@@ -38,20 +39,11 @@ interface RunningTotals {
   sums: number[];
 }
 
-/** Keyed by the list's first entry, so each session's view keeps its own. */
-const totals = new WeakMap<MessageEntry, RunningTotals>();
+/** Keyed by the list's first entry, so each session's view keeps its own; updated in place. */
+const runningTotals = memoizeByObject((_first: MessageEntry): RunningTotals => ({ entries: [], sums: [0] }));
 
 /** Each entry's estimate (entries never change): lists that share entries but not a start measure them once. */
-const entryTokens = new WeakMap<MessageEntry, number>();
-
-function memoizedEntryTokens(entry: MessageEntry): number {
-  let tokens = entryTokens.get(entry);
-  if (tokens === undefined) {
-    tokens = estimateEntryTokens(entry);
-    entryTokens.set(entry, tokens);
-  }
-  return tokens;
-}
+const memoizedEntryTokens = memoizeByObject(estimateEntryTokens);
 
 /**
  * Estimated tokens of a list of entries. Every tier measures the view every turn; the view only grows between
@@ -61,11 +53,7 @@ function memoizedEntryTokens(entry: MessageEntry): number {
 export function estimateEntriesTokens(entries: readonly MessageEntry[]): number {
   const first = entries[0];
   if (first === undefined) return 0;
-  let memo = totals.get(first);
-  if (memo === undefined) {
-    memo = { entries: [], sums: [0] };
-    totals.set(first, memo);
-  }
+  const memo = runningTotals(first);
   const shared = sharedPrefixLength(memo.entries, entries);
   if (shared === entries.length) return memo.sums[shared]!;
   // A different continuation replaces the old one: the session moved on (or back, after a snip).

@@ -4,6 +4,7 @@
  */
 import type { AssistantEntry, MessageEntry, ToolResultBlock, ToolUseBlock, UserEntry } from "../messages/index.js";
 import { estimateBlockTokens } from "../messages/index.js";
+import { DerivedCache } from "../timeline/identity-memo.js";
 import { filterGrowing } from "../timeline/index.js";
 import { clearedPlaceholder } from "./cleared-placeholder.js";
 
@@ -97,7 +98,7 @@ function hasToolResult(entry: MessageEntry): boolean {
 }
 
 /** Each entry's cleared copy, with the ids it cleared: the same clears give the same object every turn. */
-const clearedCopies = new WeakMap<UserEntry, { key: string; copy: UserEntry }>();
+const clearedCopies = new DerivedCache<UserEntry, UserEntry>();
 
 function withClears(
   entry: UserEntry,
@@ -112,21 +113,21 @@ function withClears(
     .map((block) => (block as ToolResultBlock).tool_use_id)
     .join("\n");
   if (key === "") return entry;
-  const known = clearedCopies.get(entry);
-  if (known?.key === key) return known.copy;
-  const copy: UserEntry = {
-    ...entry,
-    message: {
-      ...entry.message,
-      content: content.map((block) => {
-        if (!hit(block)) return block;
-        const result = block as ToolResultBlock;
-        return clearedBlock(result, uses().get(result.tool_use_id), entry.toolUseResult);
-      }),
-    },
-  };
-  clearedCopies.set(entry, { key, copy });
-  return copy;
+  return clearedCopies.get(
+    entry,
+    key,
+    (): UserEntry => ({
+      ...entry,
+      message: {
+        ...entry.message,
+        content: content.map((block) => {
+          if (!hit(block)) return block;
+          const result = block as ToolResultBlock;
+          return clearedBlock(result, uses().get(result.tool_use_id), entry.toolUseResult);
+        }),
+      },
+    }),
+  );
 }
 
 /**

@@ -27,7 +27,7 @@ function stringHeader(value: string) {
 }
 
 /** A `chunk` event frame carrying `payload` (base64 JSON, as Bedrock sends it). */
-export function encodeChunk(payload: Record<string, unknown>): Uint8Array {
+function encodeChunk(payload: Record<string, unknown>): Uint8Array {
   const bytes = Buffer.from(JSON.stringify(payload), "utf8").toString("base64");
   return codec.encode({
     headers: {
@@ -40,7 +40,7 @@ export function encodeChunk(payload: Record<string, unknown>): Uint8Array {
 }
 
 /** An exception frame (`:message-type: exception`) named `type`, e.g. `throttlingException`. */
-export function encodeException(type: string, body: Record<string, unknown>): Uint8Array {
+function encodeException(type: string, body: Record<string, unknown>): Uint8Array {
   return codec.encode({
     headers: {
       ":exception-type": stringHeader(type),
@@ -59,7 +59,7 @@ interface AwsError {
 }
 
 /** The Anthropic error an answer carried, as Bedrock reports it. */
-export function bedrockError(status: number, type: string, message: string): AwsError {
+function bedrockError(status: number, type: string, message: string): AwsError {
   switch (type) {
     case "rate_limit_error":
       return {
@@ -102,7 +102,7 @@ function errorTypeHeader(exception: string): string {
 }
 
 /** The error reply for a request Bedrock would refuse before the model sees it. */
-export function bedrockRefusal(status: number, exception: string, message: string, requestId: string): WrittenAnswer {
+function bedrockRefusal(status: number, exception: string, message: string, requestId: string): WrittenAnswer {
   return {
     status,
     headers: {

@@ -38,7 +38,7 @@ export const EXCEED_CONTEXT_SIZE_ERROR = "exceed_context_size_error";
 const MAX_STRIP_PASSES = 64;
 
 /** llama.cpp's `format_error_response` body for `message` with an error type. */
-export function compatibleErrorBody(status: number, type: string, message: string): { error: Record<string, unknown> } {
+function compatibleErrorBody(status: number, type: string, message: string): { error: Record<string, unknown> } {
   return { error: { code: status, message, type } };
 }
 

@@ -18,7 +18,7 @@ export interface StreamEvent {
 }
 
 /** Splits `text` into pieces of at most `size` code points (never inside a surrogate pair). */
-export function splitText(text: string, size: number): string[] {
+function splitText(text: string, size: number): string[] {
   const points = Array.from(text);
   const pieces: string[] = [];
   for (let index = 0; index < points.length; index += size) pieces.push(points.slice(index, index + size).join(""));

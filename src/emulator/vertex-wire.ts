@@ -11,7 +11,7 @@ import type { Transcoder, WrittenAnswer } from "./transcoding-response.js";
 export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 
 /** A Google API error answer. */
-export function googleError(code: number, status: string, message: string): WrittenAnswer {
+function googleError(code: number, status: string, message: string): WrittenAnswer {
   return {
     status: code,
     headers: { "content-type": "application/json; charset=UTF-8" },

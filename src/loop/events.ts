@@ -2,6 +2,7 @@
  * What the loop and engine tell their caller, and the explicit reasons a loop iteration continues or ends.
  */
 import type { AssistantEntry, MessageEntry, SystemEntry, ToolUseBlock, Usage, UserEntry } from "../messages/index.js";
+import { costUsd } from "../messages/pricing.js";
 import type { RawStreamEvent } from "../provider/types.js";
 import type { AssembledRequest } from "../request/types.js";
 
@@ -82,6 +83,14 @@ export function addUsage(
   total.cacheReadInputTokens += cacheRead;
   total.cacheCreationInputTokens += cacheWrite;
   total.requests += 1;
-  const inputDollars = (usage.input_tokens + 1.25 * write5m + 2 * write1h + 0.1 * cacheRead) * prices.inputPerMTok;
-  total.costUsd += (inputDollars + usage.output_tokens * prices.outputPerMTok) / 1_000_000;
+  total.costUsd += costUsd(
+    {
+      inputTokens: usage.input_tokens,
+      cacheReadTokens: cacheRead,
+      cacheWrite5mTokens: write5m,
+      cacheWrite1hTokens: write1h,
+      outputTokens: usage.output_tokens,
+    },
+    { inputPricePerMTok: prices.inputPerMTok, outputPricePerMTok: prices.outputPerMTok },
+  );
 }

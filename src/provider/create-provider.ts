@@ -9,7 +9,7 @@ import { resolveAwsAuth } from "./aws-credentials.js";
 import { BedrockProvider } from "./bedrock.js";
 import { requiresApiKey } from "./capabilities.js";
 import { resolveGoogleAuth } from "./google-credentials.js";
-import { PLATFORM_NAMES, type PlatformName } from "./platform-profiles.js";
+import type { PlatformName } from "./platform-profiles.js";
 import type { SdkProviderOptions } from "./sdk-provider.js";
 import type { Provider } from "./types.js";
 import { VertexProvider } from "./vertex.js";
@@ -26,11 +26,6 @@ export function platformFromEnv(env: Env): PlatformName {
   if (truthy(env[USE_BEDROCK_ENV])) return "bedrock";
   if (truthy(env[USE_VERTEX_ENV])) return "vertex";
   return "anthropic";
-}
-
-/** `value` as a platform name, or undefined when it is not one. */
-export function parsePlatform(value: string): PlatformName | undefined {
-  return PLATFORM_NAMES.find((name) => name === value);
 }
 
 export interface CreateProviderOptions extends SdkProviderOptions {

@@ -25,9 +25,6 @@ export const MODEL_SNAPSHOTS: Readonly<Record<string, string>> = {
 /** Dateless models whose Bedrock id still carries the `-v1` suffix. */
 const BEDROCK_V1_SUFFIX: ReadonlySet<string> = new Set(["claude-opus-4-6"]);
 
-/** Inference-profile prefixes Bedrock documents for Anthropic models. */
-export const BEDROCK_INFERENCE_PREFIXES: readonly string[] = ["us", "us-gov", "eu", "apac", "jp", "au", "global"];
-
 const DATED = /^(claude-[a-z0-9-]+?)-(\d{8})$/;
 const BEDROCK_FORM = /^(?:arn:|(?:[a-z-]+\.)?anthropic\.)/;
 

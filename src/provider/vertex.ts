@@ -111,7 +111,7 @@ function headerAuth(headers: Record<string, string>, projectId: string): VertexA
 }
 
 /** The SDK's own default endpoint for a region (computed here so the SDK never falls back to process.env). */
-export function defaultVertexBaseURL(region: string): string {
+function defaultVertexBaseURL(region: string): string {
   switch (region) {
     case "global":
       return "https://aiplatform.googleapis.com/v1";

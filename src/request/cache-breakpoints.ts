@@ -19,8 +19,8 @@ import type {
   ContentBlock,
   ToolResultBlock,
 } from "../messages/index.js";
+import { memoizeByObject } from "../timeline/identity-memo.js";
 import { sharedPrefixLength } from "../timeline/index.js";
-import { DerivedCache } from "./derived-cache.js";
 import { isBlank } from "./normalize/working-message.js";
 import type { CacheEditPin, SystemBlock } from "./types.js";
 
@@ -48,7 +48,7 @@ export interface CacheBreakpointResult {
 }
 
 /** The marker for `ttl` ("5m" is the server default and is left implicit). */
-export function cacheControl(ttl: "5m" | "1h"): CacheControl {
+function cacheControl(ttl: "5m" | "1h"): CacheControl {
   return ttl === "1h" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
 }
 
@@ -75,19 +75,16 @@ function editsInsertIndex(content: readonly ContentBlock[]): number {
   return index;
 }
 
-const referenced = new DerivedCache<ToolResultBlock, ToolResultBlock>();
+const referenced = memoizeByObject(
+  (block: ToolResultBlock): ToolResultBlock => ({ ...block, cache_reference: block.tool_use_id }),
+);
 
 /** Referenced copies of whole messages, by identity, so an unchanged message stays the same object turn after turn. */
-const referencedMessages = new WeakMap<ApiMessage, ApiMessage>();
+const referencedMessage = memoizeByObject(withReferencesFresh);
 
 function withReferences(message: ApiMessage): ApiMessage {
   if (typeof message.content === "string" || message.role !== "user") return message;
-  let result = referencedMessages.get(message);
-  if (result === undefined) {
-    result = withReferencesFresh(message);
-    referencedMessages.set(message, result);
-  }
-  return result;
+  return referencedMessage(message);
 }
 
 function withReferencesFresh(message: ApiMessage): ApiMessage {
@@ -96,7 +93,7 @@ function withReferencesFresh(message: ApiMessage): ApiMessage {
   const content = message.content.map((block) => {
     if (block.type !== "tool_result" || block.cache_reference === block.tool_use_id) return block;
     changed = true;
-    return referenced.get(block, "", (): ToolResultBlock => ({ ...block, cache_reference: block.tool_use_id }));
+    return referenced(block);
   });
   return changed ? { role: message.role, content } : message;
 }
@@ -121,8 +118,10 @@ interface ReferencedPrefix {
   added: string[][];
 }
 
-/** Keyed by the first input message, so each conversation keeps its own (as the serialized prefix does). */
-const referencedPrefixes = new WeakMap<ApiMessage, ReferencedPrefix>();
+/** Keyed by the first input message, so each conversation keeps its own (as the serialized prefix does); updated in place. */
+const referencedPrefix = memoizeByObject(
+  (_first: ApiMessage): ReferencedPrefix => ({ sources: [], referenced: [], ids: new Set(), added: [] }),
+);
 
 /**
  * Replaces `messages[0..last]` with their referenced copies and returns a test for "this tool_use_id is
@@ -133,12 +132,7 @@ const referencedPrefixes = new WeakMap<ApiMessage, ReferencedPrefix>();
 function addReferences(messages: ApiMessage[], last: number): (id: string) => boolean {
   const first = messages[0];
   if (first === undefined || last < 0) return () => false;
-  let prefix = referencedPrefixes.get(first);
-  if (prefix === undefined) {
-    prefix = { sources: [], referenced: [], ids: new Set(), added: [] };
-    referencedPrefixes.set(first, prefix);
-  }
-  const { sources, referenced: copies, ids, added } = prefix;
+  const { sources, referenced: copies, ids, added } = referencedPrefix(first);
   const same = Math.min(sharedPrefixLength(sources, messages), last);
   for (let index = same; index < sources.length; index++) for (const id of added[index]!) ids.delete(id);
   sources.length = same;

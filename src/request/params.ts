@@ -30,7 +30,7 @@ export interface ParamsResult {
 }
 
 /** `max_tokens`: the setting, else the model's default output cap; never above the model's maximum. */
-export function maxTokensFor(settings: RequestSettings, limits: ModelLimits): number {
+function maxTokensFor(settings: RequestSettings, limits: ModelLimits): number {
   const requested = settings.maxTokens ?? limits.defaultOutputTokens;
   return Math.max(1, Math.min(Math.floor(requested), limits.maxOutputTokens));
 }
@@ -40,11 +40,7 @@ function forcesTool(choice: ToolChoice | undefined): boolean {
 }
 
 /** The thinking parameter within the API's rules, or undefined when thinking cannot be on for this request. */
-export function thinkingFor(
-  settings: RequestSettings,
-  maxTokens: number,
-  toolsSent: boolean,
-): ThinkingConfig | undefined {
+function thinkingFor(settings: RequestSettings, maxTokens: number, toolsSent: boolean): ThinkingConfig | undefined {
   const thinking = settings.thinking;
   if (!thinking) return undefined;
   // "Thinking may not be enabled when tool_choice forces tool use": the explicit tool choice wins.

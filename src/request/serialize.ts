@@ -4,36 +4,19 @@
  * The result is byte-identical to `JSON.stringify(body)`; a test checks it.
  */
 import type { ApiMessage } from "../messages/index.js";
+import { memoizeByObject } from "../timeline/identity-memo.js";
 import { sharedPrefixLength } from "../timeline/index.js";
 import type { MessagesRequest } from "./types.js";
-
-const blockJson = new WeakMap<object, string>();
 
 function json(value: unknown): string {
   return JSON.stringify(value);
 }
 
 /** JSON of one block (or any immutable object), memoized by identity. */
-export function serializeBlock(block: object): string {
-  let text = blockJson.get(block);
-  if (text === undefined) {
-    text = json(block);
-    blockJson.set(block, text);
-  }
-  return text;
-}
-
-const messageJson = new WeakMap<ApiMessage, string>();
+export const serializeBlock: (block: object) => string = memoizeByObject(json);
 
 /** JSON of one wire message, memoized by identity: a session's closed turns keep their message objects. */
-export function serializeMessage(message: ApiMessage): string {
-  let text = messageJson.get(message);
-  if (text === undefined) {
-    text = serializeMessageFresh(message);
-    messageJson.set(message, text);
-  }
-  return text;
-}
+export const serializeMessage: (message: ApiMessage) => string = memoizeByObject(serializeMessageFresh);
 
 function serializeMessageFresh(message: ApiMessage): string {
   if (typeof message.content === "string") return json(message);
@@ -49,8 +32,8 @@ interface SerializedPrefix {
   joined: string[];
 }
 
-/** Keyed by the first message object, so each session (each conversation) keeps its own. */
-const serializedPrefixes = new WeakMap<ApiMessage, SerializedPrefix>();
+/** Keyed by the first message object, so each session (each conversation) keeps its own; updated in place. */
+const serializedPrefix = memoizeByObject((_first: ApiMessage): SerializedPrefix => ({ messages: [], joined: [] }));
 
 /**
  * The comma-joined JSON of `messages`. The messages that are the same objects as last turn's, from the
@@ -61,11 +44,7 @@ function serializeMessages(messages: readonly ApiMessage[]): string {
   const first = messages[0];
   if (first === undefined) return "";
   const stableEnd = messages.length - 1;
-  let prefix = serializedPrefixes.get(first);
-  if (prefix === undefined) {
-    prefix = { messages: [], joined: [] };
-    serializedPrefixes.set(first, prefix);
-  }
+  const prefix = serializedPrefix(first);
   const same = Math.min(sharedPrefixLength(prefix.messages, messages), stableEnd);
   prefix.messages.length = same;
   prefix.joined.length = same;
@@ -80,7 +59,10 @@ function serializeMessages(messages: readonly ApiMessage[]): string {
   return json === "" ? last : `${json},${last}`;
 }
 
-/** The serialized fields of each body, without the braces: the streaming variant adds one field to them. */
+/**
+ * The serialized fields of each body, without the braces: the streaming variant adds one field to them. Not a
+ * memo (nothing derives it on demand): `serializeRequest` leaves it behind for `serializeStreamingRequest`.
+ */
 const bodyFields = new WeakMap<MessagesRequest, { json: string; fields: string }>();
 
 /** `JSON.stringify(body)` for a body built in the fixed key order (see `paramsFromContext`). */

@@ -46,7 +46,7 @@ export function featureOfBeta(beta: string): ServerFeature {
 }
 
 /** Whether `value` is a feature id this build knows (older transcripts may hold ids a newer build renamed). */
-export function isServerFeature(value: string): value is ServerFeature {
+function isServerFeature(value: string): value is ServerFeature {
   return value.startsWith("beta:") || value in FEATURE_BETAS || value === "metadata" || value === "tool_choice";
 }
 

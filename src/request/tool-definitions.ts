@@ -16,7 +16,7 @@ export interface ToolSchemaSource {
 }
 
 /** Code-unit order (not locale order, which depends on the machine's ICU data). */
-export function compareNames(left: string, right: string): number {
+function compareNames(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
@@ -26,6 +26,7 @@ interface SortedList {
   sorted: ToolDefinition[];
 }
 
+/** A plain WeakMap, not `memoizeByObject`: a different list that starts with the same definition replaces it. */
 const sortedLists = new WeakMap<ToolDefinition, SortedList>();
 
 /**
@@ -50,7 +51,10 @@ export function sortedToolDefinitions(definitions: readonly ToolDefinition[]): T
   return sorted;
 }
 
-/** Each tool's definition, by tool object, with the schema it was made from. */
+/**
+ * Each tool's definition, by tool object, with the schema it was made from. Not a `DerivedCache`: it is made
+ * again when any of three fields changes, one of them an object (the schema), which a string key cannot hold.
+ */
 const definitionsByTool = new WeakMap<ToolSchemaSource, { inputSchema: unknown; definition: ToolDefinition }>();
 
 /**
@@ -68,10 +72,15 @@ export function toolDefinitions(tools: readonly ToolSchemaSource[]): ToolDefinit
       known.definition.description === tool.description
     )
       return known.definition;
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.inputSchema) as Record<string, unknown>;
-    const definition: ToolDefinition = { name: tool.name, description: tool.description, input_schema: schema };
+    const definition = toolDefinition(tool);
     definitionsByTool.set(tool, { inputSchema: tool.inputSchema, definition });
     return definition;
   });
   return sortedToolDefinitions(definitions);
+}
+
+/** The API definition of one tool: its JSON Schema, generated from the zod schema without the `$schema` key. */
+export function toolDefinition(tool: ToolSchemaSource): ToolDefinition {
+  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.inputSchema) as Record<string, unknown>;
+  return { name: tool.name, description: tool.description, input_schema: inputSchema };
 }

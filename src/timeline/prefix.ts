@@ -4,6 +4,7 @@
  * same objects. Comparing references touches only the arrays, never the entries, which is what makes the
  * check cheap next to the pass it saves.
  */
+import { memoizeByObject } from "./identity-memo.js";
 
 /** How many leading elements `left` and `right` share, compared by identity. */
 export function sharedPrefixLength<T>(left: readonly T[], right: readonly T[]): number {
@@ -19,8 +20,10 @@ interface Filtered {
   keptAt: number[];
 }
 
-/** By predicate, then by the list's first element: each timeline keeps its own. */
-const filtered = new WeakMap<object, WeakMap<object, Filtered>>();
+/** By predicate, then by the list's first element: each timeline keeps its own, updated in place. */
+const filteredBy = memoizeByObject((_keep: object) =>
+  memoizeByObject((_first: object): Filtered => ({ entries: [], keptAt: [] })),
+);
 
 /**
  * `entries.filter(keep)`, continuing from last call with the same `keep` over the elements shared with it
@@ -35,16 +38,7 @@ export function filterGrowing<T extends object>(entries: readonly T[], keep: (en
 export function filterGrowing<T extends object>(entries: readonly T[], keep: (entry: T) => boolean): T[] {
   const first = entries[0];
   if (first === undefined) return [];
-  let byList = filtered.get(keep);
-  if (byList === undefined) {
-    byList = new WeakMap();
-    filtered.set(keep, byList);
-  }
-  let memo = byList.get(first);
-  if (memo === undefined) {
-    memo = { entries: [], keptAt: [] };
-    byList.set(first, memo);
-  }
+  const memo = filteredBy(keep)(first);
   const known = memo.entries as T[];
   const shared = sharedPrefixLength(known, entries);
   known.length = shared;

@@ -67,7 +67,10 @@ interface Views {
   withoutErrors: MessageEntry[];
 }
 
-/** Keyed by a timeline's first entry, so each session keeps its own. */
+/**
+ * Keyed by a timeline's first entry, so each session keeps its own. A plain WeakMap, not `memoizeByObject`:
+ * the views are rebuilt and replaced when a record reaches back or a longer list arrives.
+ */
 const memos = new WeakMap<TimelineEntry, Views>();
 
 /** Records whose effect reaches entries before them: when one is appended, the views are built again. */

@@ -71,8 +71,3 @@ export function splitGlobBase(pattern: string): { base: string; rest: string } {
   const base = literal.join("/") || (pattern.startsWith("/") ? "/" : "");
   return { base, rest: segments.join("/") };
 }
-
-/** Whether `pattern` contains glob syntax at all. */
-export function hasGlobSyntax(pattern: string): boolean {
-  return GLOB_CHARACTERS.test(pattern);
-}

@@ -15,7 +15,6 @@ export * from "./run-tool.js";
 export * from "./sandbox.js";
 export * from "./secret-env.js";
 export * from "./shell-words.js";
-export * from "./tool-registry.js";
 export * from "./tool-runtime.js";
 export type * from "./types.js";
 export * from "./workspace-paths.js";

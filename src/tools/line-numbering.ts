@@ -7,7 +7,7 @@ export const DEFAULT_MAX_LINE_CHARS = 2000;
 const NUMBER_WIDTH = 6;
 
 /** One line as `cat -n` prints it: the number right-aligned to six columns, a tab, the text (cut when too long). */
-export function numberLine(lineNumber: number, text: string, maxLineChars: number = DEFAULT_MAX_LINE_CHARS): string {
+function numberLine(lineNumber: number, text: string, maxLineChars: number = DEFAULT_MAX_LINE_CHARS): string {
   const shown =
     text.length > maxLineChars ? `${text.slice(0, maxLineChars)}... [line truncated: ${text.length} characters]` : text;
   return `${String(lineNumber).padStart(NUMBER_WIDTH, " ")}\t${shown}`;

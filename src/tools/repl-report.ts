@@ -16,7 +16,7 @@ export interface ReplCallOutcome {
 }
 
 /** Text of a tool output, with non-text blocks named rather than dropped silently. */
-export function outcomeText(content: string | readonly ToolResultContentBlock[]): string {
+function outcomeText(content: string | readonly ToolResultContentBlock[]): string {
   if (typeof content === "string") return content;
   return content.map(blockText).join("\n");
 }

@@ -42,7 +42,7 @@ function abortPromise(signal: AbortSignal): { promise: Promise<"aborted">; dispo
 }
 
 /** `output` with every secret value redacted: content, structured display data, error text alike. */
-export function redactToolOutput(output: ToolOutput, secrets: SecretEnvironment): ToolOutput {
+function redactToolOutput(output: ToolOutput, secrets: SecretEnvironment): ToolOutput {
   const content =
     typeof output.content === "string" ? secrets.redact(output.content) : secrets.redactDeep(output.content);
   const result: ToolOutput = { content };

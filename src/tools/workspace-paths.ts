@@ -37,7 +37,7 @@ const MAX_SYMLINK_HOPS = 40;
  * ancestor joined with the missing tail (so a new file under a symlinked directory is judged by where it lands).
  * A dangling symlink on the way is followed to where it points, since writing through it creates that file.
  */
-export async function realLocation(target: string): Promise<string> {
+async function realLocation(target: string): Promise<string> {
   const missing: string[] = [];
   let current = target;
   let hops = 0;

@@ -4,6 +4,8 @@
  * assistant records in older versions). Unknown record types are counted, invalid lines reported; nothing
  * is fatal. The result is in file order; pass it to `resumeConversation` to pick the live branch.
  */
+
+import type { z } from "zod";
 import type {
   AssistantContentBlock,
   AssistantEntry,
@@ -129,37 +131,44 @@ type Conversion =
 const problem = (reason: string): Conversion => ({ kind: "problem", reason });
 const converted = (entries: TimelineEntry[]): Conversion => ({ kind: "entries", entries });
 
+/** `value` checked against `schema`, or the problem naming the record type and the first failing field. */
+function parseRecord<T>(
+  schema: z.ZodType<T>,
+  type: string,
+  value: object,
+): { ok: true; data: T } | { ok: false; conversion: Conversion } {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  return { ok: false, conversion: problem(`invalid ${type} record: ${describeSchemaError(parsed.error)}`) };
+}
+
 function convertRecord(type: string, value: object, counts: ImportCounts): Conversion {
   switch (type) {
     case "user": {
-      const parsed = claudeCodeUserSchema.safeParse(value);
-      if (!parsed.success) return problem(`invalid user record: ${describeSchemaError(parsed.error)}`);
-      return converted([convertUser(parsed.data)]);
+      const parsed = parseRecord(claudeCodeUserSchema, type, value);
+      return parsed.ok ? converted([convertUser(parsed.data)]) : parsed.conversion;
     }
     case "assistant": {
-      const parsed = claudeCodeAssistantSchema.safeParse(value);
-      if (!parsed.success) return problem(`invalid assistant record: ${describeSchemaError(parsed.error)}`);
+      const parsed = parseRecord(claudeCodeAssistantSchema, type, value);
+      if (!parsed.ok) return parsed.conversion;
       if (parsed.data.message.content.length === 0) return problem("assistant record with no content blocks");
       return converted(convertAssistant(parsed.data));
     }
     case "system": {
-      const parsed = claudeCodeSystemSchema.safeParse(value);
-      if (!parsed.success) return problem(`invalid system record: ${describeSchemaError(parsed.error)}`);
-      return converted([convertSystem(parsed.data, counts)]);
+      const parsed = parseRecord(claudeCodeSystemSchema, type, value);
+      return parsed.ok ? converted([convertSystem(parsed.data, counts)]) : parsed.conversion;
     }
     case "attachment": {
-      const parsed = claudeCodeAttachmentSchema.safeParse(value);
-      if (!parsed.success) return problem(`invalid attachment record: ${describeSchemaError(parsed.error)}`);
-      return converted([convertAttachment(parsed.data)]);
+      const parsed = parseRecord(claudeCodeAttachmentSchema, type, value);
+      return parsed.ok ? converted([convertAttachment(parsed.data)]) : parsed.conversion;
     }
     case "progress": {
-      const parsed = claudeCodeProgressSchema.safeParse(value);
-      if (!parsed.success) return problem(`invalid progress record: ${describeSchemaError(parsed.error)}`);
-      return converted([convertProgress(parsed.data)]);
+      const parsed = parseRecord(claudeCodeProgressSchema, type, value);
+      return parsed.ok ? converted([convertProgress(parsed.data)]) : parsed.conversion;
     }
     case "custom-title": {
-      const parsed = claudeCodeCustomTitleSchema.safeParse(value);
-      if (!parsed.success) return problem(`invalid custom-title record: ${describeSchemaError(parsed.error)}`);
+      const parsed = parseRecord(claudeCodeCustomTitleSchema, type, value);
+      if (!parsed.ok) return parsed.conversion;
       const record: CustomTitleRecord = {
         type: "custom-title",
         customTitle: parsed.data.customTitle,

@@ -63,7 +63,7 @@ export async function listSessions(
 }
 
 /** The first non-meta user text in a transcript, as a one-line preview ("" when there is none). */
-export async function firstPromptPreview(path: string, maxChars: number = DEFAULT_PREVIEW_CHARS): Promise<string> {
+async function firstPromptPreview(path: string, maxChars: number = DEFAULT_PREVIEW_CHARS): Promise<string> {
   let preview = "";
   await forEachJsonlLine(path, (line, lineNumber) => {
     if (lineNumber > DEFAULT_PREVIEW_SCAN_LINES) return false;

@@ -4,27 +4,19 @@
  * llama-server-like compatible server, and one that also reports zero usage while streaming — with a small
  * window. Each session finishes, no 400 reaches the person, and the overflow is recovered by compaction.
  */
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, type EmulatorOptions, startEmulator } from "../../src/emulator/index.js";
+import { describe, expect, it } from "vitest";
+import type { EmulatorOptions } from "../../src/emulator/index.js";
 import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
-import { buildOnce } from "./build-once.js";
-import { cliEnv, runCli } from "./cli-process.js";
+import { useCliHarness } from "./cli-harness.js";
+import { runCli } from "./cli-process.js";
 
 const STEPS = 20;
 const WINDOW = 60_000;
 const FINAL_TEXT = "Read everything; the helpers are consistent.";
 
-let emulator: Emulator | undefined;
-const directories: string[] = [];
-beforeAll(() => buildOnce());
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
+const harness = useCliHarness();
 
 async function transcriptLines(home: string): Promise<Array<Record<string, unknown>>> {
   const lines: Array<Record<string, unknown>> = [];
@@ -51,14 +43,10 @@ describe("a 20-step tool session with default settings on every kind of server",
   it.each(MODES)(
     "%s: finishes, no 400 reaches the person, overflow recovered by compaction",
     async (_name, mode, told) => {
-      emulator = await startEmulator({
-        scenario: readEachFileScenario(sourceFileNames(STEPS)),
-        contextWindow: WINDOW,
-        ...mode,
-      });
-      const home = await mkdtemp(join(tmpdir(), "threadline-compat-home-"));
-      const cwd = await mkdtemp(join(tmpdir(), "threadline-compat-cwd-"));
-      directories.push(home, cwd);
+      const { emulator, home, cwd, env } = await harness.setup(
+        { scenario: readEachFileScenario(sourceFileNames(STEPS)), contextWindow: WINDOW, ...mode },
+        "threadline-compat-",
+      );
       await writeSourceFiles(cwd, STEPS, 10_000);
 
       const result = await runCli(
@@ -69,7 +57,7 @@ describe("a 20-step tool session with default settings on every kind of server",
           "Read",
           ...(told ? ["--context-window", String(WINDOW)] : []),
         ],
-        { cwd, env: cliEnv(emulator.url, home) },
+        { cwd, env },
       );
       const records = await transcriptLines(home);
       expect(result.code, result.stderr).toBe(0);

@@ -3,14 +3,13 @@
  * key and files outside the workspace, and the sandbox refusing writes outside it and the network.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../src/emulator/index.js";
+import { describe, expect, it } from "vitest";
+import type { Emulator } from "../../src/emulator/index.js";
 import { probeSandbox } from "../../src/tools/sandbox.js";
 import { filesContaining } from "../reliability/soak-session.js";
-import { buildOnce } from "./build-once.js";
+import { useCliHarness } from "./cli-harness.js";
 import { cliEnv, runCli } from "./cli-process.js";
 
 /** A fake key no real text contains, so finding it anywhere is a leak. */
@@ -18,21 +17,11 @@ const KEY = "sk-ant-test-DISTINCTIVE-7f3a9c2e5b1d-issue17";
 /** The first line of every /etc/passwd. */
 const PASSWD_CONTENT = "root:x:0:0";
 
-let emulator: Emulator | undefined;
-const directories: string[] = [];
-
-beforeAll(() => buildOnce());
-
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
+const harness = useCliHarness();
 
 async function setup(steps: unknown[]) {
-  emulator = await startEmulator({ scenario: steps as never });
-  const base = await mkdtemp(join(tmpdir(), "threadline-i17-"));
-  directories.push(base);
+  const emulator = await harness.startEmulator({ scenario: steps as never });
+  const base = await harness.tempDir("threadline-i17-");
   const home = join(base, "home");
   const cwd = join(base, "work", "project");
   await mkdir(home, { recursive: true });

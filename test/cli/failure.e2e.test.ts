@@ -1,31 +1,13 @@
-/**
- * Print mode when the server cannot be reached or answers with retryable errors, and the no-key path to a
- * non-Anthropic server, all through the built CLI.
- */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../src/emulator/index.js";
-import { buildOnce } from "./build-once.js";
+import { describe, expect, it } from "vitest";
+import { useCliHarness } from "./cli-harness.js";
 import { cliEnv, runCli } from "./cli-process.js";
 
-let emulator: Emulator | undefined;
-const directories: string[] = [];
-
-beforeAll(() => buildOnce());
-
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
+const harness = useCliHarness();
 
 async function dirs() {
-  const home = await mkdtemp(join(tmpdir(), "threadline-fail-home-"));
-  const cwd = await mkdtemp(join(tmpdir(), "threadline-fail-cwd-"));
-  directories.push(home, cwd);
+  const home = await harness.tempDir("threadline-fail-home-");
+  const cwd = await harness.tempDir("threadline-fail-cwd-");
   return { home, cwd };
 }
 
@@ -49,7 +31,10 @@ describe("print mode failures", () => {
   }, 60_000);
 
   it("a retryable HTTP error shows a retry line on stderr, then the answer", async () => {
-    emulator = await startEmulator({ scenario: ["after the retry"], faults: [{ onRequest: 1, kind: "overloaded" }] });
+    const emulator = await harness.startEmulator({
+      scenario: ["after the retry"],
+      faults: [{ onRequest: 1, kind: "overloaded" }],
+    });
     const { home, cwd } = await dirs();
     const result = await runCli(["-p", "hi"], { cwd, env: cliEnv(emulator.url, home) });
     expect(result.code).toBe(0);
@@ -58,7 +43,7 @@ describe("print mode failures", () => {
   }, 60_000);
 
   it("no key is needed for a non-Anthropic server: the emulator answers", async () => {
-    emulator = await startEmulator({ scenario: ["hello without a key"] });
+    const emulator = await harness.startEmulator({ scenario: ["hello without a key"] });
     const { home, cwd } = await dirs();
     const result = await runCli(["-p", "hi"], { cwd, env: withoutKey(cliEnv(emulator.url, home)) });
     expect(result.stderr).toBe("");

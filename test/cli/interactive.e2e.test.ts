@@ -1,23 +1,12 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../src/emulator/index.js";
-import { BIN, buildOnce } from "./build-once.js";
+import { describe, expect, it } from "vitest";
+import { BIN } from "./build-once.js";
+import { useCliHarness } from "./cli-harness.js";
 import { cliEnv, startCli, waitFor } from "./cli-process.js";
 
-let emulator: Emulator | undefined;
-const directories: string[] = [];
-
-beforeAll(() => buildOnce());
-
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
+const harness = useCliHarness();
 
 /** Strips ANSI escapes and carriage returns so assertions read the visible text. */
 function visible(text: string): string {
@@ -26,7 +15,7 @@ function visible(text: string): string {
 
 describe("interactive mode under a pseudo-terminal", () => {
   it("streams the answer, asks before a write, and /cost prints numbers", async () => {
-    emulator = await startEmulator({
+    const emulator = await harness.startEmulator({
       scenario: [
         {
           content: [
@@ -37,9 +26,8 @@ describe("interactive mode under a pseudo-terminal", () => {
         "The file is there: streamed answer.",
       ],
     });
-    const home = await mkdtemp(join(tmpdir(), "threadline-tty-home-"));
-    const cwd = await mkdtemp(join(tmpdir(), "threadline-tty-cwd-"));
-    directories.push(home, cwd);
+    const home = await harness.tempDir("threadline-tty-home-");
+    const cwd = await harness.tempDir("threadline-tty-cwd-");
     // script(1) gives the CLI a real pseudo-terminal on stdin and stdout.
     const child = spawn("script", ["-qfc", `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`, "/dev/null"], {
       cwd,
@@ -74,11 +62,11 @@ describe("interactive mode under a pseudo-terminal", () => {
 
 describe("interactive mode without a TTY", () => {
   it("reads prompts line by line and prints plain lines", async () => {
-    emulator = await startEmulator({ scenario: ["first plain answer", "second plain answer"] });
-    const home = await mkdtemp(join(tmpdir(), "threadline-plain-home-"));
-    const cwd = await mkdtemp(join(tmpdir(), "threadline-plain-cwd-"));
-    directories.push(home, cwd);
-    const result = await startCli([], { cwd, env: cliEnv(emulator.url, home), input: "hello\n/context\nagain\n" }).done;
+    const { cwd, env } = await harness.setup(
+      { scenario: ["first plain answer", "second plain answer"] },
+      "threadline-plain-",
+    );
+    const result = await startCli([], { cwd, env, input: "hello\n/context\nagain\n" }).done;
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(/\x1b\[/);
     expect(result.stdout).toContain("> hello\nfirst plain answer\n");
@@ -88,12 +76,12 @@ describe("interactive mode without a TTY", () => {
   });
 
   it("/compact summarises the conversation and the next prompt starts from the summary", async () => {
-    emulator = await startEmulator({ scenario: ["first plain answer", "after compaction"] });
-    const home = await mkdtemp(join(tmpdir(), "threadline-compact-home-"));
-    const cwd = await mkdtemp(join(tmpdir(), "threadline-compact-cwd-"));
-    directories.push(home, cwd);
+    const { emulator, cwd, env } = await harness.setup(
+      { scenario: ["first plain answer", "after compaction"] },
+      "threadline-compact-",
+    );
     const input = "remember the word MARMALADE\n/compact keep the word\nwhat was the word?\n";
-    const result = await startCli([], { cwd, env: cliEnv(emulator.url, home), input }).done;
+    const result = await startCli([], { cwd, env, input }).done;
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Compacting…");
     expect(result.stdout).toMatch(/Compacted: ~[\d,]+ → ~[\d,]+ tokens\./);

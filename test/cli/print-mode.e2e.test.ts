@@ -1,29 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, type EmulatorOptions, startEmulator } from "../../src/emulator/index.js";
-import { buildOnce } from "./build-once.js";
-import { cliEnv, runCli, startCli, waitFor } from "./cli-process.js";
+import { describe, expect, it } from "vitest";
+import type { Emulator, EmulatorOptions } from "../../src/emulator/index.js";
+import { useCliHarness } from "./cli-harness.js";
+import { runCli, startCli, waitFor } from "./cli-process.js";
 
-let emulator: Emulator | undefined;
-const directories: string[] = [];
+const harness = useCliHarness();
 
-beforeAll(() => buildOnce());
-
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
-
-async function setup(options: EmulatorOptions) {
-  emulator = await startEmulator(options);
-  const home = await mkdtemp(join(tmpdir(), "threadline-cli-home-"));
-  const cwd = await mkdtemp(join(tmpdir(), "threadline-cli-cwd-"));
-  directories.push(home, cwd);
-  return { emulator, home, cwd, env: cliEnv(emulator.url, home) };
+function setup(options: EmulatorOptions) {
+  return harness.setup(options, "threadline-cli-");
 }
 
 /** Main-loop request bodies (those that carry tools), in order. */

@@ -2,31 +2,18 @@
  * Resuming through the built CLI: the recap, the carried cost, short ids, a Claude Code transcript's
  * problems in one line, and /compact on an empty session.
  */
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../src/emulator/index.js";
-import { buildOnce, ROOT } from "./build-once.js";
-import { cliEnv, runCli } from "./cli-process.js";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "./build-once.js";
+import { useCliHarness } from "./cli-harness.js";
+import { runCli } from "./cli-process.js";
 
-let emulator: Emulator | undefined;
-const directories: string[] = [];
-
-beforeAll(() => buildOnce());
-
-afterEach(async () => {
-  await emulator?.close();
-  emulator = undefined;
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
-});
+const harness = useCliHarness();
 
 async function setup(turns: string[]) {
-  emulator = await startEmulator({ scenario: turns });
-  const home = await mkdtemp(join(tmpdir(), "threadline-resume-home-"));
-  const cwd = await mkdtemp(join(tmpdir(), "threadline-resume-cwd-"));
-  directories.push(home, cwd);
-  return { cwd, env: cliEnv(emulator.url, home) };
+  const { cwd, env } = await harness.setup({ scenario: turns }, "threadline-resume-");
+  return { cwd, env };
 }
 
 describe("resuming a session", () => {
@@ -61,6 +48,6 @@ describe("resuming a session", () => {
     const result = await runCli([], { cwd, env, input: "/compact\n" });
     expect(result.stdout).toContain("Nothing to compact yet");
     expect(result.stdout).not.toContain("Compacted");
-    expect(emulator?.requests ?? []).toHaveLength(0);
+    expect(harness.emulator?.requests ?? []).toHaveLength(0);
   });
 });

@@ -12,6 +12,7 @@ import type {
   UserEntry,
 } from "../../messages/index.js";
 import { textBlock } from "../../messages/index.js";
+import { memoizeByObject } from "../../timeline/identity-memo.js";
 import { filterGrowing } from "../../timeline/index.js";
 
 function isCommit(entry: TimelineEntry): entry is CollapseCommitRecord {
@@ -38,16 +39,11 @@ export function collapsedSpanText(summary: string): string {
 }
 
 /** One summary entry per commit, so every turn's projection shows the same object (identity memos downstream). */
-const spanEntries = new WeakMap<CollapseCommitRecord, UserEntry>();
+const spanEntries = memoizeByObject(collapsedSpanEntryFresh);
 
 /** The user entry standing for a committed span (its uuid is the commit's `summaryUuid`; never stored). */
 export function collapsedSpanEntry(commit: CollapseCommitRecord): UserEntry {
-  let entry = spanEntries.get(commit);
-  if (entry === undefined) {
-    entry = collapsedSpanEntryFresh(commit);
-    spanEntries.set(commit, entry);
-  }
-  return entry;
+  return spanEntries(commit);
 }
 
 function collapsedSpanEntryFresh(commit: CollapseCommitRecord): UserEntry {

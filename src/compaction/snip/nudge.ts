@@ -35,7 +35,10 @@ interface Baseline {
   tokens: number;
 }
 
-/** Keyed by the reset entry: the baseline is measured once per reset point, not every turn. */
+/**
+ * Keyed by the reset entry: the baseline is measured once per reset point, not every turn. Not
+ * `memoizeByObject`: it is measured again when the entries before the reset point are not the same objects.
+ */
 const baselines = new WeakMap<TimelineEntry, Baseline>();
 
 /** Estimated tokens of the API view of `entries[0..resetIndex]`. */

@@ -139,7 +139,7 @@ function checkMaxTokens(body: Record<string, unknown>, context: ValidationContex
 
 let largestOutput: number | undefined;
 /** The largest `max_tokens` any model in the table allows. */
-export function largestMaxOutputTokens(): number {
+function largestMaxOutputTokens(): number {
   largestOutput ??= Math.max(...KNOWN_MODEL_IDS.map((id) => modelLimits(id).maxOutputTokens));
   return largestOutput;
 }

@@ -53,6 +53,3 @@ export function checkExtraKeys(
     if (!allowed.has(key)) out.push(invalid(path === "" ? key : `${path}.${key}`, "Extra inputs are not permitted"));
   }
 }
-
-/** A collector that stops growing after a cap, so pathological requests stay cheap to validate. */
-export const MAX_VIOLATIONS_REPORTED = 50;

@@ -4,12 +4,12 @@
  * bytes never change from one turn to the next.
  */
 import type { ContentBlock, TextBlock } from "../../messages/index.js";
-import { DerivedCache } from "../derived-cache.js";
+import { DerivedCache } from "../../timeline/identity-memo.js";
 import { shortId } from "../short-id.js";
 import type { WorkingMessage } from "./working-message.js";
 
 /** The tag appended to a user message's last text block. */
-export function snipTag(uuid: string): string {
+function snipTag(uuid: string): string {
   return `\n[id:${shortId(uuid)}]`;
 }
 

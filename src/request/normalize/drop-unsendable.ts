@@ -7,7 +7,7 @@ import type { MessageEntry } from "../../messages/index.js";
 import { isApiVisible } from "../../timeline/views.js";
 
 /** Whether an entry may reach the wire (synthetic error messages included, for step 2). */
-export function isSendable(entry: MessageEntry): boolean {
+function isSendable(entry: MessageEntry): boolean {
   return (
     isApiVisible(entry) ||
     (entry.type === "assistant" && entry.isApiErrorMessage === true && !entry.isVirtual && !entry.isSidechain)

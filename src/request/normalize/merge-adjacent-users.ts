@@ -7,10 +7,11 @@
  * Each run is merged in one go, so a long run of attachments costs O(run), not O(run²).
  */
 import type { ContentBlock, TextBlock } from "../../messages/index.js";
-import { DerivedCache } from "../derived-cache.js";
+import { memoizeByObject } from "../../timeline/identity-memo.js";
 import type { SnipTarget, WorkingMessage } from "./working-message.js";
 
-const seamBlocks = new DerivedCache<TextBlock, TextBlock>();
+/** The later block at a seam, with its leading newline: the same object every turn. */
+const seamBlock = memoizeByObject((block: TextBlock): TextBlock => ({ type: "text", text: `\n${block.text}` }));
 
 function mergeRun(run: readonly WorkingMessage[]): WorkingMessage {
   const results: ContentBlock[] = [];
@@ -27,7 +28,7 @@ function mergeRun(run: readonly WorkingMessage[]): WorkingMessage {
         continue;
       }
       if (atSeam && block.type === "text") {
-        const joined = seamBlocks.get(block, "", (): TextBlock => ({ type: "text", text: `\n${block.text}` }));
+        const joined = seamBlock(block);
         seamed.set(block, joined);
         others.push(joined);
       } else others.push(block);

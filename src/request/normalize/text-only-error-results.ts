@@ -4,7 +4,7 @@
  * text gets a short placeholder.
  */
 import type { ContentBlock, ToolResultBlock, ToolResultContentBlock } from "../../messages/index.js";
-import { DerivedCache } from "../derived-cache.js";
+import { memoizeByObject } from "../../timeline/identity-memo.js";
 import { toolResultWithContent } from "./canonical-block.js";
 import { isBlank, type WorkingMessage, withContent } from "./working-message.js";
 
@@ -26,7 +26,7 @@ function textOnly(block: ToolResultBlock): ToolResultBlock {
   return toolResultWithContent(block, texts.length > 0 ? texts : DEFAULT_EMPTY_ERROR_TEXT);
 }
 
-const fixed = new DerivedCache<ToolResultBlock, ToolResultBlock>();
+const fixed = memoizeByObject(textOnly);
 
 /** Messages whose `is_error` tool results are non-empty and text-only. */
 export function textOnlyErrorResults(messages: readonly WorkingMessage[]): WorkingMessage[] {
@@ -34,7 +34,7 @@ export function textOnlyErrorResults(messages: readonly WorkingMessage[]): Worki
     if (message.role !== "user" || !message.content.some(needsFix)) return message;
     return withContent(
       message,
-      message.content.map((block) => (needsFix(block) ? fixed.get(block, "", () => textOnly(block)) : block)),
+      message.content.map((block) => (needsFix(block) ? fixed(block) : block)),
     );
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { ContentBlock, MessageEntry, TextBlock } from "../../messages/index.js";
 import { checkNever } from "../../messages/index.js";
-import { DerivedCache } from "../derived-cache.js";
+import { memoizeByObject } from "../../timeline/identity-memo.js";
 import { canonicalBlock } from "./canonical-block.js";
 import { isBlank, type SnipTarget, systemReminder, userMessage, type WorkingMessage } from "./working-message.js";
 
@@ -56,7 +56,7 @@ function convert(entry: MessageEntry): WorkingMessage | undefined {
   }
 }
 
-const converted = new DerivedCache<MessageEntry, WorkingMessage | undefined>();
+const converted = memoizeByObject(convert);
 
 /**
  * One working message per sendable entry (entries with nothing sendable are skipped). Conversions are
@@ -65,7 +65,7 @@ const converted = new DerivedCache<MessageEntry, WorkingMessage | undefined>();
 export function toWorkingMessages(entries: readonly MessageEntry[]): WorkingMessage[] {
   const messages: WorkingMessage[] = [];
   for (const entry of entries) {
-    const message = converted.get(entry, "", () => convert(entry));
+    const message = converted(entry);
     if (message) messages.push(message);
   }
   return messages;

@@ -56,9 +56,6 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** The schema version this build writes. */
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
-
 /** Applies pending migrations; resolves to the versions applied now (empty when up to date). */
 export async function migrate(client: ClientBase, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   const latest = migrations[migrations.length - 1]?.version ?? 0;

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { defaultTools, ToolRegistry, toolDefinition } from "../../src/tools/index.js";
+import { toolDefinition } from "../../src/request/index.js";
+import { defaultTools } from "../../src/tools/index.js";
 
-describe("defaultTools and ToolRegistry", () => {
+describe("defaultTools", () => {
   it("offers Claude Code's six tools, all compactable, with read-only flags as specified", () => {
-    const registry = new ToolRegistry(defaultTools());
-    expect(registry.list().map((tool) => tool.name)).toEqual(["Bash", "Glob", "Grep", "Read", "Edit", "Write"]);
-    expect(registry.list().every((tool) => tool.compactable)).toBe(true);
-    const readOnly = (name: string, input: unknown) => registry.get(name)?.isReadOnly(input);
+    const tools = defaultTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["Bash", "Glob", "Grep", "Read", "Edit", "Write"]);
+    expect(tools.every((tool) => tool.compactable)).toBe(true);
+    const readOnly = (name: string, input: unknown) => tools.find((tool) => tool.name === name)?.isReadOnly(input);
     expect(readOnly("Read", { file_path: "a" })).toBe(true);
     expect(readOnly("Grep", { pattern: "a" })).toBe(true);
     expect(readOnly("Glob", { pattern: "a" })).toBe(true);
@@ -14,13 +15,6 @@ describe("defaultTools and ToolRegistry", () => {
     expect(readOnly("Edit", { file_path: "a", old_string: "a", new_string: "b" })).toBe(false);
     expect(readOnly("Bash", { command: "git status" })).toBe(true);
     expect(readOnly("Bash", { command: "npm install" })).toBe(false);
-    expect(registry.get("Nope")).toBeUndefined();
-  });
-
-  it("refuses duplicate names", () => {
-    expect(() => new ToolRegistry([...defaultTools(), ...defaultTools().slice(0, 1)])).toThrow(
-      'Duplicate tool name "Bash"',
-    );
   });
 
   it("produces API tool definitions with Claude Code's input schemas", () => {

@@ -1,0 +1,50 @@
+/**
+ * What a request costs, from its token counts and the model table's prices (`models.ts`): the one cost
+ * formula, used by the loop's running totals and by `inspect`. The cache multipliers are the API's billing.
+ */
+import { type ModelLimits, modelLimits } from "./models.js";
+
+/** Uncached input tokens cost the input price itself. */
+export const UNCACHED_INPUT_MULTIPLIER = 1;
+
+/** Cache writes with the default 5-minute TTL cost this many times the input price. */
+export const CACHE_WRITE_5M_MULTIPLIER = 1.25;
+
+/** Cache writes with the 1-hour TTL cost this many times the input price. */
+export const CACHE_WRITE_1H_MULTIPLIER = 2;
+
+/** Cache reads cost this fraction of the input price. */
+export const CACHE_READ_MULTIPLIER = 0.1;
+
+/** The token counts a bill is computed from. */
+export interface BillableTokens {
+  /** Uncached input (the API's `input_tokens`). */
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWrite5mTokens: number;
+  cacheWrite1hTokens: number;
+  outputTokens: number;
+}
+
+/** The two prices a bill needs, dollars per million tokens (a `ModelLimits` row has them). */
+export type TokenPrices = Pick<ModelLimits, "inputPricePerMTok" | "outputPricePerMTok">;
+
+/** Dollars for `tokens` at `prices`. */
+export function costUsd(tokens: BillableTokens, prices: TokenPrices): number {
+  const inputEquivalent =
+    tokens.inputTokens * UNCACHED_INPUT_MULTIPLIER +
+    tokens.cacheWrite5mTokens * CACHE_WRITE_5M_MULTIPLIER +
+    tokens.cacheWrite1hTokens * CACHE_WRITE_1H_MULTIPLIER +
+    tokens.cacheReadTokens * CACHE_READ_MULTIPLIER;
+  return (inputEquivalent * prices.inputPricePerMTok + tokens.outputTokens * prices.outputPricePerMTok) / 1_000_000;
+}
+
+/** Dollars for one request to `model` (unknown models use the table's placeholder prices: label them as unknown). */
+export function requestCostUsd(model: string, tokens: BillableTokens): number {
+  return costUsd(tokens, modelLimits(model));
+}
+
+/** Dollars per token read from the cache for `model` (the cheapest way to carry a token; fallback prices if unknown). */
+export function cacheReadUsdPerToken(model: string): number {
+  return (modelLimits(model).inputPricePerMTok * CACHE_READ_MULTIPLIER) / 1_000_000;
+}

@@ -31,8 +31,8 @@ import {
 import { restoreFileReader } from "../loop/restore-file.js";
 import { capabilitiesWithout } from "../loop/self-heal.js";
 import { SideRequestLog } from "../loop/side-requests.js";
+import { TurnRecorder } from "../loop/turn-recorder.js";
 import {
-  createSystemEntry,
   createUserEntry,
   DEFAULT_MODEL,
   type ModelLimits,
@@ -168,6 +168,8 @@ export class QueryEngine {
   readonly #finisher: BackgroundFinisher;
   readonly #state: LoopState;
   readonly #autoCompact: AutoCompactSession = newAutoCompactSession();
+  /** Writes the entries made outside the loop (the person's message, /compact, background records). */
+  readonly #recorder: TurnRecorder;
   #sessionMemory: SessionMemory | undefined;
   #controller: AbortController | undefined;
   #turns = 0;
@@ -190,6 +192,7 @@ export class QueryEngine {
       options.transcript === false
         ? new MemoryTranscriptStore()
         : (options.transcript ?? defaultTranscript(this.sessionId, this.cwd, options, env));
+    this.#recorder = new TurnRecorder(this.sessionId, this.timeline, this.transcript, this.#now);
     const compaction = compactionSettingsFromEnv(env, options.compaction ?? {});
     const model = options.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
     const modelOverrides: Partial<ModelLimits> | undefined =
@@ -321,10 +324,9 @@ export class QueryEngine {
     const relay = () => controller.abort();
     options.signal?.addEventListener("abort", relay, { once: true });
     try {
-      const user = createUserEntry(this.#context(), input);
-      this.timeline.append(user);
-      this.transcript.append(user);
-      await this.transcript.flush();
+      const user = createUserEntry(this.#recorder.context(), input);
+      this.#recorder.append(user);
+      await this.#recorder.flush();
       yield { type: "user", entry: user };
       this.#turns++;
       const turn = query({
@@ -410,10 +412,7 @@ export class QueryEngine {
         { trigger: "manual", preTokens, ...(instructions !== undefined ? { instructions } : {}) },
       ),
     );
-    for (const record of chain.records) {
-      this.timeline.append(record);
-      this.transcript.append(record);
-    }
+    this.#recorder.appendAll(chain.records);
     this.#state.latches = emptyLatches();
     this.#autoCompact.consecutiveFailures = 0;
     await this.transcript.flush();
@@ -431,15 +430,9 @@ export class QueryEngine {
 
   /** Appends the records of side requests answered since the last call and adds them to the totals. */
   #recordSideRequests(): void {
-    for (const record of this.#sideRequests.drain(
-      this.sessionId,
-      this.#now(),
-      this.totals,
-      this.config.modelOverrides,
-    )) {
-      this.timeline.append(record);
-      this.transcript.append(record);
-    }
+    this.#recorder.appendAll(
+      this.#sideRequests.drain(this.sessionId, this.#now(), this.totals, this.config.modelOverrides),
+    );
   }
 
   #forkParent() {
@@ -479,9 +472,8 @@ export class QueryEngine {
           }),
         );
         if (snapshot === undefined) return;
-        this.timeline.append(snapshot);
-        this.transcript.append(snapshot);
-        await this.transcript.flush();
+        this.#recorder.append(snapshot);
+        await this.#recorder.flush();
       });
     }
     if (!sessionMemory || !settings.autocompact) return;
@@ -522,14 +514,8 @@ export class QueryEngine {
 
   readonly #now = (): Date => (this.#options.now ? this.#options.now() : new Date());
 
-  #context() {
-    return { sessionId: this.sessionId, parentUuid: this.timeline.lastMessage?.uuid ?? null, now: this.#now() };
-  }
-
   #note(message: string): void {
-    const entry = createSystemEntry(this.#context(), "informational", message, { level: "warning" });
-    this.timeline.append(entry);
-    this.transcript.append(entry);
+    this.#recorder.notice("warning", message);
   }
 
   #addTotals(usage: TurnUsage): void {

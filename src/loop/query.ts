@@ -52,6 +52,7 @@ import { capabilitiesWithout, decideSelfHeal } from "./self-heal.js";
 import { SideRequestLog } from "./side-requests.js";
 import { CUT_TOOL_USE_RESULT, contextWindowExceeded, REFUSAL_MESSAGE } from "./stop-reasons.js";
 import { ToolExecutor } from "./tool-executor.js";
+import { TurnRecorder } from "./turn-recorder.js";
 
 type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
 
@@ -69,15 +70,9 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
   const promptTooLong: PromptTooLongRecovery = newPromptTooLongRecovery();
   let lastText = "";
 
-  const entryContext = (): EntryContext => ({
-    sessionId: context.sessionId,
-    parentUuid: timeline.lastMessage?.uuid ?? null,
-    now: context.now(),
-  });
-  const append = (entry: TimelineEntry): void => {
-    timeline.append(entry);
-    context.transcript.append(entry);
-  };
+  const recorder = new TurnRecorder(context.sessionId, timeline, context.transcript, context.now);
+  const entryContext = (): EntryContext => recorder.context();
+  const append = (entry: TimelineEntry): void => recorder.append(entry);
   const finish = (reason: TerminalReason, error?: string): EngineEvent => ({
     type: "turn_end",
     reason,

@@ -110,7 +110,7 @@ export async function* collectResults(turn: TurnState, attempt: AttemptState): A
       item.output.display,
     );
     recorder.append(entry);
-    yield { type: "tool_result", block: item.block, entry, isError };
+    yield { type: "tool_end", block: item.block, entry, isError };
   }
 }
 
@@ -127,7 +127,7 @@ export function* answerCutTools(
     const result = toolResultBlock(block.id, CUT_TOOL_USE_RESULT, true);
     const entry = createToolResultEntry(recorder.context(), [result], owner.uuid);
     recorder.append(entry);
-    yield { type: "tool_result", block, entry, isError: true };
+    yield { type: "tool_end", block, entry, isError: true };
   }
 }
 

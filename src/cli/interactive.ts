@@ -18,7 +18,7 @@ import type { CliIo } from "./io.js";
 import { LineReader } from "./line-reader.js";
 import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./markdown.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
-import { type ChangeCache, changeKey, type TextSink, TurnRenderer, textDelta } from "./render.js";
+import { type ChangeCache, changeKey, type TextSink, TurnRenderer } from "./render.js";
 import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
 import { CliError, engineOptions, type OpenedSession, openSession, requireCredentials, resume } from "./session.js";
 import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
@@ -281,22 +281,17 @@ class Repl implements ReplHost {
       case "tool_progress":
         activity.label = `${activity.label.split(" · ")[0]} · ${event.message.split("\n")[0]?.slice(0, 60) ?? ""}`;
         return;
-      case "tool_result":
+      case "tool_end":
         activity.label = "Working";
         return;
-      case "stream_event": {
-        const delta = textDelta(event);
-        if (delta !== undefined) {
-          activity.label = "Writing";
-          activity.outputChars += delta.length;
-        }
-        const usage = (event.event as { usage?: { output_tokens?: unknown } }).usage;
-        if (event.event.type === "message_delta" && typeof usage?.output_tokens === "number") {
-          activity.outputTokens += usage.output_tokens;
-          activity.outputChars = 0;
-        }
+      case "text_delta":
+        activity.label = "Writing";
+        activity.outputChars += event.text.length;
         return;
-      }
+      case "message_end":
+        activity.outputTokens += event.usage.output_tokens;
+        activity.outputChars = 0;
+        return;
       default:
         return;
     }

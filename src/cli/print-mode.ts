@@ -123,7 +123,7 @@ function streamJsonEvent(event: EngineEvent, sessionId: string, cli: CliOptions)
         session_id: sessionId,
         uuid: event.entry.uuid,
       });
-    case "tool_result":
+    case "tool_end":
       return streamJsonLine({
         type: "user",
         message: event.entry.message,
@@ -149,9 +149,23 @@ function streamJsonEvent(event: EngineEvent, sessionId: string, cli: CliOptions)
       });
     case "entry":
       return streamJsonLine({ type: "system", subtype: "entry", entry: event.entry, session_id: sessionId });
-    case "stream_event":
+    // Claude Code's partial messages are the raw server events: passed through untouched, with threadline's
+    // stream warnings in the same line shape as before.
+    case "sse_passthrough":
       return cli.includePartialMessages
         ? streamJsonLine({ type: "stream_event", event: event.event, session_id: sessionId })
+        : undefined;
+    case "stream_warning":
+      return cli.includePartialMessages
+        ? streamJsonLine({
+            type: "stream_event",
+            event: {
+              type: "warning",
+              message: event.message,
+              ...(event.index !== undefined ? { index: event.index } : {}),
+            },
+            session_id: sessionId,
+          })
         : undefined;
     case "request_start":
       return cli.verbose
@@ -166,6 +180,13 @@ function streamJsonEvent(event: EngineEvent, sessionId: string, cli: CliOptions)
     case "tool_start":
     case "loop_continue":
     case "turn_end":
+    case "message_start":
+    case "block_start":
+    case "text_delta":
+    case "thinking_delta":
+    case "tool_input_delta":
+    case "block_end":
+    case "message_end":
       return undefined;
     default:
       return checkNever(event);

@@ -53,13 +53,6 @@ export function truncate(text: string, limit: number): string {
   return flat.length <= limit ? flat : `${flat.slice(0, Math.max(0, limit - 1))}…`;
 }
 
-/** The text of a `text_delta` stream event, if it is one. */
-export function textDelta(event: EngineEvent): string | undefined {
-  if (event.type !== "stream_event" || event.event.type !== "content_block_delta") return undefined;
-  const delta = event.event.delta as { type?: unknown; text?: unknown } | undefined;
-  return delta?.type === "text_delta" && typeof delta.text === "string" ? delta.text : undefined;
-}
-
 export interface TurnRendererOptions {
   /** Show notices at info level and request starts. Default false. */
   verbose?: boolean;
@@ -140,11 +133,9 @@ export class TurnRenderer {
 
   handle(event: EngineEvent): void {
     switch (event.type) {
-      case "stream_event": {
-        const text = textDelta(event);
-        if (text !== undefined && text !== "") this.#text(text);
+      case "text_delta":
+        if (event.text !== "") this.#text(event.text);
         return;
-      }
       case "tool_start": {
         this.#flushMarkdown();
         const details = this.#details;
@@ -163,7 +154,7 @@ export class TurnRenderer {
       case "tool_progress":
         this.#progress(event.toolUseId, event.message);
         return;
-      case "tool_result": {
+      case "tool_end": {
         const outcome = describeToolOutcome(event.entry, event.block.id, event.isError);
         const mark = event.isError ? this.#style.error("✗") : this.#style.success("✓");
         const follows = this.#lastToolLine === event.block.id;
@@ -196,6 +187,14 @@ export class TurnRenderer {
       case "assistant":
       case "user":
       case "loop_continue":
+      case "message_start":
+      case "block_start":
+      case "thinking_delta":
+      case "tool_input_delta":
+      case "block_end":
+      case "message_end":
+      case "stream_warning":
+      case "sse_passthrough":
         return;
       default:
         checkNever(event);
@@ -208,7 +207,7 @@ export class TurnRenderer {
   }
 
   /** `exit 0 · 12 lines` for Bash; `+3 -1` for edits; the plain outcome otherwise. */
-  #detailedOutcome(event: Extract<EngineEvent, { type: "tool_result" }>, outcome: string): string {
+  #detailedOutcome(event: Extract<EngineEvent, { type: "tool_end" }>, outcome: string): string {
     if (this.#details === undefined) return outcome;
     const display = event.entry.toolUseResult as { kind?: unknown; exitCode?: unknown } | undefined;
     if (display?.kind === "bash" && (typeof display.exitCode === "number" || display.exitCode === null)) {
@@ -224,7 +223,7 @@ export class TurnRenderer {
   }
 
   /** The diff of an applied Edit/Write, or the first output lines of a command. */
-  #detailLines(event: Extract<EngineEvent, { type: "tool_result" }>): string[] {
+  #detailLines(event: Extract<EngineEvent, { type: "tool_end" }>): string[] {
     const details = this.#details;
     if (details === undefined) return [];
     const key = changeKey(event.block.name, event.block.input);

@@ -3,7 +3,7 @@
  * `threadline: 529 overloaded_error: Overloaded — retrying in 7s (attempt 2)`, counting down in place on a
  * TTY and as one line elsewhere. Quick retries of an unreachable endpoint stay quiet: they end in one line.
  */
-import type { EngineEvent } from "../loop/events.js";
+import { type EngineEvent, isResponseEvent } from "../loop/events.js";
 import type { TextSink } from "./render.js";
 
 /** How often the countdown is redrawn on a TTY, milliseconds. */
@@ -30,7 +30,7 @@ export class RetryCountdown {
   handle(event: EngineEvent): void {
     const cause = httpRetryCause(event);
     if (cause === undefined) {
-      if (event.type === "stream_event" || event.type === "turn_end") this.stop();
+      if (isResponseEvent(event) || event.type === "turn_end") this.stop();
       return;
     }
     this.stop();

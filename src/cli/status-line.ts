@@ -44,7 +44,7 @@ export function observeEvent(stats: SessionStats, event: EngineEvent): void {
     stats.contextTokens = usageContextTokens(event.entry.message.usage);
   } else if (event.type === "tool_start") {
     stats.toolCalls++;
-  } else if (event.type === "tool_result" && event.isError) {
+  } else if (event.type === "tool_end" && event.isError) {
     stats.toolErrors++;
   } else if (event.type === "turn_end") {
     stats.turns++;

@@ -8,6 +8,7 @@
 
 import type { ForkFailure, ForkRequest, ForkResult, ForkRunner } from "../compaction/fork-runner.js";
 import { estimateRequestBodyTokens } from "../compaction/request-tokens.js";
+import { AssistantEntries } from "../loop/assistant-entries.js";
 import type { ForkParent } from "../loop/query-context.js";
 import { createUserEntry, modelLimits, textBlock, type Usage } from "../messages/index.js";
 import { ProviderError } from "../provider/types.js";
@@ -50,13 +51,11 @@ async function sendForkedRequest(parent: ForkParent, request: ForkRequest): Prom
   }
   let text = "";
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  const stream = parent.provider.stream(assembled, {
-    ...options,
-    entryContext: () => ({ sessionId: FORK_SESSION_ID, parentUuid: null }),
-  });
-  for await (const event of stream) {
-    if (event.type === "assistant_entry") {
-      const block = event.entry.message.content[0];
+  // The blocks as the loop would record them (a block is counted once it is known whole).
+  const entries = new AssistantEntries(() => ({ sessionId: FORK_SESSION_ID, parentUuid: null }));
+  for await (const event of parent.provider.stream(assembled, options)) {
+    for (const entry of entries.push(event)) {
+      const block = entry.message.content[0];
       if (block.type === "text") text += block.text;
     }
     if (event.type === "message_end") usage = event.usage;

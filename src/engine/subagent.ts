@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { emptyUsage, type TurnUsage } from "../loop/events.js";
 import { type LoopConfig, query } from "../loop/query.js";
+import { TurnRecorder } from "../loop/turn-recorder.js";
 import { createUserEntry } from "../messages/index.js";
 import type { Provider } from "../provider/types.js";
 import { emptyLatches, toolDefinitions } from "../request/index.js";
@@ -91,13 +92,9 @@ export async function runSubagent(environment: SubagentEnvironment, request: Age
   let error: string | undefined;
   let toolUseCount = 0;
   try {
-    const user = createUserEntry(
-      { sessionId: environment.sessionId, parentUuid: null, now: environment.now() },
-      request.prompt,
-    );
-    timeline.append(user);
-    transcript.append(user);
-    await transcript.flush();
+    const recorder = new TurnRecorder(environment.sessionId, timeline, transcript, environment.now);
+    recorder.append(createUserEntry(recorder.context(), request.prompt));
+    await recorder.flush();
     const config: LoopConfig = {
       ...environment.config,
       model: type.model ?? environment.model(),

@@ -3,7 +3,7 @@
  */
 import type { AssistantEntry, MessageEntry, SystemEntry, ToolUseBlock, Usage, UserEntry } from "../messages/index.js";
 import { costUsd } from "../messages/pricing.js";
-import type { RawStreamEvent } from "../provider/types.js";
+import type { ResponseEvent } from "../provider/types.js";
 import type { AssembledRequest } from "../request/types.js";
 
 /** Why the loop goes round again. */
@@ -40,8 +40,11 @@ export interface TurnUsage {
 }
 
 export type EngineEvent =
-  /** A raw SSE event as it arrives (text_delta etc.), for live rendering. */
-  | { type: "stream_event"; event: RawStreamEvent }
+  /**
+   * The response as it streams, in the provider's neutral events (text, thinking and tool-input deltas,
+   * block and message bounds, warnings). `sse_passthrough` is for print mode's wire-format output only.
+   */
+  | ResponseEvent
   /** The request about to be sent (for /context and debugging). */
   | { type: "request_start"; request: AssembledRequest; iteration: number }
   /** One assistant block has been recorded. */
@@ -49,13 +52,32 @@ export type EngineEvent =
   | { type: "user"; entry: UserEntry }
   | { type: "tool_start"; block: ToolUseBlock }
   | { type: "tool_progress"; toolUseId: string; message: string }
-  | { type: "tool_result"; block: ToolUseBlock; entry: UserEntry; isError: boolean }
+  /** A tool finished; `entry` holds its recorded tool_result. */
+  | { type: "tool_end"; block: ToolUseBlock; entry: UserEntry; isError: boolean }
   /** A notice for the person: retries, fallbacks, cache breaks, compactions. */
   | { type: "notice"; level: "info" | "warning" | "error"; message: string; entry?: SystemEntry }
   | { type: "loop_continue"; reason: ContinueReason }
   | { type: "turn_end"; reason: TerminalReason; usage: TurnUsage; iterations: number; error?: string; lastText: string }
   /** Any other timeline entry appended during the turn (records, attachments, boundaries). */
   | { type: "entry"; entry: MessageEntry };
+
+/** The types of the response events the loop passes on as they stream. */
+const RESPONSE_EVENT_TYPES: ReadonlySet<EngineEvent["type"]> = new Set<ResponseEvent["type"]>([
+  "message_start",
+  "block_start",
+  "text_delta",
+  "thinking_delta",
+  "tool_input_delta",
+  "block_end",
+  "message_end",
+  "stream_warning",
+  "sse_passthrough",
+]);
+
+/** Whether `event` is part of a streaming response (something arrived from the model). */
+export function isResponseEvent(event: EngineEvent): event is ResponseEvent {
+  return RESPONSE_EVENT_TYPES.has(event.type);
+}
 
 export function emptyUsage(): TurnUsage {
   return {

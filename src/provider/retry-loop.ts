@@ -1,11 +1,12 @@
 /**
  * The retry driver shared by `stream` and `complete`: runs attempts, classifies failures, waits, falls back.
  *
- * Every failed attempt that will be retried produces exactly one `retry` event listing the uuids of the
- * assistant entries that attempt already emitted (so the loop records a `stream_superseded` entry instead of
- * editing the timeline). When the model changes after repeated overloads, a `fallback` event comes first and
- * the retry that follows it has `attempt: 0` and no delay: the retry budget starts afresh on the new model.
- * Tools started on a superseded attempt's `block_complete` are the loop's to cancel or discard.
+ * Every failed attempt that will be retried produces exactly one `retry` event: what that attempt streamed
+ * is void (the loop records what it had made of it as superseded, instead of editing the timeline). When
+ * the model changes after repeated overloads, a `fallback` event comes first and the retry that follows it
+ * has `attempt: 0` and no delay: the retry budget starts afresh on the new model, with the caller's
+ * `fallbackRequest`. Tools started on a superseded attempt's `block_end` are the loop's to cancel or discard.
+ * A retry resends the same bytes: the request is a pure function of what the caller assembled.
  */
 import { serializeRequest } from "../request/serialize.js";
 import type { AssembledRequest } from "../request/types.js";
@@ -32,14 +33,12 @@ export interface RetrySettings {
 
 export interface RetryCallOptions {
   signal?: AbortSignal;
-  rebuild?: (model: string) => AssembledRequest;
+  /** The request for the fallback model. Default: `request` with the model replaced. */
+  fallbackRequest?: AssembledRequest;
 }
 
-/**
- * One attempt: yields events, returns its result. `emitted` collects the uuids of assistant entries the
- * attempt has yielded, so a retry can declare them superseded.
- */
-export type Attempt<T> = (request: AssembledRequest, emitted: string[]) => AsyncGenerator<ProviderEvent, T, undefined>;
+/** One attempt: yields events, returns its result. */
+export type Attempt<T> = (request: AssembledRequest) => AsyncGenerator<ProviderEvent, T, undefined>;
 
 /** Runs `attempt` until it succeeds, a failure is not retryable, or retries run out. */
 export async function* runWithRetries<T>(
@@ -57,10 +56,9 @@ export async function* runWithRetries<T>(
   let unreachableWaitedMs = 0;
   for (;;) {
     throwIfAborted(options.signal);
-    const emitted: string[] = [];
     let failure: ProviderError;
     try {
-      return yield* attempt(current, emitted);
+      return yield* attempt(current);
     } catch (error) {
       failure = options.signal?.aborted ? abortedError() : classifyError(error, settings.secrets);
     }
@@ -85,11 +83,11 @@ export async function* runWithRetries<T>(
         );
       }
       yield { type: "fallback", from: current.body.model, to: fallback };
-      current = options.rebuild ? options.rebuild(fallback) : withModel(current, fallback);
+      current = options.fallbackRequest ?? withModel(current, fallback);
       fellBack = true;
       consecutiveOverloaded = 0;
       retries = 0;
-      yield { type: "retry", attempt: 0, delayMs: 0, error: failure, supersededUuids: emitted };
+      yield { type: "retry", attempt: 0, delayMs: 0, error: failure };
       continue;
     }
 
@@ -108,15 +106,8 @@ export async function* runWithRetries<T>(
       }
       unreachableRetries++;
       unreachableWaitedMs += nextDelayMs;
-      yield {
-        type: "retry",
-        attempt: unreachableRetries,
-        delayMs: nextDelayMs,
-        error: failure,
-        supersededUuids: emitted,
-      };
+      yield { type: "retry", attempt: unreachableRetries, delayMs: nextDelayMs, error: failure };
       await pause(settings, nextDelayMs, options.signal);
-      if (options.rebuild) current = options.rebuild(current.body.model);
       continue;
     }
 
@@ -126,9 +117,8 @@ export async function* runWithRetries<T>(
     }
     retries++;
     const delayMs = retryDelayMs(retries, settings.random, failure.options.retryAfterMs);
-    yield { type: "retry", attempt: retries, delayMs, error: failure, supersededUuids: emitted };
+    yield { type: "retry", attempt: retries, delayMs, error: failure };
     await pause(settings, delayMs, options.signal);
-    if (options.rebuild) current = options.rebuild(current.body.model);
   }
 }
 
@@ -143,7 +133,7 @@ async function pause(settings: RetrySettings, delayMs: number, signal: AbortSign
   throwIfAborted(signal);
 }
 
-/** The same request for another model (used when the caller gave no `rebuild`). */
+/** The same request for another model (used when the caller gave no `fallbackRequest`). */
 export function withModel(request: AssembledRequest, model: string): AssembledRequest {
   const body = { ...request.body, model };
   // The same serializer as assembly: cached message JSON is reused and the streaming variant stays linked.

@@ -9,13 +9,12 @@ import type {
   MessageCreateParamsNonStreaming,
   MessageCreateParamsStreaming,
 } from "@anthropic-ai/sdk/resources/messages";
-import { checkNever, createAssistantEntry } from "../messages/index.js";
 import type { AssembledRequest } from "../request/types.js";
 import { FEATURES_HEADER, parseFeatures, withAnnouncedFeatures } from "./capabilities.js";
 import { completedMessageFrom } from "./completed-message.js";
 import { runWithRetries, type Sleep, sleepWithSignal, throwIfAborted } from "./retry-loop.js";
 import { DEFAULT_MAX_RETRIES } from "./retry-policy.js";
-import { type AccumulatorOutput, StreamAccumulator, streamError } from "./stream-accumulator.js";
+import { StreamAccumulator, streamError } from "./stream-accumulator.js";
 import type {
   CompletedMessage,
   Provider,
@@ -66,7 +65,7 @@ export abstract class SdkProvider implements Provider {
   /** Strings scrubbed from every error message (keys, tokens). */
   protected abstract readonly secrets: readonly string[];
   private readonly maxRetries: number;
-  private readonly fallbackModel: string | undefined;
+  readonly fallbackModel: string | undefined;
   private readonly sleep: Sleep;
   private readonly random: () => number;
   protected readonly timeoutMs: number;
@@ -132,16 +131,13 @@ export abstract class SdkProvider implements Provider {
     if (features.length > 0) this.adoptFeatures(features);
   }
 
-  stream(request: AssembledRequest, options: StreamOptions): AsyncIterable<ProviderEvent> {
-    return runWithRetries(request, options, this.retrySettings(), (attemptRequest, emitted) =>
-      this.streamAttempt(attemptRequest, options, emitted),
+  stream(request: AssembledRequest, options: StreamOptions = {}): AsyncIterable<ProviderEvent> {
+    return runWithRetries(request, options, this.retrySettings(), (attemptRequest) =>
+      this.streamAttempt(attemptRequest, options),
     );
   }
 
-  async complete(
-    request: AssembledRequest,
-    options: Omit<StreamOptions, "entryContext"> = {},
-  ): Promise<CompletedMessage> {
+  async complete(request: AssembledRequest, options: StreamOptions = {}): Promise<CompletedMessage> {
     const run = runWithRetries(request, options, this.retrySettings(), (attemptRequest) =>
       this.completeAttempt(attemptRequest, options.signal),
     );
@@ -166,7 +162,6 @@ export abstract class SdkProvider implements Provider {
   private async *streamAttempt(
     request: AssembledRequest,
     options: StreamOptions,
-    emitted: string[],
   ): AsyncGenerator<ProviderEvent, void, undefined> {
     const client = await this.client();
     throwIfAborted(options.signal);
@@ -200,11 +195,11 @@ export abstract class SdkProvider implements Provider {
         disarm();
         if (next.done === true) break;
         const event = next.value as RawStreamEvent;
-        yield { type: "stream_event", event };
+        yield { type: "sse_passthrough", event };
         for (const output of accumulator.push(event)) {
-          const providerEvent = toProviderEvent(output, options, requestId);
-          if (providerEvent.type === "assistant_entry") emitted.push(providerEvent.entry.uuid);
-          yield providerEvent;
+          // The server's request id (a response header) goes with the message's start and end.
+          const withId = output.type === "message_start" || output.type === "message_end";
+          yield withId && requestId !== undefined ? { ...output, requestId } : output;
         }
       }
       // The SDK ends the iteration quietly on abort; say why it ended.
@@ -251,48 +246,6 @@ export abstract class SdkProvider implements Provider {
   private exactBody(json: string, betas: readonly string[]): { body: string; headers: Record<string, string> } {
     const sent = this.#capabilities.betas === false ? [] : betas;
     return { body: json, headers: { "content-type": "application/json", ...betaHeaders(sent).headers } };
-  }
-}
-
-function toProviderEvent(
-  output: AccumulatorOutput,
-  options: StreamOptions,
-  requestId: string | undefined,
-): ProviderEvent {
-  switch (output.type) {
-    case "block_complete":
-      return output;
-    case "entry": {
-      const entry = createAssistantEntry(options.entryContext(), output.block, {
-        messageId: output.messageId,
-        model: output.model,
-        ...(output.final !== null ? { stopReason: output.final.stopReason, usage: output.final.usage } : {}),
-        ...(requestId !== undefined ? { requestId } : {}),
-      });
-      if (output.final?.stopSequence != null) entry.message.stop_sequence = output.final.stopSequence;
-      return { type: "assistant_entry", entry };
-    }
-    case "warning":
-      return {
-        type: "stream_event",
-        event: {
-          type: "warning",
-          message: output.message,
-          ...(output.index !== undefined ? { index: output.index } : {}),
-        },
-      };
-    case "message_end":
-      return {
-        type: "message_end",
-        messageId: output.messageId,
-        model: output.model,
-        stopReason: output.stopReason,
-        usage: output.usage,
-        ...(requestId !== undefined ? { requestId } : {}),
-        ...(output.cacheMiss !== undefined ? { cacheMiss: output.cacheMiss } : {}),
-      };
-    default:
-      return checkNever(output);
   }
 }
 

@@ -1,11 +1,10 @@
 /**
- * The stream reducer: raw SSE events in, block and entry decisions out. Pure (no I/O, no clock), and it
+ * The stream reducer: raw SSE events in, neutral response events out. Pure (no I/O, no clock), and it
  * checks event order: a delta for a block never started, a second message_start, a block left open at
  * message_delta all throw a retryable `stream_error`.
  *
- * Append-only timing: `block_complete` at each content_block_stop (so a tool can start at once); the
- * timeline entry of block k when block k+1 starts, and the last block's entry at message_delta, carrying
- * stop_reason and the final usage.
+ * Timing: `block_end` at each content_block_stop (so a tool can start at once); `message_end` at
+ * message_delta, when the stop reason and the final usage are known; message_stop only closes the stream.
  *
  * Invalid tool input JSON (a truncated or garbled `input_json_delta` concatenation) yields the tool_use
  * with input `{}` plus a warning: `{}` is always valid for the API, whereas keeping the raw string would
@@ -30,29 +29,10 @@ import {
   toolUseStartSchema,
   toStopReason,
 } from "./stream-events.js";
-import { type CacheMissReason, ProviderError, type RawStreamEvent } from "./types.js";
+import { type CacheMissReason, ProviderError, type RawStreamEvent, type ResponseEvent } from "./types.js";
 
-/** What the reducer decided after one event. */
-export type AccumulatorOutput =
-  /** `inputInvalid`: a tool_use whose input JSON did not parse (cut by max_tokens, or garbled); its input is `{}`. */
-  | { type: "block_complete"; index: number; block: AssistantContentBlock; messageId: string; inputInvalid?: true }
-  /** Make a timeline entry for `block`; `final` entries carry stop_reason and usage. */
-  | { type: "entry"; block: AssistantContentBlock; messageId: string; model: string; final: FinalFields | null }
-  | { type: "warning"; message: string; index?: number }
-  | {
-      type: "message_end";
-      messageId: string;
-      model: string;
-      stopReason: StopReason | null;
-      usage: Usage;
-      cacheMiss?: CacheMissReason;
-    };
-
-export interface FinalFields {
-  stopReason: StopReason | null;
-  stopSequence: string | null;
-  usage: Usage;
-}
+/** What the reducer says after one event (the provider adds the request id and the raw passthrough). */
+export type AccumulatorOutput = Exclude<ResponseEvent, { type: "sse_passthrough" }>;
 
 type OpenBlock =
   | { type: "text"; text: string }
@@ -75,8 +55,6 @@ export class StreamAccumulator {
   private stopReason: StopReason | null = null;
   private nextIndex = 0;
   private open: { index: number; block: OpenBlock } | null = null;
-  /** The finished block whose entry waits for the next block start or message_delta. */
-  private pending: AssistantContentBlock | null = null;
   private readonly completed: AssistantContentBlock[] = [];
 
   /** Blocks finished so far, in order. */
@@ -117,7 +95,7 @@ export class StreamAccumulator {
     this.usage = mergeUsage(emptyUsage(), parsed.message.usage);
     this.cacheMiss = cacheMissOf(parsed.message.diagnostics) ?? this.cacheMiss;
     this.phase = "streaming";
-    return [];
+    return [{ type: "message_start", messageId: this.messageId, model: this.model }];
   }
 
   private onBlockStart(event: RawStreamEvent): AccumulatorOutput[] {
@@ -129,7 +107,9 @@ export class StreamAccumulator {
       throw streamError(`content_block_start index ${parsed.index}, expected ${this.nextIndex}`);
     }
     this.nextIndex++;
-    const outputs: AccumulatorOutput[] = this.flushPending(null);
+    const outputs: AccumulatorOutput[] = [
+      { type: "block_start", index: parsed.index, blockType: parsed.content_block.type },
+    ];
     const start = parsed.content_block;
     let block: OpenBlock;
     switch (start.type) {
@@ -152,7 +132,7 @@ export class StreamAccumulator {
       default:
         block = { type: "skipped", blockType: start.type };
         outputs.push({
-          type: "warning",
+          type: "stream_warning",
           message: `skipped unsupported content block type "${start.type}"`,
           index: parsed.index,
         });
@@ -167,20 +147,27 @@ export class StreamAccumulator {
     const open = this.requireOpen(parsed.index, "content_block_delta");
     const delta = parsed.delta;
     const block = open.block;
+    const index = parsed.index;
     if (block.type === "skipped") return [];
     switch (delta.type) {
-      case "text_delta":
+      case "text_delta": {
         if (block.type !== "text") throw mismatch(delta.type, block);
-        block.text += parse(textDeltaSchema, delta).text;
-        return [];
-      case "input_json_delta":
+        const text = parse(textDeltaSchema, delta).text;
+        block.text += text;
+        return [{ type: "text_delta", index, text }];
+      }
+      case "input_json_delta": {
         if (block.type !== "tool_use") throw mismatch(delta.type, block);
-        block.json += parse(inputJsonDeltaSchema, delta).partial_json;
-        return [];
-      case "thinking_delta":
+        const partialJson = parse(inputJsonDeltaSchema, delta).partial_json;
+        block.json += partialJson;
+        return [{ type: "tool_input_delta", index, partialJson }];
+      }
+      case "thinking_delta": {
         if (block.type !== "thinking") throw mismatch(delta.type, block);
-        block.thinking += parse(thinkingDeltaSchema, delta).thinking;
-        return [];
+        const thinking = parse(thinkingDeltaSchema, delta).thinking;
+        block.thinking += thinking;
+        return [{ type: "thinking_delta", index, thinking }];
+      }
       case "signature_delta":
         if (block.type !== "thinking") throw mismatch(delta.type, block);
         block.signature = parse(signatureDeltaSchema, delta).signature;
@@ -200,13 +187,12 @@ export class StreamAccumulator {
     let inputInvalid = false;
     const block = finalizeBlock(open.block, (message) => {
       inputInvalid = true;
-      outputs.push({ type: "warning", message, index: open.index });
+      outputs.push({ type: "stream_warning", message, index: open.index });
     });
     if (block === null) return outputs;
     this.completed.push(block);
-    this.pending = block;
     outputs.push({
-      type: "block_complete",
+      type: "block_end",
       index: open.index,
       block,
       messageId: this.messageId,
@@ -225,39 +211,25 @@ export class StreamAccumulator {
     const reason = parsed.delta.stop_reason ?? null;
     this.stopReason = toStopReason(reason);
     if (reason !== null && this.stopReason === null) {
-      outputs.push({ type: "warning", message: `unknown stop_reason "${reason}" recorded as null` });
+      outputs.push({ type: "stream_warning", message: `unknown stop_reason "${reason}" recorded as null` });
     }
     this.phase = "after_delta";
-    outputs.push(
-      ...this.flushPending({
-        stopReason: this.stopReason,
-        stopSequence: parsed.delta.stop_sequence ?? null,
-        usage: this.usage,
-      }),
-    );
+    outputs.push({
+      type: "message_end",
+      messageId: this.messageId,
+      model: this.model,
+      stopReason: this.stopReason,
+      stopSequence: parsed.delta.stop_sequence ?? null,
+      usage: this.usage,
+      ...(this.cacheMiss !== null ? { cacheMiss: this.cacheMiss } : {}),
+    });
     return outputs;
   }
 
   private onMessageStop(): AccumulatorOutput[] {
     this.expectPhase("after_delta", "message_stop");
     this.phase = "stopped";
-    return [
-      {
-        type: "message_end",
-        messageId: this.messageId,
-        model: this.model,
-        stopReason: this.stopReason,
-        usage: this.usage,
-        ...(this.cacheMiss !== null ? { cacheMiss: this.cacheMiss } : {}),
-      },
-    ];
-  }
-
-  private flushPending(final: FinalFields | null): AccumulatorOutput[] {
-    if (this.pending === null) return [];
-    const block = this.pending;
-    this.pending = null;
-    return [{ type: "entry", block, messageId: this.messageId, model: this.model, final }];
+    return [];
   }
 
   private requireOpen(index: number, eventType: string): { index: number; block: OpenBlock } {

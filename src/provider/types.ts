@@ -2,7 +2,7 @@
  * The provider boundary: one streamed model call. Below it, failures are thrown as typed
  * `ProviderError`s; above it (the loop) they become timeline messages.
  */
-import type { AssistantContentBlock, AssistantEntry, EntryContext, StopReason, Usage } from "../messages/index.js";
+import type { AssistantContentBlock, StopReason, Usage } from "../messages/index.js";
 import type { AssembledRequest } from "../request/types.js";
 import type { UnsupportedInput } from "./unsupported-input.js";
 
@@ -16,42 +16,63 @@ export interface ProviderCapabilities {
   betas?: boolean;
 }
 
-/** Raw server-sent event, passed through for the UI (text deltas as they arrive). */
+/**
+ * A server-sent event exactly as it arrived, opaque to threadline. Only the `sse_passthrough` event carries it,
+ * for output that must repeat the wire format (print mode's Claude Code-compatible stream-json).
+ */
 export interface RawStreamEvent {
   type: string;
   [key: string]: unknown;
 }
 
-export type ProviderEvent =
-  /** A raw SSE event as it arrived. */
-  | { type: "stream_event"; event: RawStreamEvent }
-  /** A content block finished streaming (a tool_use may start now); its timeline entry follows later. */
-  /** `inputInvalid`: a tool_use whose input JSON did not parse (cut by max_tokens, or garbled); its input is `{}`. */
-  | { type: "block_complete"; index: number; block: AssistantContentBlock; messageId: string; inputInvalid?: true }
-  /** A timeline entry for one block; the last one carries stop_reason and usage. */
-  | { type: "assistant_entry"; entry: AssistantEntry }
-  /** A retry is about to happen; entries already emitted for the failed attempt are listed as superseded. */
-  | { type: "retry"; attempt: number; delayMs: number; error: ProviderError; supersededUuids: string[] }
-  /** Switched to the fallback model after repeated overloads. */
-  | { type: "fallback"; from: string; to: string }
-  /** The response is complete. */
+/** What a streaming response says as it arrives, in no wire format (the same for every platform). */
+export type ResponseEvent =
+  /** The response began (headers and `message_start` are in); `requestId` is the server's, when it gave one. */
+  | { type: "message_start"; messageId: string; model: string; requestId?: string }
+  /** A content block began (`blockType` as the server named it, also for blocks threadline skips). */
+  | { type: "block_start"; index: number; blockType: string }
+  | { type: "text_delta"; index: number; text: string }
+  | { type: "thinking_delta"; index: number; thinking: string }
+  | { type: "tool_input_delta"; index: number; partialJson: string }
+  /**
+   * A content block finished (a tool_use may start now). `inputInvalid`: a tool_use whose input JSON did not
+   * parse (cut by max_tokens, or garbled); its input is `{}`.
+   */
+  | { type: "block_end"; index: number; block: AssistantContentBlock; messageId: string; inputInvalid?: true }
+  /** The message is complete: its stop reason and final usage (the stream still checks that it ends properly). */
   | {
       type: "message_end";
       messageId: string;
       model: string;
       stopReason: StopReason | null;
+      stopSequence: string | null;
       usage: Usage;
       requestId?: string;
       /** The server's own reason the prompt cache missed (cache diagnostics), when the response gave one. */
       cacheMiss?: CacheMissReason;
-    };
+    }
+  /** Something in the response was not usable as sent (a skipped block type, invalid tool input JSON). */
+  | { type: "stream_warning"; message: string; index?: number }
+  /** The raw event, for print mode only (see `RawStreamEvent`). */
+  | { type: "sse_passthrough"; event: RawStreamEvent };
+
+export type ProviderEvent =
+  | ResponseEvent
+  /** The attempt failed and another follows: whatever the failed attempt streamed is void. */
+  | { type: "retry"; attempt: number; delayMs: number; error: ProviderError }
+  /**
+   * Switched to the fallback model after repeated overloads; the next attempt sends the caller's
+   * `fallbackRequest` (else the same request with the model replaced).
+   */
+  | { type: "fallback"; from: string; to: string };
 
 export interface StreamOptions {
   signal?: AbortSignal;
-  /** Chain context for each assistant entry the provider creates (called once per entry, in order). */
-  entryContext: () => EntryContext;
-  /** Called before each attempt so params can be rebuilt (e.g. with the fallback model). Defaults to reusing `request`. */
-  rebuild?: (model: string) => AssembledRequest;
+  /**
+   * The request to send if the provider falls back to its `fallbackModel` (assembled for that model).
+   * Default: the same request with only the model replaced.
+   */
+  fallbackRequest?: AssembledRequest;
 }
 
 export interface Provider {
@@ -62,10 +83,12 @@ export interface Provider {
   readonly announcedFeatures?: readonly string[];
   /** Takes features announced in an earlier run of this session (a resume), as if announced again. */
   adoptFeatures?(features: readonly string[]): void;
+  /** The model used after repeated overloads, when one is configured. Default none. */
+  readonly fallbackModel?: string | undefined;
   /** Streams one model call with retries; throws `ProviderError` when it finally fails. */
-  stream(request: AssembledRequest, options: StreamOptions): AsyncIterable<ProviderEvent>;
+  stream(request: AssembledRequest, options?: StreamOptions): AsyncIterable<ProviderEvent>;
   /** A one-shot non-streaming call (summaries, forked agents); same retry policy. */
-  complete?(request: AssembledRequest, options: Omit<StreamOptions, "entryContext">): Promise<CompletedMessage>;
+  complete?(request: AssembledRequest, options?: StreamOptions): Promise<CompletedMessage>;
 }
 
 export interface CompletedMessage {

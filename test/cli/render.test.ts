@@ -21,10 +21,7 @@ class Buffer {
 }
 
 function delta(text: string): EngineEvent {
-  return {
-    type: "stream_event",
-    event: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
-  };
+  return { type: "text_delta", index: 0, text };
 }
 
 function toolEvents(
@@ -38,7 +35,7 @@ function toolEvents(
   return [
     { type: "tool_start", block },
     {
-      type: "tool_result",
+      type: "tool_end",
       block,
       entry: createToolResultEntry(context, [toolResultBlock(id, output, isError)]),
       isError,

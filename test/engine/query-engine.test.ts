@@ -78,14 +78,14 @@ describe("QueryEngine against the emulator", () => {
     expect(end.iterations).toBe(4);
     expect(end.lastText).toBe("Fixed the typo.");
     expect(await readFile(join(harness.workspace, "greet.ts"), "utf8")).toContain('"Hello, "');
-    const results = events.filter((event) => event.type === "tool_result");
-    expect(results.map((event) => event.type === "tool_result" && event.block.name)).toEqual([
+    const results = events.filter((event) => event.type === "tool_end");
+    expect(results.map((event) => event.type === "tool_end" && event.block.name)).toEqual([
       "Read",
       "Grep",
       "Edit",
       "Bash",
     ]);
-    expect(results.every((event) => event.type === "tool_result" && !event.isError)).toBe(true);
+    expect(results.every((event) => event.type === "tool_end" && !event.isError)).toBe(true);
     // The last request carries the whole exchange, and every request the emulator saw was valid.
     expect(harness.emulator.stats().violations).toBe(0);
     const last = sentBodies(harness).at(-1)!;
@@ -120,7 +120,7 @@ describe("QueryEngine against the emulator", () => {
     // observed overlap: b and c started before a finished
     expect(b!.start).toBeLessThan(a!.end);
     expect(c!.start).toBeLessThan(a!.end);
-    const order = events.flatMap((event) => (event.type === "tool_result" ? [event.block.input] : []));
+    const order = events.flatMap((event) => (event.type === "tool_end" ? [event.block.input] : []));
     expect(order).toEqual([{ id: "a" }, { id: "b" }, { id: "c" }]);
   });
 

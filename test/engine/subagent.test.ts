@@ -217,9 +217,9 @@ describe("Agent tool: subagents on the emulator", () => {
     });
     const events = await collect(harness.engine.submitMessage("go"));
     expect(turnEnd(events).reason).toBe("completed");
-    const result = events.find((event) => event.type === "tool_result");
-    expect(result?.type === "tool_result" && result.isError).toBe(true);
-    expect(JSON.stringify(result?.type === "tool_result" ? result.entry.message.content : "")).toContain(
+    const result = events.find((event) => event.type === "tool_end");
+    expect(result?.type === "tool_end" && result.isError).toBe(true);
+    expect(JSON.stringify(result?.type === "tool_end" ? result.entry.message.content : "")).toContain(
       "general-purpose, Explore",
     );
   });

@@ -53,9 +53,9 @@ describe("output limits and stop reasons", () => {
     const events = await collect(harness.engine.submitMessage("Write big.ts"));
     expect(turnEnd(events).reason).toBe("completed");
     expect(await readFile(join(harness.workspace, "big.ts"), "utf8")).toBe(content);
-    const results = events.filter((event) => event.type === "tool_result");
+    const results = events.filter((event) => event.type === "tool_end");
     expect(results).toHaveLength(1);
-    expect(results[0]?.type === "tool_result" && results[0].isError).toBe(false);
+    expect(results[0]?.type === "tool_end" && results[0].isError).toBe(false);
     const sent = harness.emulator.requests
       .filter((record) => record.path === "/v1/messages")
       .map((record) => (record.body as MessagesRequest).max_tokens);
@@ -81,11 +81,11 @@ describe("output limits and stop reasons", () => {
     // The scripted step stays pending while it is cut, so every continuation is cut again: the turn ends at the cap.
     expect(turnEnd(events).reason).toBe("max_tokens");
     await expect(readFile(join(harness.workspace, "cut.ts"), "utf8")).rejects.toThrow();
-    const results = events.filter((event) => event.type === "tool_result");
+    const results = events.filter((event) => event.type === "tool_end");
     expect(results).toHaveLength(DEFAULT_MAX_CONTINUATIONS + 1);
     for (const result of results) {
-      expect(result.type === "tool_result" && result.isError).toBe(true);
-      expect(JSON.stringify(result.type === "tool_result" ? result.entry.message.content : "")).toContain(
+      expect(result.type === "tool_end" && result.isError).toBe(true);
+      expect(JSON.stringify(result.type === "tool_end" ? result.entry.message.content : "")).toContain(
         "cut off by the output token limit",
       );
     }

@@ -6,9 +6,18 @@ import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Emulator, type EmulatorOptions, FAULT_KINDS, startEmulator } from "../../src/emulator/index.js";
 import type { AssistantEntry } from "../../src/messages/index.js";
-import { AnthropicProvider, type ProviderEvent, streamingJson } from "../../src/provider/index.js";
+import { AnthropicProvider, streamingJson } from "../../src/provider/index.js";
 import type { AssembledRequest, MessagesRequest } from "../../src/request/types.js";
-import { chainedContext, collect, makeRequest, ofType, recordingSleep, TEST_API_KEY } from "./helpers/harness.js";
+import {
+  chainedContext,
+  collect,
+  makeRequest,
+  ofType,
+  type RecordedEvent,
+  recorded,
+  recordingSleep,
+  TEST_API_KEY,
+} from "./helpers/harness.js";
 
 let emulator: Emulator | undefined;
 afterEach(async () => {
@@ -48,7 +57,7 @@ function loopRequest(model = "claude-test-1"): AssembledRequest {
 }
 
 /** Entries that remain in the timeline once superseded ones are set aside. */
-function survivingEntries(events: readonly ProviderEvent[]): AssistantEntry[] {
+function survivingEntries(events: readonly RecordedEvent[]): AssistantEntry[] {
   const superseded = new Set(ofType(events, "retry").flatMap((event) => event.supersededUuids));
   return ofType(events, "assistant_entry")
     .map((event) => event.entry)
@@ -74,7 +83,7 @@ describe("AnthropicProvider against the emulator", () => {
     const base = loopRequest();
     // Same body, different bytes: only a client that sends `json` verbatim produces these hashes.
     const request = { ...base, json: JSON.stringify(base.body, null, 1) };
-    await collect(provider.stream(request, { entryContext: chainedContext().next }));
+    await collect(recorded(provider.stream(request), chainedContext().next));
     await provider.complete(request);
     const [streamed, completed] = messagesRequests(server);
     expect(streamed?.bodySha256).toBe(sha256(streamingJson(request)));
@@ -85,7 +94,7 @@ describe("AnthropicProvider against the emulator", () => {
 
   it("streams a text answer into one entry with usage and stop_reason", async () => {
     const { provider } = await setup({ scenario: ["Hello from the emulator — ünïcödé ✓"] });
-    const events = await collect(provider.stream(loopRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(loopRequest()), chainedContext().next));
     const entries = ofType(events, "assistant_entry").map((event) => event.entry);
     expect(entries).toHaveLength(1);
     expect(entries[0]?.message.content[0]).toEqual({ type: "text", text: "Hello from the emulator — ünïcödé ✓" });
@@ -108,7 +117,7 @@ describe("AnthropicProvider against the emulator", () => {
       thinking: { type: "enabled", budget_tokens: 1024 },
     };
     const first: AssembledRequest = { ...base, body, json: JSON.stringify(body) };
-    const events = await collect(provider.stream(first, { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(first), chainedContext().next));
     const entries = ofType(events, "assistant_entry").map((event) => event.entry);
     expect(entries.map((entry) => entry.message.content[0].type)).toEqual(["thinking", "text", "tool_use"]);
     expect(new Set(entries.map((entry) => entry.message.id)).size).toBe(1);
@@ -117,7 +126,7 @@ describe("AnthropicProvider against the emulator", () => {
     const toolUse = entries[2]?.message.content[0];
     expect(toolUse?.type === "tool_use" && toolUse.input).toEqual({ file_path: "/tmp/ü.txt", limit: 3 });
     expect(entries[2]?.message.stop_reason).toBe("tool_use");
-    expect(ofType(events, "block_complete")).toHaveLength(3);
+    expect(ofType(events, "block_end")).toHaveLength(3);
 
     // Send the blocks back as the next turn: the emulator verifies the thinking signature byte for byte.
     const toolUseId = toolUse?.type === "tool_use" ? toolUse.id : "";
@@ -130,10 +139,7 @@ describe("AnthropicProvider against the emulator", () => {
       ],
     };
     const second = await collect(
-      provider.stream(
-        { ...base, body: secondBody, json: JSON.stringify(secondBody) },
-        { entryContext: chainedContext().next },
-      ),
+      recorded(provider.stream({ ...base, body: secondBody, json: JSON.stringify(secondBody) }), chainedContext().next),
     );
     expect(ofType(second, "retry")).toEqual([]);
     expect(ofType(second, "assistant_entry")[0]?.entry.message.content[0]).toEqual({ type: "text", text: "Done." });
@@ -142,7 +148,7 @@ describe("AnthropicProvider against the emulator", () => {
 
   it.each(FAULT_KINDS.map((kind) => [kind]))("survives a %s fault with no duplicated entries", async (kind) => {
     const { provider, emulator, delays } = await setup({ scenario: [toolTurn], faults: [{ onRequest: 1, kind }] });
-    const events = await collect(provider.stream(loopRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(loopRequest()), chainedContext().next));
     const retries = ofType(events, "retry");
     expect(retries).toHaveLength(1);
     expect(delays).toHaveLength(1);
@@ -168,10 +174,10 @@ describe("AnthropicProvider against the emulator", () => {
       { fallbackModel: "claude-fallback-1" },
     );
     const events = await collect(
-      provider.stream(loopRequest("claude-main-1"), {
-        entryContext: chainedContext().next,
-        rebuild: (model) => loopRequest(model),
-      }),
+      recorded(
+        provider.stream(loopRequest("claude-main-1"), { fallbackRequest: loopRequest("claude-fallback-1") }),
+        chainedContext().next,
+      ),
     );
     expect(ofType(events, "fallback")).toEqual([{ type: "fallback", from: "claude-main-1", to: "claude-fallback-1" }]);
     const models = messagesRequests(emulator).map((request) => (request.body as { model: string }).model);

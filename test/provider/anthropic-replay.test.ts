@@ -9,6 +9,7 @@ import {
   collectUntilError,
   makeRequest,
   ofType,
+  recorded,
   recordingSleep,
   TEST_API_KEY,
 } from "./helpers/harness.js";
@@ -54,7 +55,7 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
   it("makes one entry per block, all sharing message.id, usage and stop_reason on the last", async () => {
     const { provider, server } = await setup([ok(threeBlockResponse("msg_A"))]);
     const context = chainedContext();
-    const events = await collect(provider.stream(makeRequest(), { entryContext: context.next }));
+    const events = await collect(recorded(provider.stream(makeRequest()), context.next));
 
     const entries = ofType(events, "assistant_entry").map((event) => event.entry);
     expect(entries).toHaveLength(3);
@@ -95,6 +96,7 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
         messageId: "msg_A",
         model: "claude-test-1",
         stopReason: "tool_use",
+        stopSequence: null,
         usage: entries[2]?.message.usage,
         requestId: "req_replay",
       },
@@ -102,19 +104,19 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("emits block_complete at each block stop, before that block's entry", async () => {
+  it("emits block_end at each block stop, before that block's entry", async () => {
     const { provider } = await setup([ok(threeBlockResponse())]);
-    const events = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     const order = events
-      .filter((event) => event.type === "block_complete" || event.type === "assistant_entry")
+      .filter((event) => event.type === "block_end" || event.type === "assistant_entry")
       .map((event) =>
-        event.type === "block_complete" ? `complete:${event.index}` : `entry:${event.entry.message.content[0].type}`,
+        event.type === "block_end" ? `complete:${event.index}` : `entry:${event.entry.message.content[0].type}`,
       );
     // Block k's entry is made when block k+1 starts; the last one at message_delta.
     expect(order).toEqual(["complete:0", "entry:thinking", "complete:1", "entry:text", "complete:2", "entry:tool_use"]);
     // The tool_use block is complete (input parsed) before message_delta arrives.
-    const raw = events.map((event) => (event.type === "stream_event" ? event.event.type : event.type));
-    expect(raw.indexOf("block_complete", raw.lastIndexOf("content_block_stop") - 1)).toBeLessThan(
+    const raw = events.map((event) => (event.type === "sse_passthrough" ? event.event.type : event.type));
+    expect(raw.indexOf("block_end", raw.lastIndexOf("content_block_stop") - 1)).toBeLessThan(
       raw.indexOf("message_delta"),
     );
   });
@@ -122,7 +124,7 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
   it("survives every chunk size, including 1 byte (events and UTF-8 characters split)", async () => {
     for (const size of [1, 2, 3, 5, 13, 64]) {
       const { provider } = await setup([ok(threeBlockResponse(), size)]);
-      const events = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+      const events = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
       const texts = ofType(events, "assistant_entry").map((event) => event.entry.message.content[0]);
       expect(texts[1]).toEqual({ type: "text", text: "Grüße, 世界 🌍!" });
       await server?.close();
@@ -142,8 +144,8 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
     // An unknown delta for a block that is no longer open is still an order error; this one is harmless:
     events.splice(events.length - 3, 1);
     const { provider } = await setup([ok(events)]);
-    const out = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
-    const rawTypes = ofType(out, "stream_event").map((event) => event.event.type);
+    const out = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
+    const rawTypes = ofType(out, "sse_passthrough").map((event) => event.event.type);
     expect(rawTypes).toContain("future_event");
     expect(rawTypes).toContain("content_block_delta");
     expect(ofType(out, "assistant_entry")).toHaveLength(1);
@@ -158,8 +160,8 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
       "context-management-2025-06-27",
       "interleaved-thinking-2025-05-14",
     ]);
-    await collect(provider.stream(withBetas, { entryContext: chainedContext().next }));
-    await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    await collect(recorded(provider.stream(withBetas), chainedContext().next));
+    await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     const [first, second] = server.requests;
     expect(first?.url).toBe("/v1/messages");
     expect(first?.body).toBe(`${withBetas.json.slice(0, -1)},"stream":true}`);
@@ -174,7 +176,7 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
     const provider = new AnthropicProvider({
       env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_AUTH_TOKEN: "tok-123" },
     });
-    await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect(server.requests[0]?.headers.authorization).toBe("Bearer tok-123");
     // A loopback base URL is just another server: the core API only, until it announces more.
     expect(provider.capabilities).toEqual({ cacheEdits: false, contextManagement: false, betas: false });
@@ -184,9 +186,10 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
     const { provider, server } = await setup([ok(threeBlockResponse())]);
     expect(provider.profile).toBe("compatible");
     await collect(
-      provider.stream(makeRequest("claude-test-1", ["interleaved-thinking-2025-05-14"]), {
-        entryContext: chainedContext().next,
-      }),
+      recorded(
+        provider.stream(makeRequest("claude-test-1", ["interleaved-thinking-2025-05-14"])),
+        chainedContext().next,
+      ),
     );
     expect(server.requests[0]?.headers["anthropic-beta"]).toBeUndefined();
   });
@@ -194,7 +197,7 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
   it("fails clearly without credentials for Anthropic's own endpoint", async () => {
     // Another server would be sent a placeholder key (see unreachable.test.ts); api.anthropic.com is never dialled.
     const provider = new AnthropicProvider({ env: {}, baseURL: "https://api.anthropic.com" });
-    const { error } = await collectUntilError(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const { error } = await collectUntilError(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).kind).toBe("auth");
   });
@@ -206,7 +209,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
       { status: 429, headers: { "retry-after": "7" }, json: errorBody("rate_limit_error", "Rate limited") },
       ok(threeBlockResponse()),
     ]);
-    const events = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect(delays).toEqual([7000]);
     const retries = ofType(events, "retry");
     expect(retries).toHaveLength(1);
@@ -229,7 +232,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
       { status: 504, json: errorBody("timeout_error", "slow") },
       ok(threeBlockResponse()),
     ]);
-    await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     // random() = 0.5 → jitter 12.5 % of the base.
     expect(delays).toEqual([563, 1125, 1234, 4500]);
   });
@@ -238,7 +241,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
     const { provider, server } = await setup([
       { status: 500, headers: { "x-should-retry": "false" }, json: errorBody("api_error", "do not retry") },
     ]);
-    const { error } = await collectUntilError(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const { error } = await collectUntilError(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect((error as ProviderError).kind).toBe("server");
     expect(server.requests).toHaveLength(1);
   });
@@ -246,9 +249,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
   it("gives up after maxRetries and says so", async () => {
     const failures = Array.from({ length: 5 }, () => ({ status: 500, json: errorBody("api_error", "down") }));
     const { provider, delays, server } = await setup(failures, { maxRetries: 3 });
-    const { events, error } = await collectUntilError(
-      provider.stream(makeRequest(), { entryContext: chainedContext().next }),
-    );
+    const { events, error } = await collectUntilError(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect(server.requests).toHaveLength(4);
     expect(delays).toHaveLength(3);
     expect(ofType(events, "retry").map((event) => event.attempt)).toEqual([1, 2, 3]);
@@ -259,7 +260,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
     const { provider, server } = await setup([
       { status: 400, json: errorBody("invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum") },
     ]);
-    const { error } = await collectUntilError(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const { error } = await collectUntilError(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect(error).toBeInstanceOf(ProviderError);
     const failure = error as ProviderError;
     expect(failure.kind).toBe("prompt_too_long");
@@ -274,18 +275,12 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
     const { provider, server, delays } = await setup([overloaded, overloaded, overloaded, ok(threeBlockResponse())], {
       fallbackModel: "claude-fallback-1",
     });
-    const rebuilt: string[] = [];
+    const fallbackRequest = makeRequest("claude-fallback-1");
     const events = await collect(
-      provider.stream(makeRequest("claude-main-1"), {
-        entryContext: chainedContext().next,
-        rebuild: (model) => {
-          rebuilt.push(model);
-          return makeRequest(model);
-        },
-      }),
+      recorded(provider.stream(makeRequest("claude-main-1"), { fallbackRequest }), chainedContext().next),
     );
     expect(ofType(events, "fallback")).toEqual([{ type: "fallback", from: "claude-main-1", to: "claude-fallback-1" }]);
-    expect(rebuilt.at(-1)).toBe("claude-fallback-1");
+    expect(JSON.parse(server.requests.at(-1)?.body ?? "")).toEqual({ ...fallbackRequest.body, stream: true });
     expect(delays).toHaveLength(2);
     const models = server.requests.map((request) => (JSON.parse(request.body) as { model: string }).model);
     expect(models).toEqual(["claude-main-1", "claude-main-1", "claude-main-1", "claude-fallback-1"]);
@@ -295,7 +290,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
   it("without a fallback model, three consecutive 529s are a clear error", async () => {
     const overloaded = { status: 529, json: errorBody("overloaded_error", "Overloaded") };
     const { provider, server } = await setup([overloaded, overloaded, overloaded, ok(threeBlockResponse())]);
-    const { error } = await collectUntilError(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const { error } = await collectUntilError(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect((error as ProviderError).kind).toBe("overloaded");
     expect((error as ProviderError).message).toContain("no fallback model is configured");
     expect(server.requests).toHaveLength(3);
@@ -309,7 +304,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
       errorEvent("overloaded_error", "Overloaded"),
     ];
     const { provider } = await setup([ok(partial), ok(threeBlockResponse("msg_second"))]);
-    const events = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     const retries = ofType(events, "retry");
     expect(retries).toHaveLength(1);
     expect(retries[0]?.error.kind).toBe("overloaded");
@@ -323,7 +318,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
   it("retries a connection cut mid-stream without duplicating recorded blocks", async () => {
     const partial = [messageStart("msg_cut"), ...textBlock(0, ["before the cut"]), ...textBlock(1, ["half"])];
     const { provider, server } = await setup([{ ...ok(partial), cut: true }, ok(threeBlockResponse("msg_ok"))]);
-    const events = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     const retry = ofType(events, "retry")[0];
     expect(retry?.error.retryable).toBe(true);
     const entries = ofType(events, "assistant_entry").map((event) => event.entry);
@@ -337,7 +332,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
   it("treats a stream that ends without message_stop as a retryable stream error", async () => {
     const truncated = [messageStart("msg_t"), ...textBlock(0, ["a"]), messageEnd("end_turn", 1)[0] as SseEvent];
     const { provider } = await setup([ok(truncated), ok(threeBlockResponse())]);
-    const events = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     const retry = ofType(events, "retry")[0];
     expect(retry?.error.kind).toBe("stream_error");
     expect(retry?.supersededUuids).toHaveLength(1);
@@ -349,7 +344,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
       { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "never started" } },
     ];
     const { provider } = await setup([ok(wrong), ok(threeBlockResponse())]);
-    const events = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     const retry = ofType(events, "retry")[0];
     expect(retry?.error.kind).toBe("stream_error");
     expect(retry?.error.message).toContain("not open");
@@ -362,18 +357,18 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
       ...messageEnd("tool_use", 5),
     ];
     const { provider } = await setup([ok(events)]);
-    const out = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const out = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     const entry = ofType(out, "assistant_entry")[0]?.entry;
     expect(entry?.message.content[0]).toEqual({ type: "tool_use", id: "toolu_bad", name: "Bash", input: {} });
-    const warnings = ofType(out, "stream_event").filter((event) => event.event.type === "warning");
+    const warnings = ofType(out, "stream_warning");
     expect(warnings).toHaveLength(1);
-    expect(String(warnings[0]?.event.message)).toContain("invalid input JSON");
+    expect(String(warnings[0]?.message)).toContain("invalid input JSON");
   });
 
   it("abandons a stalled stream after the idle timeout and retries it", async () => {
     const stalled = { ...ok([messageStart("msg_s"), ...textBlock(0, ["..."])]), stall: true };
     const { provider } = await setup([stalled, ok(threeBlockResponse())], { idleTimeoutMs: 1_000 });
-    const events = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     const retry = ofType(events, "retry")[0];
     expect(retry?.error.kind).toBe("stream_error");
     expect(retry?.error.message).toContain("no data");
@@ -384,13 +379,13 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
     const stalled = { ...ok([messageStart("msg_s"), ...textBlock(0, ["..."])]), stall: true };
     const { provider, server } = await setup([stalled, ok(threeBlockResponse())]);
     const controller = new AbortController();
-    const iterator = provider.stream(makeRequest(), { entryContext: chainedContext().next, signal: controller.signal });
+    const iterator = recorded(provider.stream(makeRequest(), { signal: controller.signal }), chainedContext().next);
     const seen: string[] = [];
     let caught: unknown;
     try {
       for await (const event of iterator) {
         seen.push(event.type);
-        if (event.type === "block_complete") controller.abort();
+        if (event.type === "block_end") controller.abort();
       }
     } catch (error) {
       caught = error;
@@ -404,8 +399,8 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
   it("breaking out of the iteration cancels the HTTP request", async () => {
     const stalled = { ...ok([messageStart("msg_b"), ...textBlock(0, ["..."])]), stall: true };
     const { provider, server } = await setup([stalled]);
-    for await (const event of provider.stream(makeRequest(), { entryContext: chainedContext().next })) {
-      if (event.type === "block_complete") break;
+    for await (const event of recorded(provider.stream(makeRequest()), chainedContext().next)) {
+      if (event.type === "block_end") break;
     }
     await expect.poll(() => server.hungUp).toBe(1);
     expect(server.requests).toHaveLength(1);
@@ -423,7 +418,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
       },
     });
     const { error } = await collectUntilError(
-      provider.stream(makeRequest(), { entryContext: chainedContext().next, signal: controller.signal }),
+      recorded(provider.stream(makeRequest(), { signal: controller.signal }), chainedContext().next),
     );
     expect((error as ProviderError).kind).toBe("aborted");
     expect(server.requests).toHaveLength(1);
@@ -432,7 +427,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
   it("never puts the API key in an error message", async () => {
     const leaky = `invalid x-api-key: ${TEST_API_KEY} (also sk-ant-api03-OTHERKEY_xyz)`;
     const { provider } = await setup([{ status: 401, json: errorBody("authentication_error", leaky) }]);
-    const { error } = await collectUntilError(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const { error } = await collectUntilError(recorded(provider.stream(makeRequest()), chainedContext().next));
     const failure = error as ProviderError;
     expect(failure.kind).toBe("auth");
     expect(failure.message).not.toContain(TEST_API_KEY);

@@ -17,7 +17,7 @@ import {
   VertexProvider,
 } from "../../src/provider/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
-import { chainedContext, collect, collectUntilError, makeRequest, ofType } from "./helpers/harness.js";
+import { chainedContext, collect, collectUntilError, makeRequest, ofType, recorded } from "./helpers/harness.js";
 import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "./helpers/platform-env.js";
 
 let emulator: Emulator | undefined;
@@ -72,7 +72,7 @@ describe.each(["bedrock", "vertex"] as const)("%s provider", (platform) => {
       faults: [{ onRequest: 1, kind: "stream_error" }],
     });
     const events = await collect(
-      PLATFORMS[platform](server.url).stream(loopRequest(), { entryContext: chainedContext().next }),
+      recorded(PLATFORMS[platform](server.url).stream(loopRequest()), chainedContext().next),
     );
     const [retry] = ofType(events, "retry");
     expect(retry?.error.retryable).toBe(true);
@@ -87,9 +87,9 @@ describe.each(["bedrock", "vertex"] as const)("%s provider", (platform) => {
     const request = loopRequest();
     const big = { ...request.body, messages: [{ role: "user" as const, content: "word ".repeat(400) }] };
     const { error } = await collectUntilError(
-      PLATFORMS[platform](server.url).stream(
-        { ...request, body: big, json: JSON.stringify(big) },
-        { entryContext: chainedContext().next },
+      recorded(
+        PLATFORMS[platform](server.url).stream({ ...request, body: big, json: JSON.stringify(big) }),
+        chainedContext().next,
       ),
     );
     expect((error as ProviderError).kind).toBe("prompt_too_long");
@@ -105,7 +105,7 @@ describe.each(["bedrock", "vertex"] as const)("%s provider", (platform) => {
       faults: [1, 2, 3].map((onRequest) => ({ onRequest, kind: "overloaded" as const })),
     });
     const provider = PLATFORMS[platform](server.url, { fallbackModel: "claude-haiku-4-5" });
-    const events = await collect(provider.stream(loopRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(loopRequest()), chainedContext().next));
     expect(ofType(events, "fallback")).toEqual([
       { type: "fallback", from: "claude-sonnet-4-5", to: "claude-haiku-4-5" },
     ]);
@@ -121,7 +121,7 @@ describe("credentials", () => {
     const env = { AWS_EC2_METADATA_DISABLED: "true", AWS_REGION: "us-east-1" };
     const auth = resolveAwsAuth(env, { exists: () => false, read: () => undefined, home: "/nonexistent" });
     const provider = new BedrockProvider({ baseURL: server.url, env, auth });
-    const { error } = await collectUntilError(provider.stream(loopRequest(), { entryContext: chainedContext().next }));
+    const { error } = await collectUntilError(recorded(provider.stream(loopRequest()), chainedContext().next));
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).kind).toBe("auth");
     expect((error as ProviderError).message).toBe(MISSING_AWS_CREDENTIALS);
@@ -155,7 +155,7 @@ describe("credentials", () => {
     const message = await new BedrockProvider({ baseURL: server.url, env }).complete(loopRequest(), {});
     expect(message.content).toEqual([{ type: "text", text: "Signed with a profile." }]);
     const broken = new BedrockProvider({ baseURL: server.url, env: { ...env, AWS_PROFILE: "absent" } });
-    const { error } = await collectUntilError(broken.stream(loopRequest(), { entryContext: chainedContext().next }));
+    const { error } = await collectUntilError(recorded(broken.stream(loopRequest()), chainedContext().next));
     expect((error as ProviderError).message).toMatch(/^Failed to resolve AWS credentials.*profile.*absent/);
     expect((error as ProviderError).kind).toBe("auth");
     expect(server.requests).toHaveLength(1);
@@ -164,7 +164,7 @@ describe("credentials", () => {
   it("the secret key never appears in an error", async () => {
     const server = await setup({ faults: [{ onRequest: 1, kind: "server_error" }] });
     const provider = new BedrockProvider({ baseURL: server.url, env: FAKE_AWS_ENV, maxRetries: 0 });
-    const { error } = await collectUntilError(provider.stream(loopRequest(), { entryContext: chainedContext().next }));
+    const { error } = await collectUntilError(recorded(provider.stream(loopRequest()), chainedContext().next));
     expect((error as ProviderError).message).toMatch(/^500 InternalServerException: /);
     expect((error as ProviderError).message).not.toContain(FAKE_AWS_ENV.AWS_SECRET_ACCESS_KEY);
   });

@@ -94,9 +94,9 @@ describe.each(CASES)("a $name session against the emulator", (platform) => {
 
     expect(end.reason).toBe("completed");
     expect(end.lastText).toBe("Read everything; the helpers are consistent.");
-    const tools = events.filter((event) => event.type === "tool_result");
+    const tools = events.filter((event) => event.type === "tool_end");
     expect(tools).toHaveLength(STEPS);
-    expect(tools.every((event) => event.type === "tool_result" && !event.isError)).toBe(true);
+    expect(tools.every((event) => event.type === "tool_end" && !event.isError)).toBe(true);
 
     const stats = harness.emulator.stats();
     expect(stats.violations).toBe(0);

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { AssistantEntries } from "../../src/loop/assistant-entries.js";
 import { type AccumulatorOutput, ProviderError, StreamAccumulator } from "../../src/provider/index.js";
 import type { RawStreamEvent } from "../../src/provider/types.js";
 import {
@@ -17,6 +18,18 @@ function run(events: readonly SseEvent[]): { outputs: AccumulatorOutput[]; accum
   const outputs: AccumulatorOutput[] = [];
   for (const event of events) outputs.push(...accumulator.push(event as RawStreamEvent));
   return { outputs, accumulator };
+}
+
+/** The entries the loop makes of the reducer's outputs; `final` ones carry the stop reason and usage. */
+function entriesOf(outputs: readonly AccumulatorOutput[]) {
+  const builder = new AssistantEntries(() => ({ sessionId: "s", parentUuid: null }));
+  return outputs
+    .flatMap((output) => builder.push(output))
+    .map((entry) => ({
+      messageId: entry.message.id,
+      block: entry.message.content[0],
+      final: entry.message.usage === undefined ? null : { usage: entry.message.usage },
+    }));
 }
 
 function failure(events: readonly SseEvent[]): ProviderError {
@@ -55,7 +68,7 @@ describe("StreamAccumulator", () => {
       { type: "text", text: "Grüße, 世界 🌍!" },
       { type: "tool_use", id: "toolu_01", name: "Read", input: { file_path: "/tmp/ä.txt", limit: 5 } },
     ]);
-    const entries = outputs.filter((output) => output.type === "entry");
+    const entries = entriesOf(outputs);
     expect(entries.map((entry) => entry.final === null)).toEqual([true, true, false]);
   });
 
@@ -84,14 +97,14 @@ describe("StreamAccumulator", () => {
     ]);
     accumulator.finish();
     expect(accumulator.blocks).toEqual([{ type: "text", text: "after" }]);
-    expect(outputs.filter((output) => output.type === "warning")).toHaveLength(1);
+    expect(outputs.filter((output) => output.type === "stream_warning")).toHaveLength(1);
   });
 
   it("warns on an unknown stop_reason and records null", () => {
     const { outputs } = run([messageStart("m"), ...textBlock(0, ["x"]), ...messageEnd("compaction", 1)]);
     const end = outputs.find((output) => output.type === "message_end");
     expect(end?.type === "message_end" && end.stopReason).toBeNull();
-    expect(outputs.some((output) => output.type === "warning")).toBe(true);
+    expect(outputs.some((output) => output.type === "stream_warning")).toBe(true);
   });
 
   it.each([
@@ -149,7 +162,7 @@ describe("StreamAccumulator", () => {
         events.push(...messageEnd("end_turn", 9));
         const { outputs, accumulator } = run(events);
         accumulator.finish();
-        const entries = outputs.filter((output) => output.type === "entry");
+        const entries = entriesOf(outputs);
         expect(entries).toHaveLength(blocks.length);
         expect(entries.every((entry) => entry.messageId === "msg_p")).toBe(true);
         expect(entries.map((entry) => entry.final !== null)).toEqual(

@@ -17,6 +17,7 @@ import {
   collect,
   collectUntilError,
   makeRequest,
+  recorded,
   recordingSleep,
   TEST_API_KEY,
 } from "./helpers/harness.js";
@@ -60,9 +61,7 @@ describe("unreachable endpoints", () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const { sleep, delays } = recordingSleep();
     const provider = new AnthropicProvider({ baseURL: url, apiKey: TEST_API_KEY, sleep, env: {} });
-    const { events, error } = await collectUntilError(
-      provider.stream(makeRequest(), { entryContext: chainedContext().next }),
-    );
+    const { events, error } = await collectUntilError(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect(error).toBeInstanceOf(ProviderError);
     const failure = error as ProviderError;
     expect(failure.kind).toBe("connection");
@@ -76,7 +75,7 @@ describe("unreachable endpoints", () => {
   it("a port fetch will not dial fails at once, without retries", async () => {
     const { sleep, delays } = recordingSleep();
     const provider = new AnthropicProvider({ baseURL: "http://127.0.0.1:9", apiKey: TEST_API_KEY, sleep, env: {} });
-    const { error } = await collectUntilError(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const { error } = await collectUntilError(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect((error as ProviderError).message).toBe(
       unreachableMessage("http://127.0.0.1:9", UNREACHABLE_TABLE[0] as (typeof UNREACHABLE_TABLE)[0], 0),
     );
@@ -98,7 +97,7 @@ describe("a key is optional for a non-Anthropic server", () => {
   it("without a key the emulator is sent the placeholder and answers", async () => {
     emulator = await startEmulator({ scenario: ["no key needed"] });
     const provider = new AnthropicProvider({ baseURL: emulator.url, env: {} });
-    const events = await collect(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+    const events = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect(events.some((event) => event.type === "message_end")).toBe(true);
   });
 
@@ -114,7 +113,7 @@ describe("a key is optional for a non-Anthropic server", () => {
     try {
       const address = server.address() as { port: number };
       const provider = new AnthropicProvider({ baseURL: `http://127.0.0.1:${address.port}`, env: {} });
-      await collectUntilError(provider.stream(makeRequest(), { entryContext: chainedContext().next }));
+      await collectUntilError(recorded(provider.stream(makeRequest()), chainedContext().next));
       expect(seen).toEqual([PLACEHOLDER_API_KEY]);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,6 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
+import { AssistantEntries } from "../../src/loop/assistant-entries.js";
 import { AnthropicProvider } from "../../src/provider/index.js";
 import type { AssembledRequest, MessagesRequest } from "../../src/request/types.js";
 
@@ -214,12 +215,17 @@ export async function consumeStream(
   const run = (async (): Promise<StreamOutcome> => {
     const problems: string[] = [];
     try {
-      for await (const event of provider.stream(fuzzRequest(), {
-        signal: controller.signal,
-        entryContext: () => ({ sessionId: "fuzz", parentUuid: null, uuid: `e-${counter++}`, now: new Date(0) }),
-      })) {
-        if (event.type !== "assistant_entry") continue;
-        const block = event.entry.message.content[0];
+      // The entries the loop would record: what the provider accepts must be sendable back.
+      const entries = new AssistantEntries(() => ({
+        sessionId: "fuzz",
+        parentUuid: null,
+        uuid: `e-${counter++}`,
+        now: new Date(0),
+      }));
+      for await (const event of provider.stream(fuzzRequest(), { signal: controller.signal })) {
+        const entry = entries.push(event)[0];
+        if (entry === undefined) continue;
+        const block = entry.message.content[0];
         // What the provider accepts must be sendable back: tool input an object, text a string.
         if (
           block.type === "tool_use" &&

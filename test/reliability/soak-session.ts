@@ -148,7 +148,7 @@ export async function runSoakSession(options: SoakSessionOptions): Promise<SoakS
     for await (const event of engine.submitMessage("Run the soak script.")) {
       // Everything a person or a log would see of failures goes to the event log, which is grepped for the key.
       if (event.type === "notice") await appendFile(eventLog, `${event.level}: ${event.message}\n`);
-      if (event.type === "tool_result" && event.isError) await appendFile(eventLog, `tool error ${event.block.name}\n`);
+      if (event.type === "tool_end" && event.isError) await appendFile(eventLog, `tool error ${event.block.name}\n`);
       if (event.type === "turn_end") {
         terminalReason = event.reason;
         terminalError = event.error;

@@ -1,7 +1,8 @@
 /**
  * Shared test scaffolding: a request, a chaining entry context, an event collector, a recording sleep.
  */
-import type { EntryContext } from "../../../src/messages/index.js";
+import { AssistantEntries } from "../../../src/loop/assistant-entries.js";
+import type { AssistantEntry, EntryContext } from "../../../src/messages/index.js";
 import type { ProviderEvent } from "../../../src/provider/index.js";
 import type { AssembledRequest, MessagesRequest } from "../../../src/request/types.js";
 
@@ -37,17 +38,47 @@ export function chainedContext(sessionId = "session-1"): { next: () => EntryCont
   };
 }
 
-export async function collect(events: AsyncIterable<ProviderEvent>): Promise<ProviderEvent[]> {
-  const out: ProviderEvent[] = [];
+type RetryEvent = Extract<ProviderEvent, { type: "retry" }>;
+
+/**
+ * A provider event, or what the loop makes of the stream: the assistant entries (`assistant_entry`, where
+ * the loop records them) and, on each retry, the uuids of the entries the failed attempt had recorded.
+ */
+export type RecordedEvent =
+  | Exclude<ProviderEvent, { type: "retry" }>
+  | (RetryEvent & { supersededUuids: string[] })
+  | { type: "assistant_entry"; entry: AssistantEntry };
+
+/** The provider's events with the assistant entries the loop's stream stage makes of them, in place. */
+export async function* recorded(
+  events: AsyncIterable<ProviderEvent>,
+  context: () => EntryContext,
+): AsyncGenerator<RecordedEvent> {
+  const entries = new AssistantEntries(context);
+  let attempt: string[] = [];
+  for await (const event of events) {
+    for (const entry of entries.push(event)) {
+      attempt.push(entry.uuid);
+      yield { type: "assistant_entry", entry };
+    }
+    if (event.type === "retry") {
+      yield { ...event, supersededUuids: attempt };
+      attempt = [];
+    } else yield event;
+  }
+}
+
+export async function collect(events: AsyncIterable<RecordedEvent>): Promise<RecordedEvent[]> {
+  const out: RecordedEvent[] = [];
   for await (const event of events) out.push(event);
   return out;
 }
 
 /** Collects until the stream throws; returns the events and the error. */
 export async function collectUntilError(
-  events: AsyncIterable<ProviderEvent>,
-): Promise<{ events: ProviderEvent[]; error: unknown }> {
-  const out: ProviderEvent[] = [];
+  events: AsyncIterable<RecordedEvent>,
+): Promise<{ events: RecordedEvent[]; error: unknown }> {
+  const out: RecordedEvent[] = [];
   try {
     for await (const event of events) out.push(event);
   } catch (error) {
@@ -67,9 +98,9 @@ export function recordingSleep(): { sleep: (ms: number) => Promise<void>; delays
   };
 }
 
-export function ofType<T extends ProviderEvent["type"]>(
-  events: readonly ProviderEvent[],
+export function ofType<T extends RecordedEvent["type"]>(
+  events: readonly RecordedEvent[],
   type: T,
-): Extract<ProviderEvent, { type: T }>[] {
-  return events.filter((event): event is Extract<ProviderEvent, { type: T }> => event.type === type);
+): Extract<RecordedEvent, { type: T }>[] {
+  return events.filter((event): event is Extract<RecordedEvent, { type: T }> => event.type === type);
 }

@@ -1,0 +1,102 @@
+/**
+ * Stage 2 of an iteration: the request, a pure function of the projected view, settings, latches and
+ * pins. Latches and pins it adds are recorded (so a resume assembles the same bytes), and a request the
+ * estimate says is over the window is never uploaded: the overflow chain runs first, as for the server's
+ * own overflow error.
+ */
+import type { CompactionOutput } from "../compaction/index.js";
+import type { ModelLimits } from "../messages/index.js";
+import { assembleRequest, latchRecord, type RequestSettings, withoutServerFeatures } from "../request/index.js";
+import type { AssembledRequest } from "../request/types.js";
+import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
+import type { EngineEvent } from "./events.js";
+import { defaultRequestSettings, pinsFromEntries } from "./query-context.js";
+import { overflowRecovery } from "./stage-recover.js";
+import { CONTINUE, capabilities, type Decision, stop, type TurnState } from "./turn-state.js";
+
+/** The request of this iteration, and what a request for another model (the fallback) is built from. */
+export interface Assembled {
+  type: "assembled";
+  request: AssembledRequest;
+  compaction: CompactionOutput;
+}
+
+/** The session defaults (what forked requests use before any request), with this pass's decisions. */
+export function settingsFor(turn: TurnState, compaction: CompactionOutput, model: string): RequestSettings {
+  const { config, toolDefinitions } = turn.context;
+  return withoutServerFeatures(
+    {
+      ...defaultRequestSettings(config, model, toolDefinitions, capabilities(turn)),
+      ...(turn.maxTokens.override !== undefined ? { maxTokens: turn.maxTokens.override } : {}),
+      snipTags: compaction.snipTags,
+      cacheEditing: compaction.cacheEditing,
+      ...(compaction.contextManagement ? { contextManagement: compaction.contextManagement } : {}),
+    },
+    turn.featuresOff,
+  );
+}
+
+/** Assembles the request, records new latches and pins; over the window, recovers or stops instead. */
+export async function* assembleStage(
+  turn: TurnState,
+  compaction: CompactionOutput,
+  limits: ModelLimits,
+): AsyncGenerator<EngineEvent, Assembled | Decision> {
+  const { context, recorder } = turn;
+  const { state, config } = context;
+  const pins = pinsFromEntries(context.timeline.entries);
+  const assembled = assembleRequest({
+    messages: compaction.messages,
+    settings: settingsFor(turn, compaction, state.model),
+    latches: state.latches,
+    pins,
+    newCacheEdits: compaction.newCacheEdits,
+    ...(state.normalizeMemo ? { memo: state.normalizeMemo } : {}),
+  });
+  if (assembled.latches.betas.length !== state.latches.betas.length) {
+    state.latches = assembled.latches;
+    recorder.append(latchRecord(state.latches, context.sessionId, context.now(), state.features));
+  }
+  state.lastRequest = {
+    settings: settingsFor(turn, compaction, state.model),
+    latches: state.latches,
+    pins: [...pins, ...assembled.newPins],
+  };
+  for (const pin of assembled.newPins) {
+    recorder.append({
+      type: "cache-edit-pin",
+      messageIndex: pin.messageIndex,
+      block: pin.block,
+      timestamp: context.now().toISOString(),
+      sessionId: context.sessionId,
+    });
+  }
+  // A tier that changed the view knows its size better than the last usage figure; the body is measured too.
+  const body = assembled.request.body;
+  const estimate = estimateRequest(compaction.messages, body, state.model, limits, compaction.tokens);
+  if (!estimate.over) return { type: "assembled", request: assembled.request, compaction };
+  const blocked = blockingLimitMessage(
+    compaction.messages,
+    body,
+    state.model,
+    limits,
+    config.compaction,
+    estimate.tokens,
+  );
+  if (!blocked) return { type: "assembled", request: assembled.request, compaction };
+  const surfaced = yield* overflowRecovery(turn, limits, estimatedOverflow(estimate), false);
+  if (surfaced === undefined) return CONTINUE;
+  yield recorder.notice("error", blocked);
+  return stop("blocking_limit", blocked);
+}
+
+/** The same pass's request for `model` (the fallback): same view, latches and recorded pins. */
+export function requestFor(turn: TurnState, compaction: CompactionOutput, model: string): AssembledRequest {
+  const { state, timeline } = turn.context;
+  return assembleRequest({
+    messages: compaction.messages,
+    settings: settingsFor(turn, compaction, model),
+    latches: state.latches,
+    pins: pinsFromEntries(timeline.entries),
+  }).request;
+}

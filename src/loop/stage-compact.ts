@@ -1,0 +1,63 @@
+/**
+ * Stage 1 of an iteration: the compaction tiers, in their fixed order. They only add records; this stage
+ * records them, resets the latches after a compaction and tells the cache detector which drop to expect.
+ */
+import { type CompactionInput, type CompactionOutput, runCompactionTiers } from "../compaction/index.js";
+import type { ModelLimits } from "../messages/index.js";
+import { emptyLatches } from "../request/index.js";
+import type { EngineEvent } from "./events.js";
+import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
+import { compactableToolNames } from "./query-context.js";
+import { capabilities, forkParent, recordSideRequests, type TurnState } from "./turn-state.js";
+
+/**
+ * What the tiers (and the overflow recovery chain) run on, taken now: the timeline as it stands, the model
+ * in use, a fork for the tiers that call a model. Built afresh for every use, so a recovery after the
+ * stream sees the entries the stream added.
+ */
+export function compactionInput(turn: TurnState, limits: ModelLimits): CompactionInput {
+  const { context } = turn;
+  const { config, state, timeline } = context;
+  return {
+    entries: timeline.entries,
+    now: context.now(),
+    settings: config.compaction,
+    capabilities: capabilities(turn),
+    model: state.model,
+    contextWindow: limits.contextWindow,
+    sessionId: context.sessionId,
+    parentUuid: timeline.lastMessage?.uuid ?? null,
+    compactableTools: compactableToolNames(context.tools),
+    toolNames: [...context.tools.keys()],
+    ...(context.forkFactory ? { fork: context.forkFactory(forkParent(turn)) } : {}),
+    ...(context.autoCompact ? { autoCompact: context.autoCompact } : {}),
+    ...(turn.restoreFile ? { restoreFile: turn.restoreFile } : {}),
+    cacheTtl: config.cacheTtl ?? "5m",
+  };
+}
+
+/** Runs the tiers and records what they produced; yields the records a person should see. */
+export async function* compactStage(
+  turn: TurnState,
+  limits: ModelLimits,
+): AsyncGenerator<EngineEvent, CompactionOutput> {
+  const { context } = turn;
+  const detector = context.cacheDetector;
+  const compaction = await runCompactionTiers(compactionInput(turn, limits)).finally(() => recordSideRequests(turn));
+  for (const record of compaction.records) {
+    turn.recorder.append(record);
+    if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
+  }
+  // Latches reset on compaction (PIPELINE §4); the boundary makes a resume agree.
+  if (compaction.compacted === true) context.state.latches = emptyLatches();
+  if (compaction.compacted === true) detector?.expectDrop("compaction"); // PIPELINE §8: not a break
+  if (compaction.expectCacheDrop) detector?.expectDrop(compaction.expectCacheDrop);
+  // Cache edits delete tokens from the cached prefix on purpose: the read may fall by that much, no more.
+  if (compaction.newCacheEdits.length > 0)
+    detector?.expectDrop(
+      `cache edits deleted ${compaction.newCacheEdits.length} old tool results`,
+      undefined,
+      Math.ceil(cachedDeleteTokens(compaction.records) * DEFAULT_CACHE_EDIT_ESTIMATE_SLACK),
+    );
+  return compaction;
+}

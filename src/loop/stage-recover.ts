@@ -1,0 +1,117 @@
+/**
+ * The recovery stages: what the loop does when a request failed or would not fit. Each ends with a
+ * decision; a recovery that goes round again has recorded why (so a resume agrees), and each runs at most
+ * once per turn, so the loop always ends.
+ */
+import { createApiErrorEntry, type ModelLimits } from "../messages/index.js";
+import type { ProviderError } from "../provider/types.js";
+import { emptyLatches, featureOffRecord } from "../request/index.js";
+import type { AssembledRequest } from "../request/types.js";
+import type { EngineEvent, TerminalReason } from "./events.js";
+import {
+  isMediaError,
+  isPromptTooLong,
+  type PromptTooLongStep,
+  recoverFromPromptTooLong,
+  syntheticErrorText,
+} from "./recovery.js";
+import { decideSelfHeal } from "./self-heal.js";
+import { compactionInput } from "./stage-compact.js";
+import { type AttemptState, recordInterruption, supersede } from "./stage-tools.js";
+import { contextWindowExceeded } from "./stop-reasons.js";
+import { CONTINUE, type Decision, recordSideRequests, stop, type TurnState } from "./turn-state.js";
+
+/** Records a recovery step's entries and expects the cache drop its retry causes. */
+async function* applyRecovery(
+  turn: TurnState,
+  step: Extract<PromptTooLongStep, { action: "retry" }>,
+): AsyncGenerator<EngineEvent> {
+  for (const record of step.records) {
+    turn.recorder.append(record);
+    if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
+  }
+  if (step.compacted) turn.context.state.latches = emptyLatches();
+  turn.context.cacheDetector?.expectDrop(step.reason); // the retry's prefix changed on purpose (PIPELINE §8)
+  yield { type: "loop_continue", reason: step.reason };
+}
+
+/**
+ * The overflow chain (collapse drain, then reactive compaction) for a request over the window. Returns
+ * undefined when it made room (the loop goes again), else the message saying why it could not.
+ * `billNow`: record the side requests the chain made right away (else the next compaction pass does).
+ */
+export async function* overflowRecovery(
+  turn: TurnState,
+  limits: ModelLimits,
+  error: ProviderError,
+  billNow: boolean,
+): AsyncGenerator<EngineEvent, string | undefined> {
+  const recovering = recoverFromPromptTooLong(compactionInput(turn, limits), error, turn.promptTooLong);
+  const step = await (billNow ? recovering.finally(() => recordSideRequests(turn)) : recovering);
+  if (step.action === "surface") return step.message;
+  yield* applyRecovery(turn, step);
+  return undefined;
+}
+
+/** The context filled up mid-answer: the answer is dropped and the overflow chain makes room, as for a 400. */
+export async function* recoverContextWindow(
+  turn: TurnState,
+  attempt: AttemptState,
+  limits: ModelLimits,
+): AsyncGenerator<EngineEvent, Decision> {
+  attempt.executor.discard();
+  supersede(turn, attempt.entries, "Response cut by a full context window; retried after recovery.");
+  const message = yield* overflowRecovery(turn, limits, contextWindowExceeded(), false);
+  if (message === undefined) return CONTINUE;
+  yield turn.recorder.notice("error", message, "api_error");
+  return stop("prompt_too_long", message);
+}
+
+/**
+ * A request that failed for good (the provider's retries are spent): an interruption is recorded as one;
+ * a refused feature is switched off and the turn goes again; media the server refused is stripped once;
+ * an overflow runs the recovery chain; anything else ends the turn with the error.
+ */
+export async function* recoverFromFailure(
+  turn: TurnState,
+  attempt: AttemptState,
+  failure: ProviderError,
+  request: AssembledRequest,
+  limits: ModelLimits,
+): AsyncGenerator<EngineEvent, Decision> {
+  const { context, recorder } = turn;
+  if (failure.kind === "aborted" || context.signal.aborted) {
+    yield* recordInterruption(turn, attempt);
+    return stop("aborted");
+  }
+  // Blocks recorded by the failed attempt would otherwise dangle without a stop reason.
+  supersede(turn, attempt.entries, "Partial response from a failed request.");
+  attempt.executor.discard();
+  // A refused feature: off for the session (recorded, so a resume agrees), then the same turn goes again.
+  const heal = decideSelfHeal(failure, request, turn.featuresOff);
+  if (heal !== undefined) {
+    for (const feature of heal.features) {
+      turn.featuresOff.add(feature);
+      recorder.append(featureOffRecord(feature, failure.message, context.sessionId, context.now()));
+    }
+    yield recorder.notice("warning", heal.notice);
+    yield { type: "loop_continue", reason: "feature_off" };
+    return CONTINUE;
+  }
+  const synthetic = syntheticErrorText(failure);
+  if (synthetic) recorder.append(createApiErrorEntry(recorder.context(), synthetic, context.state.model));
+  if (isMediaError(failure) && !turn.mediaRetried) {
+    turn.mediaRetried = true;
+    yield { type: "loop_continue", reason: "media_stripped" };
+    return CONTINUE;
+  }
+  let message = `API error (${failure.kind}): ${failure.message}`;
+  if (isPromptTooLong(failure, turn.mediaRetried)) {
+    const surfaced = yield* overflowRecovery(turn, limits, failure, true);
+    if (surfaced === undefined) return CONTINUE;
+    message = surfaced;
+  }
+  yield recorder.notice("error", message, "api_error");
+  const reason: TerminalReason = failure.kind === "prompt_too_long" ? "prompt_too_long" : "error";
+  return stop(reason, message);
+}

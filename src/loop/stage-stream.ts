@@ -1,0 +1,118 @@
+/**
+ * Stage 3 of an iteration: send the request and record the answer as it streams. The provider's neutral
+ * events pass on to the caller; each finished block becomes an assistant entry (tools start as their blocks
+ * end); a retry supersedes what the failed attempt recorded; a fallback switches the session's model; the
+ * usage and the cache check count once the stream has ended cleanly.
+ */
+import type { AssistantEntry, ModelLimits } from "../messages/index.js";
+import { ProviderError, type ProviderEvent, type StreamOptions } from "../provider/types.js";
+import { AssistantEntries } from "./assistant-entries.js";
+import { addUsage, type EngineEvent } from "./events.js";
+import { type Assembled, requestFor } from "./stage-assemble.js";
+import { type AttemptState, newAttempt, restartAttempt } from "./stage-tools.js";
+import { recordAnnouncements, type TurnState } from "./turn-state.js";
+
+/** Records one assistant entry of this attempt and returns its event. */
+function recordEntry(turn: TurnState, attempt: AttemptState, entry: AssistantEntry): EngineEvent {
+  turn.recorder.append(entry);
+  attempt.entries.push(entry);
+  const block = entry.message.content[0];
+  if (block.type === "tool_use") attempt.toolOwners.set(block.id, entry);
+  if (block.type === "text") attempt.text += block.text;
+  return { type: "assistant", entry };
+}
+
+/**
+ * The provider's options: the request for its fallback model, assembled up front from the same pass
+ * (the provider asks nothing of the loop mid-stream), when it has a fallback other than the model in use.
+ */
+function streamOptions(turn: TurnState, assembled: Assembled): StreamOptions {
+  const { provider, signal, state } = turn.context;
+  const fallback = provider.fallbackModel;
+  if (fallback === undefined || fallback === state.model) return { signal };
+  return { signal, fallbackRequest: requestFor(turn, assembled.compaction, fallback) };
+}
+
+/** The message's stop reason, its usage (and cost) and the cache check against it. */
+function* applyMessageEnd(
+  turn: TurnState,
+  attempt: AttemptState,
+  end: Extract<ProviderEvent, { type: "message_end" }>,
+  limits: ModelLimits,
+): Generator<EngineEvent> {
+  const detector = turn.context.cacheDetector;
+  recordAnnouncements(turn);
+  attempt.stopReason = end.stopReason;
+  addUsage(turn.usage, end.usage, { inputPerMTok: limits.inputPricePerMTok, outputPerMTok: limits.outputPricePerMTok });
+  const cacheBreak = detector?.afterResponse(end.usage, undefined, end.cacheMiss);
+  if (cacheBreak && detector) yield turn.recorder.notice("warning", detector.describe(cacheBreak));
+}
+
+/** How the stream ended: a complete response, or a failure the provider's retries could not mend. */
+export type Streamed =
+  | { type: "streamed"; attempt: AttemptState }
+  | { type: "failed"; attempt: AttemptState; failure: ProviderError };
+
+export async function* streamStage(
+  turn: TurnState,
+  assembled: Assembled,
+  limits: ModelLimits,
+): AsyncGenerator<EngineEvent, Streamed> {
+  const { context, recorder } = turn;
+  const { state } = context;
+  // Fingerprint, then make sure the transcript holds everything before the model is called.
+  context.cacheDetector?.beforeRequest(assembled.request);
+  yield { type: "request_start", request: assembled.request, iteration: turn.iterations };
+  await recorder.flush();
+
+  const attempt = newAttempt(turn);
+  const entries = new AssistantEntries(() => recorder.context());
+  let end: Extract<ProviderEvent, { type: "message_end" }> | undefined;
+  try {
+    for await (const event of context.provider.stream(assembled.request, streamOptions(turn, assembled))) {
+      for (const entry of entries.push(event)) yield recordEntry(turn, attempt, entry);
+      switch (event.type) {
+        case "block_end":
+          // A tool_use whose input did not parse waits for the stop reason: cut by max_tokens, it never runs.
+          if (event.block.type === "tool_use" && event.inputInvalid === true) attempt.heldTools.push(event.block);
+          else if (event.block.type === "tool_use") attempt.executor.add(event.block);
+          yield event;
+          break;
+        case "message_end":
+          end = event;
+          yield event;
+          break;
+        case "retry": {
+          // The retried attempt starts over: what it recorded is superseded, its tools are cancelled.
+          if (attempt.entries.length > 0)
+            recorder.system("stream_superseded", "Partial response superseded by a retry.", {
+              supersededUuids: attempt.entries.map((entry) => entry.uuid),
+            });
+          restartAttempt(turn, attempt);
+          end = undefined;
+          const message = `${event.error.message} — retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt})`;
+          yield recorder.notice("warning", message, "api_error", {
+            retryAttempt: event.attempt,
+            retryInMs: event.delayMs,
+          });
+          break;
+        }
+        case "fallback":
+          state.model = event.to;
+          yield recorder.notice("warning", `Model ${event.from} is overloaded; switched to ${event.to}.`);
+          break;
+        default:
+          yield event;
+      }
+      for (const item of attempt.channel.drain()) if (item.type !== "_result") yield item;
+    }
+    // The stream ended cleanly: the message's stop reason and usage count now (a failed attempt's never do).
+    if (end !== undefined) yield* applyMessageEnd(turn, attempt, end, limits);
+    for (const item of attempt.channel.drain()) if (item.type !== "_result") yield item;
+  } catch (error) {
+    const failure = error instanceof ProviderError ? error : new ProviderError("connection", String(error));
+    return { type: "failed", attempt, failure };
+  }
+  if (attempt.text) turn.lastText = attempt.text;
+  return { type: "streamed", attempt };
+}

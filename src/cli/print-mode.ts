@@ -177,6 +177,7 @@ function streamJsonEvent(event: EngineEvent, sessionId: string, cli: CliOptions)
             session_id: sessionId,
           })
         : undefined;
+    case "turn_start":
     case "tool_start":
     case "loop_continue":
     case "turn_end":

@@ -184,6 +184,7 @@ export class TurnRenderer {
         }
         if (event.reason === "aborted") this.#line(this.#style.dim("Interrupted."));
         return;
+      case "turn_start":
       case "assistant":
       case "user":
       case "loop_continue":

@@ -57,6 +57,8 @@ export type EngineEvent =
   /** A notice for the person: retries, fallbacks, cache breaks, compactions. */
   | { type: "notice"; level: "info" | "warning" | "error"; message: string; entry?: SystemEntry }
   | { type: "loop_continue"; reason: ContinueReason }
+  /** The turn begins: the first event of every turn, before any request (its pair is `turn_end`). */
+  | { type: "turn_start"; model: string }
   | { type: "turn_end"; reason: TerminalReason; usage: TurnUsage; iterations: number; error?: string; lastText: string }
   /** Any other timeline entry appended during the turn (records, attachments, boundaries). */
   | { type: "entry"; entry: MessageEntry };

@@ -15,9 +15,10 @@ import { recoverFromFailure } from "./stage-recover.js";
 import { streamStage } from "./stage-stream.js";
 import { type Decision, newTurnState, recordAnnouncements, stop, type TurnState, turnEnd } from "./turn-state.js";
 
-/** One user turn's loop. Yields events as they happen; the last event is always `turn_end`. */
+/** One user turn's loop. Yields events as they happen; the first is always `turn_start`, the last `turn_end`. */
 export async function* query(context: QueryContext): AsyncGenerator<EngineEvent, TerminalReason> {
   const turn = newTurnState(context);
+  yield { type: "turn_start", model: context.state.model };
   while (true) {
     const decision = yield* iteration(turn);
     if (decision.type === "stop") {

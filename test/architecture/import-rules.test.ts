@@ -70,4 +70,46 @@ describe("import rules", () => {
   it("request never imports tools: tools/ sits above request/, so the two folders form no cycle", () => {
     expect(crossings("request", "tools")).toEqual([]);
   });
+
+  it("every folder imports only the floors below it (docs/ARCHITECTURE.md), and the emulator only messages/", () => {
+    const upward = EDGES.filter((edge) => {
+      const from = folderOf(edge.file);
+      const to = folderOf(edge.target);
+      if (from === to) return false;
+      if (from === "emulator") return to !== "messages";
+      // The emulator is a tool the CLI and the library ship (demo, `threadline emulator`), not a floor.
+      if (to === "emulator") return from !== "cli" && from !== "index.ts";
+      const fromFloor = FLOORS[from];
+      const toFloor = FLOORS[to];
+      if (fromFloor === undefined || toFloor === undefined) return true; // a new folder must be placed
+      return toFloor >= fromFloor;
+    }).map((edge) => `${edge.file} -> ${edge.target}`);
+    expect(upward).toEqual([]);
+  });
+
+  it("no provider file makes a timeline entry: providers yield neutral events, the loop records", () => {
+    const calls = sourceFiles(join(SRC, "provider")).flatMap((path) =>
+      [...readFileSync(path, "utf8").matchAll(/\bcreate\w*Entry\s*\(/g)].map((m) => `${relative(SRC, path)}: ${m[0]}`),
+    );
+    expect(calls).toEqual([]);
+  });
 });
+
+/**
+ * The floors, lowest first: a folder may import its own floor's neighbours only where listed below it. Same
+ * number = siblings that never import each other's folder (checked by the floor test: `toFloor >= fromFloor`).
+ */
+const FLOORS: Record<string, number> = {
+  messages: 0,
+  timeline: 1,
+  request: 2,
+  transcript: 2,
+  tools: 2,
+  cache: 3,
+  provider: 3,
+  compaction: 3,
+  loop: 4,
+  engine: 5,
+  cli: 6,
+  "index.ts": 7,
+};

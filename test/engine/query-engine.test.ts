@@ -78,6 +78,12 @@ describe("QueryEngine against the emulator", () => {
     expect(end.iterations).toBe(4);
     expect(end.lastText).toBe("Fixed the typo.");
     expect(await readFile(join(harness.workspace, "greet.ts"), "utf8")).toContain('"Hello, "');
+    // The turn is bracketed: turn_start first (before any request), turn_end last; each tool_start has its tool_end.
+    const kinds = events.map((event) => event.type);
+    expect(kinds.indexOf("turn_start")).toBeLessThan(kinds.indexOf("request_start"));
+    expect(kinds.filter((kind) => kind === "turn_start")).toHaveLength(1);
+    expect(kinds.at(-1)).toBe("turn_end");
+    expect(kinds.filter((kind) => kind === "tool_start")).toHaveLength(4);
     const results = events.filter((event) => event.type === "tool_end");
     expect(results.map((event) => event.type === "tool_end" && event.block.name)).toEqual([
       "Read",

@@ -23,46 +23,37 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
 }
 
+/** `usage` on stdout when `rest` asks for help, else `run` (which loads its command lazily). */
+async function helpOr(usage: string, rest: readonly string[], io: CliIo, run: () => Promise<number>): Promise<number> {
+  if (wantsHelp(rest)) {
+    io.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  return run();
+}
+
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [, ...rest] = argv;
   const subcommand = subcommandOf(argv);
   switch (subcommand) {
-    case "demo": {
-      if (wantsHelp(rest)) {
-        io.stdout.write(`${DEMO_USAGE}\n`);
-        return 0;
-      }
-      const { runDemo } = await import("./demo.js");
-      return runDemo(rest, io);
-    }
+    case "demo":
+      return helpOr(DEMO_USAGE, rest, io, async () => (await import("./demo.js")).runDemo(rest, io));
     case "emulator": {
       const { runEmulatorCommand } = await import("../emulator/cli.js");
       return runEmulatorCommand(rest);
     }
-    case "sessions": {
-      if (wantsHelp(rest)) {
-        io.stdout.write(`${STORE_COMMAND_USAGE.sessions}\n`);
-        return 0;
-      }
-      const { runSessionsCommand } = await import("./sessions-command.js");
-      return runSessionsCommand(rest, io);
-    }
-    case "export": {
-      if (wantsHelp(rest)) {
-        io.stdout.write(`${STORE_COMMAND_USAGE.export}\n`);
-        return 0;
-      }
-      const { runExportCommand } = await import("./export-command.js");
-      return runExportCommand(rest, io);
-    }
-    case "import": {
-      if (wantsHelp(rest)) {
-        io.stdout.write(`${STORE_COMMAND_USAGE.import}\n`);
-        return 0;
-      }
-      const { runImportCommand } = await import("./import-command.js");
-      return runImportCommand(rest, io);
-    }
+    case "sessions":
+      return helpOr(STORE_COMMAND_USAGE.sessions, rest, io, async () =>
+        (await import("./sessions-command.js")).runSessionsCommand(rest, io),
+      );
+    case "export":
+      return helpOr(STORE_COMMAND_USAGE.export, rest, io, async () =>
+        (await import("./export-command.js")).runExportCommand(rest, io),
+      );
+    case "import":
+      return helpOr(STORE_COMMAND_USAGE.import, rest, io, async () =>
+        (await import("./import-command.js")).runImportCommand(rest, io),
+      );
     case "inspect": {
       const { runInspect } = await import("./inspect.js");
       return runInspect(rest, { stdout: io.stdout, stderr: io.stderr, isTTY: io.stderr.isTTY === true, env: io.env });

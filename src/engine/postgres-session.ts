@@ -17,15 +17,9 @@ export function newPostgresTranscript(
   session: { sessionId: string; cwd: string; project: string },
   options: PgSessionDatabaseOptions = {},
 ): TranscriptStore {
-  return new DeferredTranscriptStore(undefined, async () => {
-    const database = await PgSessionDatabase.connect(url, options);
-    try {
-      return await database.createSession(session, { closeDatabaseOnClose: true });
-    } catch (error) {
-      await database.close();
-      throw error;
-    }
-  });
+  return new DeferredTranscriptStore(undefined, () =>
+    withNewDatabase(url, options, (database) => database.createSession(session, { closeDatabaseOnClose: true })),
+  );
 }
 
 /** Takes and loads a stored session; one-line `StoreError`s for a server that is away or a session in use. */
@@ -34,9 +28,18 @@ export async function resumePostgresSession(
   sessionId: string,
   options: PgSessionDatabaseOptions = {},
 ): Promise<{ store: TranscriptStore; loaded: LoadResult }> {
+  return withNewDatabase(url, options, (database) => database.resumeSession(sessionId, { closeDatabaseOnClose: true }));
+}
+
+/** `use` on a new connection pool, closed again when `use` fails (on success what `use` made owns it). */
+async function withNewDatabase<T>(
+  url: string,
+  options: PgSessionDatabaseOptions,
+  use: (database: PgSessionDatabase) => Promise<T>,
+): Promise<T> {
   const database = await PgSessionDatabase.connect(url, options);
   try {
-    return await database.resumeSession(sessionId, { closeDatabaseOnClose: true });
+    return await use(database);
   } catch (error) {
     await database.close();
     throw error;

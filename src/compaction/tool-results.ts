@@ -33,15 +33,11 @@ export interface ToolResultRef {
   readonly clearedTokens: number;
 }
 
-/** Placeholder tokens per block (a block and its call give the same placeholder every turn). */
-const clearedTokensMemo = new WeakMap<ToolResultBlock, { use: ToolUseBlock | undefined; tokens: number }>();
+/** Placeholder tokens per block, keyed by its call's id (a block and its call give the same placeholder every turn). */
+const clearedTokensMemo = new DerivedCache<ToolResultBlock, number>();
 
 function clearedTokensOf(block: ToolResultBlock, use: ToolUseBlock | undefined, display: unknown): number {
-  const known = clearedTokensMemo.get(block);
-  if (known !== undefined && known.use === use) return known.tokens;
-  const tokens = estimateBlockTokens(clearedBlock(block, use, display));
-  clearedTokensMemo.set(block, { use, tokens });
-  return tokens;
+  return clearedTokensMemo.get(block, use?.id ?? "", () => estimateBlockTokens(clearedBlock(block, use, display)));
 }
 
 /** Every tool_result block in view order, each with the name of the tool it answers. */

@@ -185,7 +185,7 @@ function runInChild(config: Config, window: number): Promise<Result> {
   const script = fileURLToPath(import.meta.url);
   const args = [...process.execArgv, script, ...childArgs, "--child", `${window}|${config.name}`];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -237,12 +237,17 @@ const shape: LongSessionShape = {
 const childArgs = ["--tasks", String(shape.tasks), "--tokens-per-file", String(shape.tokensPerFile)];
 
 if (values.child !== undefined) {
+  // A parent killed outright (a timeout's SIGKILL) cannot stop its children: each stops itself when the pipe
+  // the parent holds open on its stdin closes.
+  process.stdin.on("end", () => process.exit(1));
+  process.stdin.resume();
   const [windowText, ...nameParts] = values.child.split("|");
   const name = nameParts.join("|");
   const config = CONFIGS.find((candidate) => candidate.name === name);
   if (config === undefined) throw new Error(`--child: no configuration named "${name}"`);
   const result = await run(config, Number(windowText), shape);
   process.stdout.write(`${CHILD_RESULT_PREFIX}${JSON.stringify(result)}\n`);
+  process.stdin.destroy();
 } else {
   await main();
 }

@@ -76,11 +76,11 @@ const CONFIGS: Config[] = [
   { name: "collapse + autocompact", compaction: { ...OFF, collapse: true, autocompact: true }, below: ALONE_FROM },
   { name: "all four (default)", compaction: {} },
   { name: "all four [cache editing]", compaction: { cacheEdits: "on" }, cacheEditing: true },
-  // Post-compact file restore: off by default since these figures; the old default (50,000 tokens: at most 5
-  // files of 5,000) and 2 files, behind autocompact alone, where a compaction happens.
+  // Post-compact file restore (default 50,000 tokens: at most 5 files of 5,000) against none and 2 files,
+  // behind autocompact alone (where a compaction happens) and with all four.
   {
-    name: "autocompact only, restore 50K",
-    compaction: { ...OFF, autocompact: true, postCompactRestoreTokens: 50_000 },
+    name: "autocompact only, no file restore",
+    compaction: { ...OFF, autocompact: true, postCompactRestoreTokens: 0 },
     extra: true,
   },
   {
@@ -88,7 +88,7 @@ const CONFIGS: Config[] = [
     compaction: { ...OFF, autocompact: true, postCompactRestoreTokens: 10_000 },
     extra: true,
   },
-  { name: "all four, restore 50K", compaction: { postCompactRestoreTokens: 50_000 }, extra: true },
+  { name: "all four, no file restore", compaction: { postCompactRestoreTokens: 0 }, extra: true },
   { name: "all four, batches keep 5", compaction: { batchKeepRecentToolResults: 5 }, extra: true },
 ];
 

@@ -34,12 +34,8 @@ export const DEFAULT_MIN_CLEAR_TOKENS = 10_000;
 /** `context_management` trigger (input tokens) for providers without cache editing: 100,000 (capped by the window). */
 export const DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS = 100_000;
 
-/**
- * Tokens of recently read files re-attached after a compaction: 0 (off). Claude Code re-attaches 50,000; on the
- * closed-loop 220-step session (bench/compaction-tiers.ts) that cost 3 % more at a 200K window and avoided no
- * re-read (7 with or without), and changed nothing at 1M.
- */
-export const DEFAULT_POST_COMPACT_RESTORE_TOKENS = 0;
+/** Tokens of recently read files re-attached after a compaction (Claude Code's budget): 50,000; 0 turns it off. */
+export const DEFAULT_POST_COMPACT_RESTORE_TOKENS = 50_000;
 
 /** A `context_efficiency` nudge is attached after each this-many tokens of growth: 10,000. */
 export const DEFAULT_NUDGE_INTERVAL_TOKENS = 10_000;
@@ -74,7 +70,7 @@ export interface CompactionSettings {
   contextManagementTriggerTokens: number;
   /** Growth between `context_efficiency` nudges. Default DEFAULT_NUDGE_INTERVAL_TOKENS (10,000). */
   nudgeIntervalTokens: number;
-  /** Recently read files re-attached after a compaction, in tokens; 0 = none. Default DEFAULT_POST_COMPACT_RESTORE_TOKENS (0). */
+  /** Recently read files re-attached after a compaction, in tokens; 0 = none. Default DEFAULT_POST_COMPACT_RESTORE_TOKENS (50,000). */
   postCompactRestoreTokens: number;
 }
 

@@ -7,11 +7,19 @@
  * default (no cache editing, either side); the cache-editing figure is printed beside it, labelled.
  * Prints numbers; never passes or fails.
  *
- *   node --import tsx bench/compaction-tiers.ts [--windows 200000,1000000] [--tasks 20] [--configs "name|name"]
+ * Each (window, configuration) runs in its own child process, `--jobs` at a time (default: the machine's
+ * available parallelism): one run is a single-threaded loop of multi-megabyte requests through the SDK and
+ * the emulator over loopback HTTP (at a 1M window, ~1 GB of request bodies per configuration), so the runs
+ * are independent and the cores are the limit. Rows print in CONFIGS order once a window's runs are done.
+ *
+ *   node --import tsx bench/compaction-tiers.ts [--windows 200000,1000000] [--tasks 20] [--jobs N]
+ *     [--configs "name|name" | --all]   (default: the published rows; --all adds the experiments)
  */
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { CompactionSettings } from "../src/compaction/index.js";
 import { CLEARED_TOOL_RESULT_PREFIX } from "../src/compaction/index.js";
@@ -40,18 +48,48 @@ interface Config {
   compaction: Partial<CompactionSettings>;
   /** The emulator accepts cache editing and the client uses it (labelled: not the public API). */
   cacheEditing?: boolean;
+  /** An experiment, run only when `--configs` names it (or with `--all`); not a row of the published table. */
+  extra?: boolean;
+  /** Run only at windows of at least / below this many tokens (default: every window). */
+  from?: number;
+  below?: number;
 }
+
+/**
+ * Where tiers off completes the session (1M), each tier runs alone; where it cannot (200K), each tier runs
+ * with autocompact behind it, since without it the session stops at the blocking limit.
+ */
+const ALONE_FROM = 1_000_000;
 
 const CONFIGS: Config[] = [
   { name: "tiers off", compaction: { ...OFF } },
   { name: "autocompact only", compaction: { ...OFF, autocompact: true } },
-  { name: "snip + autocompact", compaction: { ...OFF, snip: true, autocompact: true } },
-  { name: "microcompact + autocompact", compaction: { ...OFF, microcompact: true, autocompact: true } },
-  { name: "collapse (+ autocompact)", compaction: { ...OFF, collapse: true, autocompact: true } },
+  { name: "snip only", compaction: { ...OFF, snip: true }, from: ALONE_FROM },
+  { name: "snip + autocompact", compaction: { ...OFF, snip: true, autocompact: true }, below: ALONE_FROM },
+  { name: "microcompact only", compaction: { ...OFF, microcompact: true }, from: ALONE_FROM },
+  {
+    name: "microcompact + autocompact",
+    compaction: { ...OFF, microcompact: true, autocompact: true },
+    below: ALONE_FROM,
+  },
+  { name: "collapse only", compaction: { ...OFF, collapse: true }, from: ALONE_FROM },
+  { name: "collapse + autocompact", compaction: { ...OFF, collapse: true, autocompact: true }, below: ALONE_FROM },
   { name: "all four (default)", compaction: {} },
-  { name: "all four, no file restore", compaction: { postCompactRestoreTokens: 0 } },
-  { name: "all four, batches keep 5", compaction: { batchKeepRecentToolResults: 5 } },
   { name: "all four [cache editing]", compaction: { cacheEdits: "on" }, cacheEditing: true },
+  // Post-compact file restore (default 50,000 tokens: at most 5 files of 5,000) against none and 2 files,
+  // behind autocompact alone (where a compaction happens) and with all four.
+  {
+    name: "autocompact only, no file restore",
+    compaction: { ...OFF, autocompact: true, postCompactRestoreTokens: 0 },
+    extra: true,
+  },
+  {
+    name: "autocompact only, restore 10K",
+    compaction: { ...OFF, autocompact: true, postCompactRestoreTokens: 10_000 },
+    extra: true,
+  },
+  { name: "all four, no file restore", compaction: { postCompactRestoreTokens: 0 }, extra: true },
+  { name: "all four, batches keep 5", compaction: { batchKeepRecentToolResults: 5 }, extra: true },
 ];
 
 interface Result extends SessionCost {
@@ -98,12 +136,26 @@ async function run(config: Config, window: number, shape: LongSessionShape): Pro
     contextWindow: window,
     compaction: { cacheEdits: config.cacheEditing === true ? "on" : "off", ...config.compaction },
   });
+  let violations = 0;
+  let checked = 0;
+  // Each logged body is checked once and then dropped: holding every request of a 1M-window session
+  // (~1 GB of parsed JSON) only feeds the garbage collector.
+  const checkNewRequests = (): void => {
+    for (; checked < emulator.requests.length; checked++) {
+      const record = emulator.requests[checked]!;
+      if ((record.source === "scenario" || record.source === "reread") && record.body !== undefined)
+        violations += verbatimViolations(record.body as MessagesRequest);
+      record.body = undefined;
+    }
+  };
   let completedTasks = 0;
   let stoppedBy = "completed";
   for (let task = 0; task < shape.tasks; task++) {
     let reason = "";
-    for await (const event of engine.submitMessage(longSessionPrompt(task)))
+    for await (const event of engine.submitMessage(longSessionPrompt(task))) {
       if (event.type === "turn_end") reason = event.reason;
+      checkNewRequests();
+    }
     if (reason !== "completed") {
       stoppedBy = `${reason} at task ${task}`;
       break;
@@ -112,10 +164,7 @@ async function run(config: Config, window: number, shape: LongSessionShape): Pro
   }
   await engine.idle();
   await engine.close();
-  let violations = 0;
-  for (const record of emulator.requests)
-    if ((record.source === "scenario" || record.source === "reread") && record.body !== undefined)
-      violations += verbatimViolations(record.body as MessagesRequest);
+  checkNewRequests();
   const figures = sessionCost(emulator.requests);
   await emulator.close();
   await rm(workspace, { recursive: true, force: true });
@@ -128,12 +177,55 @@ async function run(config: Config, window: number, shape: LongSessionShape): Pro
   };
 }
 
+/** Prefix of the one line a child prints: its Result as JSON. */
+const CHILD_RESULT_PREFIX = "CHILD_RESULT ";
+
+/** Runs one (window, config) in a child process of this script; rejects with the child's stderr. */
+function runInChild(config: Config, window: number): Promise<Result> {
+  const script = fileURLToPath(import.meta.url);
+  const args = [...process.execArgv, script, ...childArgs, "--child", `${window}|${config.name}`];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const line = stdout.split("\n").find((text) => text.startsWith(CHILD_RESULT_PREFIX));
+      if (code === 0 && line !== undefined) resolve(JSON.parse(line.slice(CHILD_RESULT_PREFIX.length)) as Result);
+      else reject(new Error(`${config.name} at ${window}: child exited ${code}: ${stderr.trim().slice(-2000)}`));
+    });
+  });
+}
+
+/** Runs `tasks` with at most `jobs` in flight; results in the tasks' order. */
+async function pool<T>(tasks: ReadonlyArray<() => Promise<T>>, jobs: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await tasks[index]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, tasks.length)) }, worker));
+  return results;
+}
+
 const { values } = parseArgs({
   options: {
     windows: { type: "string", default: "200000,1000000" },
     tasks: { type: "string", default: String(DEFAULT_LONG_SESSION.tasks) },
     "tokens-per-file": { type: "string", default: String(DEFAULT_LONG_SESSION.tokensPerFile) },
     configs: { type: "string", default: "" },
+    jobs: { type: "string", default: String(availableParallelism()) },
+    all: { type: "boolean", default: false },
+    child: { type: "string" },
   },
 });
 const shape: LongSessionShape = {
@@ -141,42 +233,93 @@ const shape: LongSessionShape = {
   tasks: Number(values.tasks),
   tokensPerFile: Number(values["tokens-per-file"]),
 };
-const wanted = values.configs === "" ? undefined : new Set(values.configs.split("|").map((name) => name.trim()));
-const configs = CONFIGS.filter((config) => wanted === undefined || wanted.has(config.name));
-const stepCount = longSessionSteps(shape).length;
-console.log(
-  `compaction tiers, closed loop: ${shape.tasks} prompts, ${stepCount} steps (Reads of ~${shape.tokensPerFile}-token modules, Edits needing their old_string, answers needing an early fact)`,
-);
-console.log("cost = input at cache prices (1× / write 1.25× 5m, 2× 1h / read 0.1×) + output 5×, every request");
-const format = (value: number): string => Math.round(value).toLocaleString("en-US");
-for (const window of windows()) {
-  console.log(`\nwindow ${window.toLocaleString("en-US")}`);
-  console.log(
-    `${"config".padEnd(28)}${"cost".padStart(13)}${"$".padStart(8)}${"vs AC".padStart(7)}${"side cost".padStart(12)}${"calls".padStart(7)}${"re-reads".padStart(9)}${"lost".padStart(6)}${"tasks".padStart(6)}  ${"last-3 kept".padEnd(12)}outcome`,
-  );
-  const results = new Map<string, Result>();
-  for (const config of configs) {
-    const result = await run(config, window, shape);
-    results.set(config.name, result);
-    const baseline = results.get("autocompact only");
-    const ratio = baseline === undefined ? "" : (result.cost / baseline.cost).toFixed(3);
-    console.log(
-      `${config.name.padEnd(28)}${format(result.cost).padStart(13)}${dollars(result.cost).toFixed(2).padStart(8)}${ratio.padStart(7)}${format(result.sideCost).padStart(12)}${String(result.requests).padStart(7)}${String(result.rereads).padStart(9)}${String(result.factsLost).padStart(6)}${String(result.completedTasks).padStart(6)}  ${(result.verbatimViolations === 0 ? "yes" : `no (${result.verbatimViolations})`).padEnd(12)}${result.stoppedBy} (${result.seconds.toFixed(1)} s)`,
-    );
-  }
-  const label = `${window / 1000}K window`;
-  const baseline = results.get("autocompact only");
-  for (const [name, result] of results) {
-    reportResult({
-      bench: "compaction-tiers",
-      metric: `cost, ${stepCount} steps, ${label}, ${name}`,
-      value: Math.round(result.cost),
-      unit: "input-eq tokens",
-      note: `${result.requests} calls, ${result.rereads} re-reads, ${result.factsLost} lost, ${result.stoppedBy}${baseline ? `, ${(result.cost / baseline.cost).toFixed(3)}× autocompact only` : ""}`,
-    });
-  }
+/** The shape options a child gets, as given to the parent. */
+const childArgs = ["--tasks", String(shape.tasks), "--tokens-per-file", String(shape.tokensPerFile)];
+
+if (values.child !== undefined) {
+  // A parent killed outright (a timeout's SIGKILL) cannot stop its children: each stops itself when the pipe
+  // the parent holds open on its stdin closes.
+  process.stdin.on("end", () => process.exit(1));
+  process.stdin.resume();
+  const [windowText, ...nameParts] = values.child.split("|");
+  const name = nameParts.join("|");
+  const config = CONFIGS.find((candidate) => candidate.name === name);
+  if (config === undefined) throw new Error(`--child: no configuration named "${name}"`);
+  const result = await run(config, Number(windowText), shape);
+  process.stdout.write(`${CHILD_RESULT_PREFIX}${JSON.stringify(result)}\n`);
+  process.stdin.destroy();
+} else {
+  await main();
 }
 
-function windows(): number[] {
-  return values.windows.split(",").map(Number);
+/** Whether `config` has a row at `window`. */
+function runsAt(config: Config, window: number): boolean {
+  return (config.from === undefined || window >= config.from) && (config.below === undefined || window < config.below);
+}
+
+async function main(): Promise<void> {
+  const wanted = values.configs === "" ? undefined : new Set(values.configs.split("|").map((name) => name.trim()));
+  const configs = CONFIGS.filter((config) =>
+    wanted === undefined ? values.all || config.extra !== true : wanted.has(config.name),
+  );
+  const windows = values.windows.split(",").map(Number);
+  const jobs = Number(values.jobs);
+  const stepCount = longSessionSteps(shape).length;
+  console.log(
+    `compaction tiers, closed loop: ${shape.tasks} prompts, ${stepCount} steps (Reads of ~${shape.tokensPerFile}-token modules, Edits needing their old_string, answers needing an early fact)`,
+  );
+  console.log("cost = input at cache prices (1× / write 1.25× 5m, 2× 1h / read 0.1×) + output 5×, every request");
+  const runs = windows.reduce((sum, window) => sum + configs.filter((config) => runsAt(config, window)).length, 0);
+  console.log(`${runs} runs, ${jobs} at a time in child processes`);
+  const started = performance.now();
+  // Largest window first: its runs are the longest, so the pool ends with the short ones.
+  const order = windows
+    .flatMap((window) => configs.filter((config) => runsAt(config, window)).map((config) => ({ window, config })))
+    .sort((a, b) => b.window - a.window);
+  const done = await pool(
+    order.map(({ window, config }) => async () => {
+      const result = await runInChild(config, window);
+      console.error(`  done: ${window / 1000}K ${config.name} (${result.seconds.toFixed(1)} s)`);
+      return { window, config, result };
+    }),
+    jobs,
+  );
+  const format = (value: number): string => Math.round(value).toLocaleString("en-US");
+  for (const window of windows) {
+    const results = new Map<string, Result>();
+    for (const config of configs) {
+      const found = done.find((item) => item.window === window && item.config === config);
+      if (found !== undefined) results.set(config.name, found.result);
+    }
+    // Ratios against tiers off where it completes the session, else against autocompact only.
+    const baselineName = results.get("tiers off")?.stoppedBy === "completed" ? "tiers off" : "autocompact only";
+    const baseline = results.get(baselineName);
+    console.log(`\nwindow ${window.toLocaleString("en-US")} (ratio: cost / cost of ${baselineName})`);
+    console.log(
+      `${"config".padEnd(34)}${"cost".padStart(13)}${"$".padStart(8)}${"ratio".padStart(7)}${"side cost".padStart(12)}${"calls".padStart(7)}${"re-reads".padStart(9)}${"lost".padStart(6)}${"tasks".padStart(6)}  ${"last-3 kept".padEnd(12)}outcome`,
+    );
+    for (const [name, result] of results) {
+      const ratio = baseline === undefined ? "" : (result.cost / baseline.cost).toFixed(3);
+      console.log(
+        `${name.padEnd(34)}${format(result.cost).padStart(13)}${dollars(result.cost).toFixed(2).padStart(8)}${ratio.padStart(7)}${format(result.sideCost).padStart(12)}${String(result.requests).padStart(7)}${String(result.rereads).padStart(9)}${String(result.factsLost).padStart(6)}${String(result.completedTasks).padStart(6)}  ${(result.verbatimViolations === 0 ? "yes" : `no (${result.verbatimViolations})`).padEnd(12)}${result.stoppedBy} (${result.seconds.toFixed(1)} s)`,
+      );
+    }
+    const label = `${window / 1000}K window`;
+    for (const [name, result] of results) {
+      reportResult({
+        bench: "compaction-tiers",
+        metric: `cost, ${stepCount} steps, ${label}, ${name}`,
+        value: Math.round(result.cost),
+        unit: "input-eq tokens",
+        note: `${result.requests} calls, ${result.rereads} re-reads, ${result.factsLost} lost, ${result.stoppedBy}${baseline ? `, ${(result.cost / baseline.cost).toFixed(3)}× ${baselineName}` : ""}`,
+      });
+    }
+  }
+  const lost = done.filter((item) => item.result.factsLost > 0);
+  console.log(
+    lost.length === 0
+      ? "\nfacts lost: none, in every configuration at every window"
+      : `\nfacts lost in: ${lost.map((item) => `${item.config.name} at ${item.window / 1000}K (${item.result.factsLost})`).join(", ")}`,
+  );
+  console.log(`\nwall time ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }

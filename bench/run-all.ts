@@ -40,7 +40,8 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   { name: "inspect", adapt: adaptInspect },
   { name: "cli-cold-start" },
   { name: "bash-sandbox" },
-  { name: "compaction-tiers" },
+  // 14 runs of a 220-step session, two of them at a 1M window: ~6.5 min on 2 loaded cores.
+  { name: "compaction-tiers", timeoutMs: 20 * 60_000 },
   { name: "microcompact-session" },
   { name: "soak" },
   { name: "crash" },

@@ -29,27 +29,45 @@ export interface ToolResultRef {
   viewIndex: number;
   /** Estimated tokens of the block as it stands in the view. */
   tokens: number;
+  /** Estimated tokens of the block once cleared, with the placeholder that would replace it (computed on first read). */
+  readonly clearedTokens: number;
+}
+
+/** Placeholder tokens per block, keyed by its call's id (a block and its call give the same placeholder every turn). */
+const clearedTokensMemo = new DerivedCache<ToolResultBlock, number>();
+
+function clearedTokensOf(block: ToolResultBlock, use: ToolUseBlock | undefined, display: unknown): number {
+  return clearedTokensMemo.get(block, use?.id ?? "", () => estimateBlockTokens(clearedBlock(block, use, display)));
 }
 
 /** Every tool_result block in view order, each with the name of the tool it answers. */
 export function collectToolResults(view: readonly MessageEntry[]): ToolResultRef[] {
   const toolNames = new Map<string, string>();
+  // Every tool_use, as applyClearedToolResults finds them, so the estimated placeholder is the one applied.
+  const uses = new Map<string, ToolUseBlock>();
   const results: ToolResultRef[] = [];
   view.forEach((entry, viewIndex) => {
     if (entry.type === "assistant") {
-      const block = entry.message.content[0];
-      if (block.type === "tool_use") toolNames.set(block.id, block.name);
+      const first = entry.message.content[0];
+      if (first.type === "tool_use") toolNames.set(first.id, first.name);
+      for (const block of entry.message.content) if (block.type === "tool_use") uses.set(block.id, block);
       return;
     }
     if (entry.type !== "user" || typeof entry.message.content === "string") return;
+    const display = entry.toolUseResult;
     for (const block of entry.message.content) {
       if (block.type !== "tool_result") continue;
+      const use = uses.get(block.tool_use_id);
       results.push({
         toolUseId: block.tool_use_id,
         toolName: toolNames.get(block.tool_use_id),
         entryUuid: entry.uuid,
         viewIndex,
         tokens: estimateBlockTokens(block),
+        // Lazy: only the results a planner weighs pay for building their placeholder.
+        get clearedTokens() {
+          return clearedTokensOf(block, use, display);
+        },
       });
     }
   });
@@ -66,10 +84,13 @@ export function compactableResults(
   );
 }
 
-/** Tokens a result would save if cleared (its size now minus the placeholder's). */
+/**
+ * Tokens a result would save if cleared: its size now minus the size of the block that replaces it (the
+ * descriptive placeholder of cleared-placeholder.ts, ~25 tokens longer than the generic text), so a record's
+ * `tokensSaved` is what the request actually loses.
+ */
 export function clearSavings(result: ToolResultRef): number {
-  const placeholder = estimateBlockTokens({ type: "tool_result", tool_use_id: "", content: CLEARED_TOOL_RESULT_TEXT });
-  return Math.max(0, result.tokens - placeholder);
+  return Math.max(0, result.tokens - result.clearedTokens);
 }
 
 function clearedBlock(block: ToolResultBlock, use: ToolUseBlock | undefined, display: unknown): ToolResultBlock {

@@ -12,6 +12,21 @@ export const DEFAULT_TIME_BASED_GAP_MS = 60 * 60 * 1000;
 /** The server's sliding `clear_tool_uses` edit: off (it moves with every request and rewrites the cache each time). */
 export const DEFAULT_SERVER_CLEAR_TOOL_USES = false;
 
+/**
+ * Tier 1 (snip) by default: off. Its id tags, nudges and tool definition are paid on every request and only
+ * pay back when the model snips; on the bundled sessions (a model that never snips) it cost +0.7 % over 40
+ * steps and +5 % over the 220-step session with its 10K nudges (bench/README.md). THREADLINE_ENABLE_SNIP=1
+ * or `{ snip: true }` turns it on.
+ */
+export const DEFAULT_SNIP = false;
+
+/**
+ * Tier 3 (context collapse) by default: off. Its ctx-agent requests and commits cost 1.25× autocompact alone
+ * on the 220-step session at 200K, and with microcompact on it never reaches its staging ratio there, so it
+ * only adds risk. THREADLINE_ENABLE_COLLAPSE=1 or `{ collapse: true }` turns it on.
+ */
+export const DEFAULT_COLLAPSE = false;
+
 /** Most recent compactable tool results that always stay verbatim: 5. */
 export const DEFAULT_KEEP_RECENT = 5;
 
@@ -46,11 +61,11 @@ export const DEFAULT_NEVER_CLEARED_TOOLS: readonly string[] = ["Agent", "Snip", 
 export type CacheEditsMode = "auto" | "on" | "off";
 
 export interface CompactionSettings {
-  /** Tier 1 (short id tags, the Snip tool, nudges). Default on. */
+  /** Tier 1 (short id tags, the Snip tool, nudges). Default DEFAULT_SNIP (off). */
   snip: boolean;
   /** Tier 2 (clearing old tool results, every path). Default on. */
   microcompact: boolean;
-  /** Tier 3 (context collapse). Default on. */
+  /** Tier 3 (context collapse). Default DEFAULT_COLLAPSE (off). */
   collapse: boolean;
   /** Tier 4 (LLM summary). Default on. */
   autocompact: boolean;
@@ -75,9 +90,9 @@ export interface CompactionSettings {
 }
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
-  snip: true,
+  snip: DEFAULT_SNIP,
   microcompact: true,
-  collapse: true,
+  collapse: DEFAULT_COLLAPSE,
   autocompact: true,
   cacheEdits: "auto",
   timeBasedGapMs: DEFAULT_TIME_BASED_GAP_MS,
@@ -90,11 +105,13 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
   postCompactRestoreTokens: DEFAULT_POST_COMPACT_RESTORE_TOKENS,
 });
 
-/** Environment variables read by `compactionSettingsFromEnv`; a truthy DISABLE turns its tier off. */
+/** Environment variables read by `compactionSettingsFromEnv`; a truthy ENABLE turns its tier on, a truthy DISABLE off (DISABLE wins). */
 export const COMPACTION_ENV = {
   cacheEdits: "THREADLINE_CACHE_EDITS",
+  enableSnip: "THREADLINE_ENABLE_SNIP",
   disableSnip: "THREADLINE_DISABLE_SNIP",
   disableMicrocompact: "THREADLINE_DISABLE_MICROCOMPACT",
+  enableCollapse: "THREADLINE_ENABLE_COLLAPSE",
   disableCollapse: "THREADLINE_DISABLE_COLLAPSE",
   disableAutocompact: "THREADLINE_DISABLE_AUTOCOMPACT",
   /** Claude Code's own names, honoured so habits carry over. */
@@ -129,11 +146,13 @@ export function compactionSettingsFromEnv(
 ): CompactionSettings {
   const fromEnv: CompactionSettings = {
     ...DEFAULT_COMPACTION_SETTINGS,
-    snip: !isTruthy(env[COMPACTION_ENV.disableSnip]),
+    snip: (DEFAULT_SNIP || isTruthy(env[COMPACTION_ENV.enableSnip])) && !isTruthy(env[COMPACTION_ENV.disableSnip]),
     microcompact: !(
       isTruthy(env[COMPACTION_ENV.disableMicrocompact]) || isTruthy(env[COMPACTION_ENV.claudeDisableMicrocompact])
     ),
-    collapse: !isTruthy(env[COMPACTION_ENV.disableCollapse]),
+    collapse:
+      (DEFAULT_COLLAPSE || isTruthy(env[COMPACTION_ENV.enableCollapse])) &&
+      !isTruthy(env[COMPACTION_ENV.disableCollapse]),
     autocompact: !(
       isTruthy(env[COMPACTION_ENV.disableAutocompact]) || isTruthy(env[COMPACTION_ENV.claudeDisableAutocompact])
     ),

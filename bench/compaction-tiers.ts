@@ -48,10 +48,11 @@ const CONFIGS: Config[] = [
   { name: "snip + autocompact", compaction: { ...OFF, snip: true, autocompact: true } },
   { name: "microcompact + autocompact", compaction: { ...OFF, microcompact: true, autocompact: true } },
   { name: "collapse (+ autocompact)", compaction: { ...OFF, collapse: true, autocompact: true } },
-  { name: "all four (default)", compaction: {} },
-  { name: "all four, no file restore", compaction: { postCompactRestoreTokens: 0 } },
-  { name: "all four, batches keep 5", compaction: { batchKeepRecentToolResults: 5 } },
-  { name: "all four [cache editing]", compaction: { cacheEdits: "on" }, cacheEditing: true },
+  { name: "defaults", compaction: {} },
+  { name: "all four", compaction: { snip: true, collapse: true } },
+  { name: "defaults, no file restore", compaction: { postCompactRestoreTokens: 0 } },
+  { name: "defaults, batches keep 5", compaction: { batchKeepRecentToolResults: 5 } },
+  { name: "defaults [cache editing]", compaction: { cacheEdits: "on" }, cacheEditing: true },
 ];
 
 interface Result extends SessionCost {

@@ -104,16 +104,20 @@ describe("default-on tiers never cost more than going without them (public path)
     expect(defaults.cost).toBeLessThan(off.cost * 0.8);
   }, 240_000);
 
-  // Known violation, kept visible until fixed (then this test fails and becomes a plain `it`): autocompact
-  // brings session memory (src/engine/session-memory.ts), whose background update starts at 10K tokens and
-  // runs after the turn although this session never compacts: +3.8 % over tiers off, +1.8 % in the defaults.
-  it.fails("40-step session: autocompact (with its session memory) costs no more than going without it", async () => {
-    const off = await readEachOnce("off", { ...OFF });
+  it("40-step session: the defaults cost no more than the defaults without autocompact (no session-memory update while microcompact keeps the context small)", async () => {
     const defaults = await readEachOnce("defaults", {});
-    const alone = await readEachOnce("autocompact", { ...OFF, autocompact: true });
     const without = await readEachOnce("no autocompact", { autocompact: false });
-    expect(alone.cost).toBeLessThanOrEqual(off.cost);
     expect(defaults.cost).toBeLessThanOrEqual(without.cost);
+  }, 240_000);
+
+  // Known violation, kept visible until fixed (then this test fails and becomes a plain \`it\`): autocompact
+  // alone brings session memory (src/engine/session-memory.ts), whose one background update after this single
+  // 40-step turn (120K tokens, over 60 % of the 167K threshold) is never used, because the session ends
+  // without compacting: +3.8 % over tiers off (454,320 vs 437,539).
+  it.fails("40-step session: autocompact alone (with its session memory) costs no more than tiers off", async () => {
+    const off = await readEachOnce("off", { ...OFF });
+    const alone = await readEachOnce("autocompact", { ...OFF, autocompact: true });
+    expect(alone.cost).toBeLessThanOrEqual(off.cost);
   }, 240_000);
 
   it("long session cut to 4 tasks at 200K (tiers off cannot finish): each default-on tier costs no more than autocompact only", async () => {

@@ -31,9 +31,10 @@ export const DEFAULT_COLLAPSE = false;
 export const DEFAULT_KEEP_RECENT = 5;
 
 /**
- * Most recent results a public-path batch keeps verbatim: 3. Measured against 5 (and 8) with the re-reads
+ * Most recent results a public-path batch keeps verbatim: 3. Measured against 4, 5 (and 8) with the re-reads
  * paid for: 0.685× vs 0.815× of tiers off over 40 steps, 2.64M vs 3.27M over the 220-step session at 200K
- * (bench/README.md): each batch rewrites the kept results, so keeping fewer makes every batch cheaper.
+ * (bench/README.md), and 2.51M vs 2.68M for 4 (7 re-reads instead of 11): each batch rewrites the kept
+ * results, so keeping fewer makes every batch cheaper.
  */
 export const DEFAULT_BATCH_KEEP_RECENT = 3;
 

@@ -74,10 +74,11 @@ const CONFIGS: Config[] = [
   },
   { name: "collapse only", compaction: { ...OFF, collapse: true }, from: ALONE_FROM },
   { name: "collapse + autocompact", compaction: { ...OFF, collapse: true, autocompact: true }, below: ALONE_FROM },
-  { name: "all four (default)", compaction: {} },
-  { name: "all four [cache editing]", compaction: { cacheEdits: "on" }, cacheEditing: true },
-  // Post-compact file restore (default 50,000 tokens: at most 5 files of 5,000) against none and 2 files,
-  // behind autocompact alone (where a compaction happens) and with all four.
+  { name: "defaults (microcompact + autocompact)", compaction: {} },
+  { name: "all four", compaction: { snip: true, collapse: true } },
+  { name: "defaults [cache editing]", compaction: { cacheEdits: "on" }, cacheEditing: true },
+  // Post-compact file restore (default 50,000 tokens: at most 5 files of 5,000) against none and 10K,
+  // behind autocompact alone (where a compaction happens) and with the defaults.
   {
     name: "autocompact only, no file restore",
     compaction: { ...OFF, autocompact: true, postCompactRestoreTokens: 0 },
@@ -88,8 +89,8 @@ const CONFIGS: Config[] = [
     compaction: { ...OFF, autocompact: true, postCompactRestoreTokens: 10_000 },
     extra: true,
   },
-  { name: "all four, no file restore", compaction: { postCompactRestoreTokens: 0 }, extra: true },
-  { name: "all four, batches keep 5", compaction: { batchKeepRecentToolResults: 5 }, extra: true },
+  { name: "defaults, no file restore", compaction: { postCompactRestoreTokens: 0 }, extra: true },
+  { name: "defaults, batches keep 5", compaction: { batchKeepRecentToolResults: 5 }, extra: true },
 ];
 
 interface Result extends SessionCost {

@@ -33,10 +33,12 @@ export const DEMO_PROMPTS: readonly string[] = [
 ];
 
 /**
- * The context window the demo engine assumes: 36,000 tokens instead of the model's 200,000, so a session
- * that reads two week-long data exports (~4,500 tokens each) fills it and the compaction tiers visibly work.
+ * The context window the demo engine assumes: 48,000 tokens instead of the model's 200,000, so a session
+ * that reads two week-long data exports (~4,500 tokens each) makes microcompact clear on the public path
+ * (one batch, paid back by the requests after it). At 36,000 the autocompact threshold (window − 33K) sat at
+ * 3K tokens and the session compacted 19 times; at 40-42K, 6 times.
  */
-export const DEMO_CONTEXT_WINDOW = 36_000;
+export const DEMO_CONTEXT_WINDOW = 48_000;
 
 /**
  * The model the emulator plays. Any id in the model table works; this one has a 1,024-token cache minimum
@@ -55,11 +57,11 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
   const style = createStyle(io.stdout.isTTY === true, io.env);
   const renderer = new TurnRenderer(io.stdout, { style });
   const { startEmulator } = await import("../emulator/index.js");
-  // Cache editing is emulator-only: the emulator announces it (x-emulator-features) and the provider takes it
-  // from that announcement, never from the loopback URL. The banner says so.
+  // The public path: the emulator behaves as the public Messages API (no cache editing, which is emulator-only
+  // and opt-in), so what the demo clears and saves is what a user of the real API gets.
   const emulator = await startEmulator({
     scenarioFile: join(PACKAGE_ROOT, "scenarios", "demo.json"),
-    cacheEditing: true,
+    cacheEditing: false,
   });
   const workdir = await mkdtemp(join(tmpdir(), "threadline-demo-"));
   const project = join(workdir, "sample-project");
@@ -88,7 +90,7 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     renderer.line(
       style.bold("threadline demo") +
         style.dim(
-          " · offline: a local emulator plays the model (scenarios/demo.json); it announces cache editing, an emulator-only feature the public API does not have",
+          " · offline: a local emulator plays the model (scenarios/demo.json) and behaves as the public Messages API (no cache editing)",
         ),
     );
     renderer.line(style.dim(`Working on a copy of examples/sample-project in ${project}`));
@@ -125,7 +127,7 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     `  Context window:   ${stats.contextWindow.toLocaleString("en-US")} tokens (demo setting; ${engine.model} has ${modelLimits(engine.model).contextWindow.toLocaleString("en-US")})`,
     "  Compaction tiers:",
     ...formatTierLines(tierActivity(engine.timeline.entries), engine.config.compaction).map((line) => `    ${line}`),
-    `  Cleared:          ${cleared.toolResults} old tool results in ${cleared.clears} clears (~${cleared.tokens.toLocaleString("en-US")} tokens); later requests read ~${cleared.readsAvoided.toLocaleString("en-US")} fewer cached tokens, ${formatCost(cleared.dollars)} at list price`,
+    `  Cleared:          ${cleared.toolResults} old tool results in ${cleared.clears} clears (~${cleared.tokens.toLocaleString("en-US")} tokens); later requests read ~${cleared.readsAvoided.toLocaleString("en-US")} fewer cached tokens (${formatCost(cleared.dollars)}), the clears rewrote ~${cleared.rewriteTokens.toLocaleString("en-US")}: saved ${formatCost(cleared.netDollars)} at list price`,
     `  Re-reads:         ${emulator.stats().rereads} files the model read again because a cleared result was gone`,
     `  Emulator:         ${emulator.requests.length} HTTP requests, ${violations} contract violations`,
     `  Sample tests:     ${testsPass ? "pass" : "FAIL"} (node test/stats.test.js in the copy)`,

@@ -12,13 +12,29 @@ export const DEFAULT_TIME_BASED_GAP_MS = 60 * 60 * 1000;
 /** The server's sliding `clear_tool_uses` edit: off (it moves with every request and rewrites the cache each time). */
 export const DEFAULT_SERVER_CLEAR_TOOL_USES = false;
 
+/**
+ * Tier 1 (snip) by default: off. Its id tags, nudges and tool definition are paid on every request and only
+ * pay back when the model snips; on the bundled sessions (a model that never snips) it cost +0.7 % over 40
+ * steps and +5 % over the 220-step session with its 10K nudges (bench/README.md). THREADLINE_ENABLE_SNIP=1
+ * or `{ snip: true }` turns it on.
+ */
+export const DEFAULT_SNIP = false;
+
+/**
+ * Tier 3 (context collapse) by default: off. Its ctx-agent requests and commits cost 1.25× autocompact alone
+ * on the 220-step session at 200K, and with microcompact on it never reaches its staging ratio there, so it
+ * only adds risk. THREADLINE_ENABLE_COLLAPSE=1 or `{ collapse: true }` turns it on.
+ */
+export const DEFAULT_COLLAPSE = false;
+
 /** Most recent compactable tool results that always stay verbatim: 5. */
 export const DEFAULT_KEEP_RECENT = 5;
 
 /**
- * Most recent results a public-path batch keeps verbatim: 3. Measured against 5 (and 8) with the re-reads
+ * Most recent results a public-path batch keeps verbatim: 3. Measured against 4, 5 (and 8) with the re-reads
  * paid for: 0.685× vs 0.815× of tiers off over 40 steps, 2.64M vs 3.27M over the 220-step session at 200K
- * (bench/README.md): each batch rewrites the kept results, so keeping fewer makes every batch cheaper.
+ * (bench/README.md), and 2.51M vs 2.68M for 4 (7 re-reads instead of 11): each batch rewrites the kept
+ * results, so keeping fewer makes every batch cheaper.
  */
 export const DEFAULT_BATCH_KEEP_RECENT = 3;
 
@@ -28,8 +44,12 @@ export const MIN_KEEP_RECENT = 5;
 /** Floor for `batchKeepRecentToolResults`: the last 3 results are verbatim in every request. */
 export const MIN_BATCH_KEEP_RECENT = 3;
 
-/** A cached-path batch is emitted only when the clearable results total at least this many tokens: 10,000. */
-export const DEFAULT_MIN_CLEAR_TOKENS = 10_000;
+/**
+ * Smallest public-path batch (and the server edit's `clear_at_least`): 2,000 tokens. The rent-or-buy rule
+ * decides whether a batch pays; this floor only stops rewrites for crumbs. At 10,000 a small session (the
+ * demo at a 48K window) never cleared and compacted instead: $0.1434 vs $0.1248 with one batch at 2,000.
+ */
+export const DEFAULT_MIN_CLEAR_TOKENS = 2_000;
 
 /** `context_management` trigger (input tokens) for providers without cache editing: 100,000 (capped by the window). */
 export const DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS = 100_000;
@@ -46,11 +66,11 @@ export const DEFAULT_NEVER_CLEARED_TOOLS: readonly string[] = ["Agent", "Snip", 
 export type CacheEditsMode = "auto" | "on" | "off";
 
 export interface CompactionSettings {
-  /** Tier 1 (short id tags, the Snip tool, nudges). Default on. */
+  /** Tier 1 (short id tags, the Snip tool, nudges). Default DEFAULT_SNIP (off). */
   snip: boolean;
   /** Tier 2 (clearing old tool results, every path). Default on. */
   microcompact: boolean;
-  /** Tier 3 (context collapse). Default on. */
+  /** Tier 3 (context collapse). Default DEFAULT_COLLAPSE (off). */
   collapse: boolean;
   /** Tier 4 (LLM summary). Default on. */
   autocompact: boolean;
@@ -64,7 +84,7 @@ export interface CompactionSettings {
   keepRecentToolResults: number;
   /** Results a public-path batch keeps verbatim; never fewer than MIN_BATCH_KEEP_RECENT. Default DEFAULT_BATCH_KEEP_RECENT (3). */
   batchKeepRecentToolResults: number;
-  /** Smallest worthwhile cached-path batch / server `clear_at_least`. Default DEFAULT_MIN_CLEAR_TOKENS (10,000). */
+  /** Smallest worthwhile public-path batch / server `clear_at_least`. Default DEFAULT_MIN_CLEAR_TOKENS (2,000). */
   minClearTokens: number;
   /** Server-side clearing trigger in input tokens. Default DEFAULT_CONTEXT_MANAGEMENT_TRIGGER_TOKENS (100,000). */
   contextManagementTriggerTokens: number;
@@ -75,9 +95,9 @@ export interface CompactionSettings {
 }
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
-  snip: true,
+  snip: DEFAULT_SNIP,
   microcompact: true,
-  collapse: true,
+  collapse: DEFAULT_COLLAPSE,
   autocompact: true,
   cacheEdits: "auto",
   timeBasedGapMs: DEFAULT_TIME_BASED_GAP_MS,
@@ -90,11 +110,13 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = Object.freeze({
   postCompactRestoreTokens: DEFAULT_POST_COMPACT_RESTORE_TOKENS,
 });
 
-/** Environment variables read by `compactionSettingsFromEnv`; a truthy DISABLE turns its tier off. */
+/** Environment variables read by `compactionSettingsFromEnv`; a truthy ENABLE turns its tier on, a truthy DISABLE off (DISABLE wins). */
 export const COMPACTION_ENV = {
   cacheEdits: "THREADLINE_CACHE_EDITS",
+  enableSnip: "THREADLINE_ENABLE_SNIP",
   disableSnip: "THREADLINE_DISABLE_SNIP",
   disableMicrocompact: "THREADLINE_DISABLE_MICROCOMPACT",
+  enableCollapse: "THREADLINE_ENABLE_COLLAPSE",
   disableCollapse: "THREADLINE_DISABLE_COLLAPSE",
   disableAutocompact: "THREADLINE_DISABLE_AUTOCOMPACT",
   /** Claude Code's own names, honoured so habits carry over. */
@@ -129,11 +151,13 @@ export function compactionSettingsFromEnv(
 ): CompactionSettings {
   const fromEnv: CompactionSettings = {
     ...DEFAULT_COMPACTION_SETTINGS,
-    snip: !isTruthy(env[COMPACTION_ENV.disableSnip]),
+    snip: (DEFAULT_SNIP || isTruthy(env[COMPACTION_ENV.enableSnip])) && !isTruthy(env[COMPACTION_ENV.disableSnip]),
     microcompact: !(
       isTruthy(env[COMPACTION_ENV.disableMicrocompact]) || isTruthy(env[COMPACTION_ENV.claudeDisableMicrocompact])
     ),
-    collapse: !isTruthy(env[COMPACTION_ENV.disableCollapse]),
+    collapse:
+      (DEFAULT_COLLAPSE || isTruthy(env[COMPACTION_ENV.enableCollapse])) &&
+      !isTruthy(env[COMPACTION_ENV.disableCollapse]),
     autocompact: !(
       isTruthy(env[COMPACTION_ENV.disableAutocompact]) || isTruthy(env[COMPACTION_ENV.claudeDisableAutocompact])
     ),

@@ -1,7 +1,7 @@
 /**
  * Session memory: a summary of the session kept up to date in the background, one file per session, so
  * AutoCompact can use it instead of calling a model. It starts once the context reaches
- * DEFAULT_SESSION_MEMORY_START_TOKENS and is refreshed after DEFAULT_SESSION_MEMORY_UPDATE_TOKENS more
+ * DEFAULT_SESSION_MEMORY_START_TOKENS and DEFAULT_SESSION_MEMORY_START_SHARE of the autocompact threshold, and is refreshed after DEFAULT_SESSION_MEMORY_UPDATE_TOKENS more
  * tokens of conversation and DEFAULT_SESSION_MEMORY_UPDATE_TOOL_CALLS more tool calls. Each update is a
  * forked summary request (the parent's prefix, so it reads the cache).
  */
@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import {
+  AUTOCOMPACT_BUFFER_TOKENS,
   buildArtifactTrail,
   DEFAULT_SUMMARY_MAX_TOKENS,
   estimateEntriesTokens,
@@ -25,6 +26,17 @@ import { filterGrowing } from "../timeline/index.js";
 /** Context size at which session memory starts: 10,000 tokens. */
 export const DEFAULT_SESSION_MEMORY_START_TOKENS = 10_000;
 
+/**
+ * Share of the autocompact threshold the context must reach before an update runs: 0.75. An update costs
+ * about what the summary it replaces costs (it reads the context and writes a summary), so it only pays when
+ * a compaction is near; while microcompact keeps the context small none is. Measured on the 220-step session
+ * at 200K (bench/compaction-tiers.ts): updates from 10K tokens on ran 20 times in the defaults (127K of 2.51M,
+ * no compaction ran) and made autocompact alone cost 3.727M, more than without session memory (3.709M); from
+ * 0.6 of the threshold 3.645M, from 0.75 (and 0.8) 3.552M; above 0.8 the update would come too late to be
+ * used by the compaction it prepares for.
+ */
+export const DEFAULT_SESSION_MEMORY_START_SHARE = 0.75;
+
 /** Conversation growth between updates: 5,000 tokens. */
 export const DEFAULT_SESSION_MEMORY_UPDATE_TOKENS = 5_000;
 
@@ -38,6 +50,8 @@ export interface SessionMemoryOptions {
   path?: string;
   /** Default DEFAULT_SESSION_MEMORY_START_TOKENS. */
   startTokens?: number;
+  /** Default DEFAULT_SESSION_MEMORY_START_SHARE (of the autocompact threshold, budget − AUTOCOMPACT_BUFFER_TOKENS). */
+  startShare?: number;
   /** Default DEFAULT_SESSION_MEMORY_UPDATE_TOKENS. */
   updateTokens?: number;
   /** Default DEFAULT_SESSION_MEMORY_UPDATE_TOOL_CALLS. */
@@ -95,7 +109,11 @@ export class SessionMemory {
     );
   }
 
-  /** Refreshes the memory from `view` (the projected API view) with one forked request; false when skipped. */
+  /**
+   * Refreshes the memory from `view` (the projected API view) with one forked request; false when skipped: the
+   * view under DEFAULT_SESSION_MEMORY_START_SHARE of the autocompact threshold of `budget` (the effective window),
+   * or too big to fork.
+   */
   async update(
     entries: readonly TimelineEntry[],
     view: readonly MessageEntry[],
@@ -104,6 +122,8 @@ export class SessionMemory {
   ): Promise<boolean> {
     const last = view.at(-1);
     if (last === undefined) return false;
+    const share = this.#options.startShare ?? DEFAULT_SESSION_MEMORY_START_SHARE;
+    if (tokenCountWithEstimation(view) < share * (budget - AUTOCOMPACT_BUFFER_TOKENS)) return false;
     const instruction = summaryInstruction(undefined, renderArtifactTrail(buildArtifactTrail(entries)));
     const request = {
       messages: view,

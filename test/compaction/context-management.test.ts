@@ -22,7 +22,7 @@ describe("microcompact, public context_management path", () => {
           type: "clear_tool_uses_20250919",
           trigger: { type: "input_tokens", value: 100_000 },
           keep: { type: "tool_uses", value: 5 },
-          clear_at_least: { type: "input_tokens", value: 10_000 },
+          clear_at_least: { type: "input_tokens", value: 2_000 },
           exclude_tools: ["Agent", "Snip", "Task", "TodoWrite"],
         },
       ],

@@ -14,7 +14,9 @@ import { SESSION_ID, TimelineBuilder, toolContext, toolUseId } from "./timeline-
 
 /** Runs a pass and appends its records, as the loop does; returns the nudges it made. */
 async function pass(builder: TimelineBuilder): Promise<AttachmentEntry[]> {
-  const output = await runCompactionTiers(compactionInput(builder.entries, builder.clock));
+  const output = await runCompactionTiers(
+    compactionInput(builder.entries, builder.clock, { settings: { snip: true } }),
+  );
   builder.timeline.appendAll(output.records);
   return output.records.filter(
     (record: TimelineEntry): record is AttachmentEntry =>
@@ -44,7 +46,9 @@ describe("context_efficiency nudge", () => {
     const builder = new TimelineBuilder();
     builder.user("Start.");
     for (let round = 0; round < 5; round++) grow(builder);
-    const output = await runCompactionTiers(compactionInput(builder.entries, builder.clock));
+    const output = await runCompactionTiers(
+      compactionInput(builder.entries, builder.clock, { settings: { snip: true } }),
+    );
     const nudge = output.records[0] as AttachmentEntry;
     expect(nudge.attachment.type).toBe(CONTEXT_EFFICIENCY_ATTACHMENT);
     expect(nudge.attachment.content).toMatch(/Snip tool/);

@@ -49,7 +49,7 @@ describe("off means off", () => {
     const output = await runCompactionTiers(
       compactionInput(builder.entries, builder.clock, {
         capabilities: EMULATOR_CAPABILITIES,
-        settings: { microcompact: false },
+        settings: { snip: true, microcompact: false },
       }),
     );
     expect(output.records.map((record) => record.type)).toEqual(["attachment"]);

@@ -8,8 +8,15 @@ import {
 } from "../../src/compaction/index.js";
 
 describe("compaction settings", () => {
-  it("defaults: every tier on, cache edits auto, 60 min gap, keep 5", () => {
+  it("defaults: microcompact and autocompact on, snip and collapse off, cache edits auto, 60 min gap, keep 5", () => {
     expect(compactionSettingsFromEnv({})).toEqual(DEFAULT_COMPACTION_SETTINGS);
+    expect(DEFAULT_COMPACTION_SETTINGS).toMatchObject({
+      snip: false,
+      microcompact: true,
+      collapse: false,
+      autocompact: true,
+      serverClearToolUses: false,
+    });
     expect(DEFAULT_COMPACTION_SETTINGS.cacheEdits).toBe("auto");
     expect(DEFAULT_TIME_BASED_GAP_MS).toBe(3_600_000);
     expect(DEFAULT_KEEP_RECENT).toBe(5);
@@ -21,6 +28,7 @@ describe("compaction settings", () => {
       THREADLINE_DISABLE_SNIP: "1",
       DISABLE_MICROCOMPACT: "true",
       DISABLE_AUTO_COMPACT: "1",
+      THREADLINE_ENABLE_COLLAPSE: "1",
       THREADLINE_DISABLE_COLLAPSE: "0",
     });
     expect(settings).toMatchObject({
@@ -30,6 +38,14 @@ describe("compaction settings", () => {
       autocompact: false,
       collapse: true,
     });
+  });
+
+  it("turns snip and collapse on with THREADLINE_ENABLE_*; a DISABLE beside it wins", () => {
+    expect(compactionSettingsFromEnv({ THREADLINE_ENABLE_SNIP: "yes" })).toMatchObject({ snip: true, collapse: false });
+    expect(
+      compactionSettingsFromEnv({ THREADLINE_ENABLE_COLLAPSE: "1", THREADLINE_DISABLE_COLLAPSE: "1" }).collapse,
+    ).toBe(false);
+    expect(compactionSettingsFromEnv({}, { snip: true }).snip).toBe(true);
   });
 
   it("rejects an unknown THREADLINE_CACHE_EDITS value", () => {

@@ -67,7 +67,7 @@ async function liveAndResumed(
 describe("Resume after compaction tiers", () => {
   it("after a collapse commit, the next request bytes are the same", async () => {
     const { live, again } = await liveAndResumed(
-      { compaction: { microcompact: false, snip: false }, sessionMemory: false },
+      { compaction: { collapse: true, microcompact: false, snip: false }, sessionMemory: false },
       (entries) => entries.some((entry) => entry.type === "collapse-commit"),
     );
     expect(live.includes("[Earlier task collapsed to a summary]")).toBe(true);

@@ -89,7 +89,7 @@ describe("Context collapse on the emulator", () => {
     const steps = Array.from({ length: tasks }, (_, task) => taskSteps(task, reads, 12)).flat();
     harness = await startHarness(
       { scenario: steps, contextWindow: WINDOW },
-      { contextWindow: WINDOW, compaction: { microcompact: false }, sessionMemory: false },
+      { contextWindow: WINDOW, compaction: { collapse: true, microcompact: false }, sessionMemory: false },
     );
     await writeDataFiles(harness.workspace, 12, 2_000);
     const h = harness;

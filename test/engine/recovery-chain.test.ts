@@ -89,7 +89,7 @@ describe("prompt too long: the recovery chain on the emulator", () => {
     const steps = Array.from({ length: 3 }, (_, task) => taskSteps(task, 5, 15)).flat();
     harness = await startHarness(
       { scenario: steps, contextWindow: SERVER_WINDOW },
-      { contextWindow: 60_000, compaction: { microcompact: false }, sessionMemory: false },
+      { contextWindow: 60_000, compaction: { collapse: true, microcompact: false }, sessionMemory: false },
     );
     await writeDataFiles(harness.workspace, 15, 2_000);
     for (const task of [0, 1]) expect((await runTurn(harness.engine, task)).end.reason).toBe("completed");

@@ -73,7 +73,7 @@ describe("model-driven snip", () => {
           "Still here after resume.",
         ],
       },
-      { model: MODEL },
+      { model: MODEL, compaction: { snip: true } },
     );
     await collect(harness.engine.submitMessage("OBSOLETE TASK: read the readme"));
     const events = await collect(harness.engine.submitMessage("Clean up the context please"));

@@ -13,6 +13,14 @@
  * taken as the requests made so far) fired every ~4 steps in bench/microcompact-session.ts, each time
  * rewriting the last N results: measured worse. Hysteresis on top: the clearable tokens must also be a
  * large share of the context, and at least `minClearTokens`.
+ *
+ * Measured against alternatives on the 220-step session at 200K (bench/compaction-tiers.ts, defaults with
+ * session memory off while measuring: 2.51M): the share (0.1-0.5) never binds there, the rent condition does;
+ * firing at 0.7× the rewrite price cost 2.66M (23 re-reads), at 1.4× 2.46M, 1.7× 2.51M, 2× 2.65M, 3× 2.70M,
+ * 4× 2.80M; pricing the rewrite without the tail the request writes anyway (the newest result) fired sooner:
+ * 2.65M, 23 re-reads. The spread comes from where batches fall against the session's 11-step tasks (re-reads
+ * 5-23: an Edit needs the file its task read first), not from a better rule, so the factor stays 1. Firing
+ * cheaper at a new prompt than mid-task gained ~1 %: not kept.
  */
 import type { MessageEntry } from "../../messages/index.js";
 import { estimateEntryTokens } from "../entry-tokens.js";

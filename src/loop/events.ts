@@ -1,7 +1,15 @@
 /**
  * What the loop and engine tell their caller, and the explicit reasons a loop iteration continues or ends.
  */
-import type { AssistantEntry, MessageEntry, SystemEntry, ToolUseBlock, Usage, UserEntry } from "../messages/index.js";
+import type {
+  AssistantEntry,
+  MessageEntry,
+  SystemEntry,
+  TerminalReason,
+  ToolUseBlock,
+  Usage,
+  UserEntry,
+} from "../messages/index.js";
 import { costUsd } from "../messages/pricing.js";
 import type { ResponseEvent } from "../provider/types.js";
 import type { AssembledRequest } from "../request/types.js";
@@ -17,17 +25,8 @@ export type ContinueReason =
   | "collapse_drain"
   | "reactive_compact";
 
-/** Why the loop stopped. */
-export type TerminalReason =
-  | "completed"
-  | "aborted"
-  | "max_turns"
-  | "max_tokens"
-  | "prompt_too_long"
-  | "blocking_limit"
-  /** The model refused (stop_reason `refusal`). */
-  | "refused"
-  | "error";
+/** Why the loop stopped (defined with the vocabulary, where the Agent tool reads it too). */
+export type { TerminalReason };
 
 export interface TurnUsage {
   inputTokens: number;

@@ -3,4 +3,5 @@ export * from "./content.js";
 export * from "./entries.js";
 export * from "./models.js";
 export * from "./redact-secrets.js";
+export * from "./terminal-reason.js";
 export * from "./tokens.js";

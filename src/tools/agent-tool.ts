@@ -5,6 +5,7 @@
  * together; the subagent's own tools still go through permissions one by one.
  */
 import { z } from "zod";
+import type { TerminalReason } from "../messages/index.js";
 import type { Tool, ToolOutput } from "./types.js";
 
 /** The tool's name (Claude Code's). */
@@ -21,16 +22,8 @@ const agentInputSchema = z.strictObject({
 
 export type AgentInput = z.infer<typeof agentInputSchema>;
 
-/** How a subagent run ended (the query loop's terminal reasons). */
-export type AgentRunStatus =
-  | "completed"
-  | "aborted"
-  | "max_turns"
-  | "max_tokens"
-  | "prompt_too_long"
-  | "blocking_limit"
-  | "refused"
-  | "error";
+/** How a subagent run ended: the query loop's terminal reason. */
+export type AgentRunStatus = TerminalReason;
 
 /** Tokens a subagent used over its whole run. */
 export interface AgentRunUsage {

@@ -2,7 +2,7 @@
  * Tier 2, one pass: picks the path (time-based when the cache is cold, else cache edits when the provider
  * supports them, else the public `context_management` edit) and returns the projected view plus records.
  */
-import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../../messages/index.js";
+import type { CacheEditDelete, MessageEntry, SystemEntry, TimelineEntry } from "../../messages/index.js";
 import { createSystemEntry } from "../../messages/index.js";
 import type { ContextManagementEdit } from "../../request/types.js";
 import type { RecordChain } from "../record-chain.js";
@@ -71,18 +71,12 @@ export function runMicrocompact(
     const preTokens = tokenCountWithEstimation(projected);
     const count = timeClear.toolIds.length;
     chain.push(
-      createSystemEntry(
-        chain.context(),
-        "microcompact_boundary",
-        `Cleared ${count} old tool result${count === 1 ? "" : "s"} after ${Math.round(timeClear.idleMs / 60_000)} min idle (~${timeClear.tokensSaved} tokens)`,
-        {
-          microcompactMetadata: {
-            trigger: "time",
-            preTokens,
-            tokensSaved: timeClear.tokensSaved,
-            compactedToolIds: timeClear.toolIds,
-          },
-        },
+      boundaryRecord(
+        chain,
+        `Cleared ${plural(count)} after ${Math.round(timeClear.idleMs / 60_000)} min idle (~${timeClear.tokensSaved} tokens)`,
+        "time",
+        preTokens,
+        timeClear,
       ),
     );
     for (const id of timeClear.toolIds) cleared.add(id);
@@ -110,18 +104,12 @@ export function runMicrocompact(
     const preTokens = tokenCountWithEstimation(messages);
     result.recordCachedDeletes = (records) =>
       records.push(
-        createSystemEntry(
-          records.context(),
-          "microcompact_boundary",
-          `Deleted ${count} old tool result${count === 1 ? "" : "s"} from the prompt cache (~${batch.tokensSaved} tokens)`,
-          {
-            microcompactMetadata: {
-              trigger: "cached",
-              preTokens,
-              tokensSaved: batch.tokensSaved,
-              compactedToolIds: batch.toolIds,
-            },
-          },
+        boundaryRecord(
+          records,
+          `Deleted ${plural(count)} from the prompt cache (~${batch.tokensSaved} tokens)`,
+          "cached",
+          preTokens,
+          batch,
         ),
       );
     return result;
@@ -139,18 +127,12 @@ export function runMicrocompact(
     const preTokens = tokenCountWithEstimation(messages);
     const count = batch.toolIds.length;
     chain.push(
-      createSystemEntry(
-        chain.context(),
-        "microcompact_boundary",
-        `Cleared ${count} old tool result${count === 1 ? "" : "s"} (~${batch.tokensSaved} tokens): ~${Math.round(batch.rentPaid)} already paid to keep them outweighs a ~${Math.round(batch.rewriteCost)} rewrite`,
-        {
-          microcompactMetadata: {
-            trigger: "batch",
-            preTokens,
-            tokensSaved: batch.tokensSaved,
-            compactedToolIds: batch.toolIds,
-          },
-        },
+      boundaryRecord(
+        chain,
+        `Cleared ${plural(count)} (~${batch.tokensSaved} tokens): ~${Math.round(batch.rentPaid)} already paid to keep them outweighs a ~${Math.round(batch.rewriteCost)} rewrite`,
+        "batch",
+        preTokens,
+        batch,
       ),
     );
     for (const id of batch.toolIds) cleared.add(id);
@@ -173,4 +155,22 @@ export function runMicrocompact(
     result.contextManagement = { edits: [edit] };
   }
   return result;
+}
+
+/** "1 old tool result", "3 old tool results". */
+function plural(count: number): string {
+  return `${count} old tool result${count === 1 ? "" : "s"}`;
+}
+
+/** The microcompact_boundary record of one clear: what it says, what triggered it, and what it cleared. */
+function boundaryRecord(
+  chain: RecordChain,
+  text: string,
+  trigger: "time" | "cached" | "batch",
+  preTokens: number,
+  cleared: { tokensSaved: number; toolIds: string[] },
+): SystemEntry {
+  return createSystemEntry(chain.context(), "microcompact_boundary", text, {
+    microcompactMetadata: { trigger, preTokens, tokensSaved: cleared.tokensSaved, compactedToolIds: cleared.toolIds },
+  });
 }

@@ -11,26 +11,31 @@ import { runEmulatorCommand } from "../../src/emulator/index.js";
 
 const HEADERS = { "x-api-key": "k", "anthropic-version": "2023-06-01" };
 
+/** `runEmulatorCommand(args)` in process: its printed lines, its URL once it listens, its exit, and a stop. */
+async function startCommand(args: string[]) {
+  let stop: () => void = () => {};
+  const until = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  let listening: (url: string) => void = () => {};
+  const url = new Promise<string>((resolve) => {
+    listening = resolve;
+  });
+  const lines: string[] = [];
+  const exit = runEmulatorCommand(args, {
+    until,
+    write: (line) => {
+      lines.push(line);
+      const match = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+) /);
+      if (match?.[1]) listening(match[1]);
+    },
+  });
+  return { lines, base: await url, exit, stop };
+}
+
 describe("runEmulatorCommand", () => {
   it("prints its URL and serves until told to stop", async () => {
-    let stop: () => void = () => {};
-    const until = new Promise<void>((resolve) => {
-      stop = resolve;
-    });
-    const lines: string[] = [];
-    let listening: (url: string) => void = () => {};
-    const url = new Promise<string>((resolve) => {
-      listening = resolve;
-    });
-    const exit = runEmulatorCommand(["--port", "0"], {
-      until,
-      write: (line) => {
-        lines.push(line);
-        const match = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+) /);
-        if (match?.[1]) listening(match[1]);
-      },
-    });
-    const base = await url;
+    const { lines, base, exit, stop } = await startCommand(["--port", "0"]);
     const models = await fetch(`${base}/v1/models`, { headers: HEADERS });
     expect(models.status).toBe(200);
     stop();
@@ -51,24 +56,7 @@ describe("runEmulatorCommand", () => {
   it("--cache-editing --lenient: announced on every response, logged with scrubbed headers", async () => {
     const directory = await mkdtemp(join(tmpdir(), "emulator-cli-"));
     const logPath = join(directory, "log.jsonl");
-    let stop: () => void = () => {};
-    const until = new Promise<void>((resolve) => {
-      stop = resolve;
-    });
-    let listening: (url: string) => void = () => {};
-    const url = new Promise<string>((resolve) => {
-      listening = resolve;
-    });
-    const lines: string[] = [];
-    const exit = runEmulatorCommand(["--cache-editing", "--lenient", "--log", logPath], {
-      until,
-      write: (line) => {
-        lines.push(line);
-        const match = line.match(/listening on (http:\/\/127\.0\.0\.1:\d+) /);
-        if (match?.[1]) listening(match[1]);
-      },
-    });
-    const base = await url;
+    const { lines, base, exit, stop } = await startCommand(["--cache-editing", "--lenient", "--log", logPath]);
     const response = await fetch(`${base}/v1/messages`, {
       method: "POST",
       headers: { ...HEADERS, "x-api-key": "sk-ant-secret-value", "content-type": "application/json" },

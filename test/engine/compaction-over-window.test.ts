@@ -1,14 +1,10 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { estimateEntriesTokens } from "../../src/compaction/index.js";
 import { type Emulator, type EmulatorRequest, estimateRequestTokens, startEmulator } from "../../src/emulator/index.js";
-import { QueryEngine } from "../../src/engine/query-engine.js";
-import type { MessageEntry } from "../../src/messages/index.js";
-import { JsonlTranscriptStore } from "../../src/transcript/index.js";
-import { SESSION_ID, TimelineBuilder } from "../compaction/timeline-builder.js";
-import { collect, fastProvider, turnEnd } from "./helpers.js";
+import type { QueryEngine } from "../../src/engine/query-engine.js";
+import type { MessageEntry, TimelineEntry } from "../../src/messages/index.js";
+import { TimelineBuilder } from "../compaction/timeline-builder.js";
+import { collect, resumeSession, saveSession, turnEnd } from "./helpers.js";
 
 const WINDOW = 40_000;
 let emulator: Emulator | undefined;
@@ -21,7 +17,7 @@ afterEach(async () => {
 });
 
 /** A saved session of 10 tasks × 10 big reads: about ten times the window. */
-async function writeHugeTranscript(path: string, cwd: string): Promise<number> {
+function hugeSession(): readonly TimelineEntry[] {
   const builder = new TimelineBuilder();
   for (let task = 0; task < 10; task++) {
     builder.user(`Task ${task}: go through the logs of service ${task} and list the failures.`);
@@ -31,32 +27,21 @@ async function writeHugeTranscript(path: string, cwd: string): Promise<number> {
     }
     builder.assistantText(`Service ${task}: found the failures in every log.`);
   }
-  const store = await JsonlTranscriptStore.open({ sessionId: SESSION_ID, cwd, path, flushOnExit: false });
-  for (const entry of builder.entries) store.append(entry);
-  await store.close();
-  return estimateEntriesTokens(builder.entries.filter((entry): entry is MessageEntry => "uuid" in entry));
+  return builder.entries;
 }
 
 describe("Resuming a session ten times the window", () => {
   it("is compacted to fit and answers in at most 6 model calls, never sending an over-window request", async () => {
-    const workspace = await mkdtemp(join(tmpdir(), "threadline-ws-"));
-    const home = await mkdtemp(join(tmpdir(), "threadline-home-"));
-    const path = join(home, "huge.jsonl");
-    const tokens = await writeHugeTranscript(path, workspace);
+    const entries = hugeSession();
+    const saved = await saveSession("huge", entries);
+    const tokens = estimateEntriesTokens(entries.filter((entry): entry is MessageEntry => "uuid" in entry));
     expect(tokens).toBeGreaterThan(10 * WINDOW);
 
     emulator = await startEmulator({
       scenario: ["Picking up from the summary: all caught up."],
       contextWindow: WINDOW,
     });
-    const resumed = await QueryEngine.resume(path, {
-      cwd: workspace,
-      home,
-      provider: fastProvider(emulator.url),
-      permission: { mode: "bypassPermissions" },
-      contextWindow: WINDOW,
-    });
-    engine = resumed.engine;
+    engine = await resumeSession(saved, emulator, { contextWindow: WINDOW });
     const end = turnEnd(await collect(engine.submitMessage("Please continue where we left off.")));
     expect(end.reason).toBe("completed");
     expect(end.lastText).toBe("Picking up from the summary: all caught up.");

@@ -6,8 +6,11 @@ import type { Emulator, EmulatorOptions } from "../../src/emulator/index.js";
 import { startEmulator } from "../../src/emulator/index.js";
 import { QueryEngine, type QueryEngineOptions } from "../../src/engine/query-engine.js";
 import type { EngineEvent } from "../../src/loop/events.js";
-import { AnthropicProvider } from "../../src/provider/index.js";
+import type { TimelineEntry } from "../../src/messages/index.js";
+import { AnthropicProvider, type Provider } from "../../src/provider/index.js";
 import type { Tool } from "../../src/tools/types.js";
+import { JsonlTranscriptStore } from "../../src/transcript/index.js";
+import { SESSION_ID } from "../compaction/timeline-builder.js";
 
 export interface Harness {
   emulator: Emulator;
@@ -17,11 +20,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** An emulator, a temp workspace with a few files, and an engine wired to both over real HTTP. */
+/**
+ * An emulator, a temp workspace with a few files, and an engine wired to both over real HTTP. The provider
+ * is `fastProvider` with `providerOptions`, or what a function given there makes for the emulator.
+ */
 export async function startHarness(
   emulatorOptions: EmulatorOptions,
   engineOptions: Partial<QueryEngineOptions> = {},
-  providerOptions: Record<string, unknown> = {},
+  providerOptions: Record<string, unknown> | ((emulator: Emulator) => Provider) = {},
 ): Promise<Harness> {
   const emulator = await startEmulator(emulatorOptions);
   const workspace = await mkdtemp(join(tmpdir(), "threadline-ws-"));
@@ -31,7 +37,8 @@ export async function startHarness(
   const engine = new QueryEngine({
     cwd: workspace,
     home,
-    provider: fastProvider(emulator.url, providerOptions),
+    provider:
+      typeof providerOptions === "function" ? providerOptions(emulator) : fastProvider(emulator.url, providerOptions),
     permission: { mode: "bypassPermissions" },
     ...engineOptions,
   });
@@ -45,6 +52,40 @@ export async function startHarness(
       await emulator.close();
     },
   };
+}
+
+/** A session saved to disk: a temp workspace and home, and its transcript under the home. */
+export interface SavedSession {
+  workspace: string;
+  home: string;
+  path: string;
+}
+
+/** Saves `entries` as session SESSION_ID's transcript (`home/<name>.jsonl`), as a finished session leaves it. */
+export async function saveSession(name: string, entries: readonly TimelineEntry[]): Promise<SavedSession> {
+  const workspace = await mkdtemp(join(tmpdir(), "threadline-ws-"));
+  const home = await mkdtemp(join(tmpdir(), "threadline-home-"));
+  const path = join(home, `${name}.jsonl`);
+  const store = await JsonlTranscriptStore.open({ sessionId: SESSION_ID, cwd: workspace, path, flushOnExit: false });
+  for (const entry of entries) store.append(entry);
+  await store.close();
+  return { workspace, home, path };
+}
+
+/** Resumes a saved session against `emulator` over real HTTP, every permission granted. */
+export async function resumeSession(
+  saved: SavedSession,
+  emulator: Emulator,
+  options: Partial<QueryEngineOptions> = {},
+): Promise<QueryEngine> {
+  const resumed = await QueryEngine.resume(saved.path, {
+    cwd: saved.workspace,
+    home: saved.home,
+    provider: fastProvider(emulator.url),
+    permission: { mode: "bypassPermissions" },
+    ...options,
+  });
+  return resumed.engine;
 }
 
 /** The real provider with instant backoff so fault tests stay fast. */

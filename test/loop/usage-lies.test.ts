@@ -2,17 +2,13 @@
  * Usage that lies: a resumed transcript whose last usage is far below what it holds, and a server that
  * reports zero usage while streaming. Neither may let an over-window request go out.
  */
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { estimateEntriesTokens, tokenCountWithEstimation } from "../../src/compaction/index.js";
 import { type Emulator, type EmulatorRequest, estimateRequestTokens, startEmulator } from "../../src/emulator/index.js";
-import { QueryEngine } from "../../src/engine/query-engine.js";
+import type { QueryEngine } from "../../src/engine/query-engine.js";
 import type { MessageEntry } from "../../src/messages/index.js";
-import { JsonlTranscriptStore } from "../../src/transcript/index.js";
-import { SESSION_ID, TimelineBuilder } from "../compaction/timeline-builder.js";
-import { collect, fastProvider, turnEnd } from "../engine/helpers.js";
+import { TimelineBuilder } from "../compaction/timeline-builder.js";
+import { collect, resumeSession, saveSession, turnEnd } from "../engine/helpers.js";
 
 const WINDOW = 40_000;
 let emulator: Emulator | undefined;
@@ -36,9 +32,6 @@ describe("the context estimate does not trust usage that lies", () => {
   });
 
   it("a resumed session whose last usage is stale is compacted before anything is uploaded", async () => {
-    const workspace = await mkdtemp(join(tmpdir(), "threadline-ws-"));
-    const home = await mkdtemp(join(tmpdir(), "threadline-home-"));
-    const path = join(home, "stale.jsonl");
     const builder = new TimelineBuilder();
     for (let task = 0; task < 3; task++) {
       builder.user(`Task ${task}: read the logs.`);
@@ -50,37 +43,20 @@ describe("the context estimate does not trust usage that lies", () => {
     const last = builder.assistantText("Done reading.");
     // Stale: reported when the context was tiny, long before most of what the transcript now holds.
     last.message.usage = { input_tokens: 1_000, output_tokens: 10 };
-    const store = await JsonlTranscriptStore.open({ sessionId: SESSION_ID, cwd: workspace, path, flushOnExit: false });
-    for (const entry of builder.entries) store.append(entry);
-    await store.close();
+    const saved = await saveSession("stale", builder.entries);
     const held = estimateEntriesTokens(builder.entries.filter((entry): entry is MessageEntry => "uuid" in entry));
     expect(held).toBeGreaterThan(2 * WINDOW);
 
     emulator = await startEmulator({ scenario: ["All caught up."], contextWindow: WINDOW });
-    const resumed = await QueryEngine.resume(path, {
-      cwd: workspace,
-      home,
-      provider: fastProvider(emulator.url),
-      permission: { mode: "bypassPermissions" },
+    engine = await resumeSession(saved, emulator, {
       contextWindow: WINDOW,
       // Only autocompact may make room (the idle-time microcompact would otherwise clear the old reads first).
       compaction: { microcompact: false, collapse: false },
     });
-    engine = resumed.engine;
     const end = turnEnd(await collect(engine.submitMessage("Continue.")));
     expect(end.reason).toBe("completed");
     const calls = emulator.requests.filter((record) => record.path === "/v1/messages");
     expect(calls.length).toBeGreaterThan(0);
-    console.log(
-      JSON.stringify(
-        calls.map((c) => [
-          c.status,
-          c.error?.message,
-          estimateRequestTokens(c.body as EmulatorRequest),
-          (c.body as EmulatorRequest).tools?.length ?? 0,
-        ]),
-      ),
-    );
     for (const call of calls) {
       expect(call.status).toBe(200);
       expect(estimateRequestTokens(call.body as EmulatorRequest)).toBeLessThanOrEqual(WINDOW);
@@ -88,27 +64,17 @@ describe("the context estimate does not trust usage that lies", () => {
   });
 
   it("with compaction off, the over-window request is refused with one line and never sent", async () => {
-    const workspace = await mkdtemp(join(tmpdir(), "threadline-ws-"));
-    const home = await mkdtemp(join(tmpdir(), "threadline-home-"));
-    const path = join(home, "stale-off.jsonl");
     const builder = new TimelineBuilder();
     builder.user("Read the log.");
     builder.round("Read", "log line\n".repeat(30_000), "Reading.");
     const last = builder.assistantText("Done.");
     last.message.usage = { input_tokens: 0, output_tokens: 0 };
-    const store = await JsonlTranscriptStore.open({ sessionId: SESSION_ID, cwd: workspace, path, flushOnExit: false });
-    for (const entry of builder.entries) store.append(entry);
-    await store.close();
+    const saved = await saveSession("stale-off", builder.entries);
     emulator = await startEmulator({ scenario: ["never"], contextWindow: WINDOW });
-    const resumed = await QueryEngine.resume(path, {
-      cwd: workspace,
-      home,
-      provider: fastProvider(emulator.url),
-      permission: { mode: "bypassPermissions" },
+    engine = await resumeSession(saved, emulator, {
       contextWindow: WINDOW,
       compaction: { autocompact: false, collapse: false, microcompact: false, snip: false },
     });
-    engine = resumed.engine;
     const end = turnEnd(await collect(engine.submitMessage("Continue.")));
     expect(end.reason).toBe("blocking_limit");
     expect(end.error?.split("\n")).toHaveLength(1);

@@ -3,15 +3,11 @@
  * HTTP on loopback, fake AWS and Google credentials — against the emulator's platform routes: finished,
  * contract-valid, cache usage accounted, one injected throttling error retried in the platform's words.
  */
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Emulator, type EmulatorOptions, startEmulator } from "../../src/emulator/index.js";
-import { QueryEngine } from "../../src/engine/query-engine.js";
+import type { Emulator, EmulatorOptions } from "../../src/emulator/index.js";
 import { BedrockProvider, VertexProvider } from "../../src/provider/index.js";
 import type { Provider } from "../../src/provider/types.js";
-import { collect, type Harness, turnEnd } from "../engine/helpers.js";
+import { collect, type Harness, startHarness, turnEnd } from "../engine/helpers.js";
 import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
 import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "./helpers/platform-env.js";
 
@@ -52,28 +48,8 @@ const CASES: PlatformCase[] = [
 let harness: Harness | undefined;
 
 /** An emulator, temp workspace and home, and an engine whose provider is the platform's, over real HTTP. */
-async function startPlatformHarness(platform: PlatformCase, options: EmulatorOptions): Promise<Harness> {
-  const emulator = await startEmulator(options);
-  const workspace = await mkdtemp(join(tmpdir(), "threadline-ws-"));
-  const home = await mkdtemp(join(tmpdir(), "threadline-home-"));
-  const engine = new QueryEngine({
-    cwd: workspace,
-    home,
-    provider: platform.provider(emulator),
-    permission: { mode: "bypassPermissions" },
-    model: MODEL,
-    sessionMemory: false,
-  });
-  return {
-    emulator,
-    engine,
-    workspace,
-    home,
-    async close() {
-      await engine.close();
-      await emulator.close();
-    },
-  };
+function startPlatformHarness(platform: PlatformCase, options: EmulatorOptions): Promise<Harness> {
+  return startHarness(options, { model: MODEL, sessionMemory: false }, platform.provider);
 }
 afterEach(async () => {
   await harness?.close();

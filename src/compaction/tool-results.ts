@@ -36,20 +36,38 @@ export interface ToolResultRef {
 /** Placeholder tokens per block, keyed by its call's id (a block and its call give the same placeholder every turn). */
 const clearedTokensMemo = new DerivedCache<ToolResultBlock, number>();
 
-function clearedTokensOf(block: ToolResultBlock, use: ToolUseBlock | undefined, display: unknown): number {
-  return clearedTokensMemo.get(block, use?.id ?? "", () => estimateBlockTokens(clearedBlock(block, use, display)));
+/**
+ * A result found in the view. A class, so `clearedTokens` is one getter on the prototype (only the results a
+ * planner weighs build their placeholder): an object literal with its own getter, a closure per result on
+ * every pass, made bench/pipeline-overhead.ts's turn at 10,000 entries 12.2-12.8 ms (best of 21) against
+ * 8.7-9.0 ms before it; as a class, 9.3-10.4 ms.
+ */
+class FoundResult implements ToolResultRef {
+  constructor(
+    readonly toolUseId: string,
+    readonly toolName: string | undefined,
+    readonly entryUuid: string,
+    readonly viewIndex: number,
+    readonly tokens: number,
+    private readonly block: ToolResultBlock,
+    private readonly use: ToolUseBlock | undefined,
+    private readonly display: unknown,
+  ) {}
+
+  get clearedTokens(): number {
+    const { block, use, display } = this;
+    return clearedTokensMemo.get(block, use?.id ?? "", () => estimateBlockTokens(clearedBlock(block, use, display)));
+  }
 }
 
 /** Every tool_result block in view order, each with the name of the tool it answers. */
 export function collectToolResults(view: readonly MessageEntry[]): ToolResultRef[] {
-  const toolNames = new Map<string, string>();
   // Every tool_use, as applyClearedToolResults finds them, so the estimated placeholder is the one applied.
+  // (Timeline entries hold one block each; the loop over content covers an imported multi-block one.)
   const uses = new Map<string, ToolUseBlock>();
   const results: ToolResultRef[] = [];
   view.forEach((entry, viewIndex) => {
     if (entry.type === "assistant") {
-      const first = entry.message.content[0];
-      if (first.type === "tool_use") toolNames.set(first.id, first.name);
       for (const block of entry.message.content) if (block.type === "tool_use") uses.set(block.id, block);
       return;
     }
@@ -58,17 +76,18 @@ export function collectToolResults(view: readonly MessageEntry[]): ToolResultRef
     for (const block of entry.message.content) {
       if (block.type !== "tool_result") continue;
       const use = uses.get(block.tool_use_id);
-      results.push({
-        toolUseId: block.tool_use_id,
-        toolName: toolNames.get(block.tool_use_id),
-        entryUuid: entry.uuid,
-        viewIndex,
-        tokens: estimateBlockTokens(block),
-        // Lazy: only the results a planner weighs pay for building their placeholder.
-        get clearedTokens() {
-          return clearedTokensOf(block, use, display);
-        },
-      });
+      results.push(
+        new FoundResult(
+          block.tool_use_id,
+          use?.name,
+          entry.uuid,
+          viewIndex,
+          estimateBlockTokens(block),
+          block,
+          use,
+          display,
+        ),
+      );
     }
   });
   return results;

@@ -8,8 +8,7 @@
 import { createInterface } from "node:readline";
 import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
-import { emptyUsage, type TurnUsage } from "../loop/events.js";
-import { modelLimits } from "../messages/index.js";
+import { emptyUsage, modelLimits, sumUsage, type TurnUsage } from "../messages/index.js";
 import { type PermissionRequest, summarizeToolCall } from "../tools/permissions.js";
 import { sandboxNotice } from "../tools/tool-runtime.js";
 import type { CliOptions } from "./args.js";
@@ -353,17 +352,6 @@ class Repl implements ReplHost {
     this.#lastIdleInterrupt = now;
     this.print(this.#style.dim("(Press Ctrl-C again to exit)"));
   }
-}
-
-function sumUsage(a: TurnUsage, b: TurnUsage): TurnUsage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
-    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
-    requests: a.requests + b.requests,
-    costUsd: a.costUsd + b.costUsd,
-  };
 }
 
 function freshStats(contextWindow: number): SessionStats {

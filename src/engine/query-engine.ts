@@ -11,10 +11,18 @@ import {
   createSnipTool,
   newAutoCompactSession,
 } from "../compaction/index.js";
-import { type EngineEvent, emptyUsage, type TurnUsage } from "../loop/events.js";
+import type { EngineEvent } from "../loop/events.js";
 import { type LoopConfig, type LoopState, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
-import { createUserEntry, DEFAULT_MODEL, type ModelLimits, type UserContentBlock } from "../messages/index.js";
+import {
+  addUsage,
+  createUserEntry,
+  DEFAULT_MODEL,
+  emptyUsage,
+  type ModelLimits,
+  type TurnUsage,
+  type UserContentBlock,
+} from "../messages/index.js";
 import { createProvider } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
 import {
@@ -294,11 +302,6 @@ export class QueryEngine {
   }
 
   #addTotals(usage: TurnUsage): void {
-    this.totals.inputTokens += usage.inputTokens;
-    this.totals.outputTokens += usage.outputTokens;
-    this.totals.cacheReadInputTokens += usage.cacheReadInputTokens;
-    this.totals.cacheCreationInputTokens += usage.cacheCreationInputTokens;
-    this.totals.requests += usage.requests;
-    this.totals.costUsd += usage.costUsd;
+    addUsage(this.totals, usage);
   }
 }

@@ -5,10 +5,10 @@
  * text; the parent's conversation receives only that text as the Agent tool's result.
  */
 import { randomBytes } from "node:crypto";
-import { emptyUsage, type TurnUsage } from "../loop/events.js";
+
 import { type LoopConfig, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
-import { createUserEntry } from "../messages/index.js";
+import { createUserEntry, emptyUsage, type TurnUsage } from "../messages/index.js";
 import type { Provider } from "../provider/types.js";
 import { emptyLatches, toolDefinitions } from "../request/index.js";
 import { Timeline } from "../timeline/index.js";

@@ -45,9 +45,10 @@ export async function* assembleStage(
   const { context, recorder } = turn;
   const { state, config } = context;
   const pins = pinsFromEntries(context.timeline.entries);
+  const settings = settingsFor(turn, compaction, state.model);
   const assembled = assembleRequest({
     messages: compaction.messages,
-    settings: settingsFor(turn, compaction, state.model),
+    settings,
     latches: state.latches,
     pins,
     newCacheEdits: compaction.newCacheEdits,
@@ -58,7 +59,7 @@ export async function* assembleStage(
     recorder.append(latchRecord(state.latches, context.sessionId, context.now(), state.features));
   }
   state.lastRequest = {
-    settings: settingsFor(turn, compaction, state.model),
+    settings,
     latches: state.latches,
     pins: [...pins, ...assembled.newPins],
   };

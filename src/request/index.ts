@@ -7,6 +7,5 @@ export * from "./normalize/index.js";
 export * from "./params.js";
 export * from "./server-features.js";
 export * from "./settings.js";
-export * from "./short-id.js";
 export * from "./tool-definitions.js";
 export * from "./types.js";

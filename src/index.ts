@@ -4,6 +4,7 @@ export type { CompactionSettings } from "./compaction/index.js";
 export { compactionSettingsFromEnv, createSnipTool, DEFAULT_COMPACTION_SETTINGS } from "./compaction/index.js";
 export { type EmulatorOptions, startEmulator, validateRequest } from "./emulator/index.js";
 export { QueryEngine, type QueryEngineOptions, type SubmitOptions } from "./engine/query-engine.js";
+export { type OpenedSession, SessionStore } from "./engine/sessions.js";
 export type { ContinueReason, EngineEvent } from "./loop/events.js";
 export {
   API_ERROR_TEXT,

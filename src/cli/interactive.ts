@@ -7,6 +7,7 @@
  */
 import { createInterface } from "node:readline";
 import type { QueryEngine } from "../engine/query-engine.js";
+import type { OpenedSession } from "../engine/sessions.js";
 import type { EngineEvent } from "../loop/events.js";
 import { emptyUsage, modelLimits, sumUsage, type TurnUsage } from "../messages/index.js";
 import { type PermissionRequest, summarizeToolCall } from "../tools/permissions.js";
@@ -17,7 +18,7 @@ import type { CliIo } from "./io.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { type ChangeCache, changeKey, TurnRenderer } from "./render.js";
 import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
-import { CliError, engineOptions, type OpenedSession, openSession, requireCredentials, resume } from "./session.js";
+import { CliError, engineOptions, openSession, requireCredentials, resume } from "./session.js";
 import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
 import { formatStatusLine, formatTokens, observeEvent, type SessionStats, usageContextTokens } from "./status-line.js";
 import { TerminalInput } from "./terminal/input.js";

@@ -114,20 +114,6 @@ export {
   type UserEntry,
   type UserEntryOptions,
 } from "./messages/index.js";
-export { ProviderError, type ProviderErrorKind, type UnsupportedInput } from "./provider/errors.js";
-export {
-  AnthropicProvider,
-  BEDROCK_PROFILE,
-  BedrockProvider,
-  classifyError,
-  createProvider,
-  type PlatformName,
-  PROVIDER_PROFILES,
-  type ProviderProfile,
-  providerProfile,
-  VERTEX_PROFILE,
-  VertexProvider,
-} from "./provider/index.js";
 export type {
   CacheMissReason,
   CompletedMessage,
@@ -137,8 +123,23 @@ export type {
   RawStreamEvent,
   ResponseEvent,
   StreamOptions,
-} from "./provider/types.js";
-export { assembleRequest, normalizeMessagesForAPI, toolDefinitions } from "./request/index.js";
+} from "./provider/index.js";
+export {
+  AnthropicProvider,
+  BEDROCK_PROFILE,
+  BedrockProvider,
+  classifyError,
+  createProvider,
+  type PlatformName,
+  PROVIDER_PROFILES,
+  ProviderError,
+  type ProviderErrorKind,
+  type ProviderProfile,
+  providerProfile,
+  type UnsupportedInput,
+  VERTEX_PROFILE,
+  VertexProvider,
+} from "./provider/index.js";
 export type {
   AssembledRequest,
   CacheEditPin,
@@ -150,7 +151,8 @@ export type {
   ThinkingConfig,
   ToolChoice,
   ToolDefinition,
-} from "./request/types.js";
+} from "./request/index.js";
+export { assembleRequest, normalizeMessagesForAPI, toolDefinitions } from "./request/index.js";
 export {
   apiView,
   apiViewWithErrors,
@@ -163,6 +165,17 @@ export {
   type TimelineListener,
   uiView,
 } from "./timeline/index.js";
+export type {
+  AnyTool,
+  PermissionMode,
+  PermissionPolicy,
+  Tool,
+  ToolContext,
+  ToolOutput,
+  ToolRuntime,
+  ToolSessionAccess,
+  WorkspaceScope,
+} from "./tools/index.js";
 export {
   bashTool,
   defaultTools,
@@ -173,16 +186,6 @@ export {
   runTool,
   writeTool,
 } from "./tools/index.js";
-export type { PermissionMode, PermissionPolicy } from "./tools/permissions.js";
-export type {
-  AnyTool,
-  Tool,
-  ToolContext,
-  ToolOutput,
-  ToolRuntime,
-  ToolSessionAccess,
-  WorkspaceScope,
-} from "./tools/types.js";
 export {
   JsonlTranscriptStore,
   listSessions,

@@ -3,8 +3,8 @@
  * plus value checks; any problem is a `UsageError` (one line, then the usage, exit 2).
  */
 import { parseArgs } from "node:util";
-import { PLATFORM_NAMES, type PlatformName } from "../provider/platform-profiles.js";
-import { PROJECT_KEY_PATTERN } from "../transcript/paths.js";
+import { PLATFORM_NAMES, type PlatformName } from "../provider/index.js";
+import { PROJECT_KEY_PATTERN } from "../transcript/index.js";
 import { closestMatch } from "./did-you-mean.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";

@@ -4,7 +4,7 @@
  */
 import type { EngineEvent, TerminalReason } from "../loop/events.js";
 import { checkNever } from "../messages/index.js";
-import { sandboxNotice } from "../tools/tool-runtime.js";
+import { sandboxNotice } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { type CliIo, readAll, stdinHasInput } from "./io.js";
 import { resultObject, streamJsonLine } from "./json-output.js";

@@ -4,9 +4,9 @@
  */
 import type { QueryEngineOptions } from "../engine/query-engine.js";
 import { type OpenedSession, SessionStore } from "../engine/sessions.js";
-import { missingCredentials, platformFromEnv } from "../provider/create-provider.js";
-import type { PlatformName } from "../provider/platform-profiles.js";
-import type { PermissionRequest } from "../tools/permissions.js";
+import type { PlatformName } from "../provider/index.js";
+import { missingCredentials, platformFromEnv } from "../provider/index.js";
+import type { PermissionRequest } from "../tools/index.js";
 import { PgSessionDatabase, StoreError } from "../transcript/index.js";
 import type { CliOptions } from "./args.js";
 

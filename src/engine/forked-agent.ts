@@ -6,13 +6,13 @@
  * tag), and only `max_tokens` differs, which is not part of the cache key.
  */
 
-import type { ForkFailure, ForkRequest, ForkResult, ForkRunner } from "../compaction/fork-runner.js";
+import type { ForkFailure, ForkRequest, ForkResult, ForkRunner } from "../compaction/index.js";
 import { AssistantEntries } from "../loop/assistant-entries.js";
 import type { ForkParent } from "../loop/query-context.js";
 import { createUserEntry, estimateRequestTokens, modelLimits, textBlock, type Usage } from "../messages/index.js";
-import { ProviderError } from "../provider/errors.js";
+import { ProviderError } from "../provider/index.js";
+import type { AssembledRequest } from "../request/index.js";
 import { assembleRequest } from "../request/index.js";
-import type { AssembledRequest } from "../request/types.js";
 
 /** Session id of the throwaway instruction entry (never stored: only its content reaches the request). */
 const FORK_SESSION_ID = "forked-agent";

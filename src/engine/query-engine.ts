@@ -23,8 +23,8 @@ import {
   type TurnUsage,
   type UserContentBlock,
 } from "../messages/index.js";
+import type { Provider } from "../provider/index.js";
 import { createProvider } from "../provider/index.js";
-import type { Provider } from "../provider/types.js";
 import {
   announcedFeaturesFromEntries,
   emptyLatches,
@@ -34,10 +34,8 @@ import {
   toolDefinitions,
 } from "../request/index.js";
 import { Timeline } from "../timeline/index.js";
-import { defaultTools } from "../tools/index.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import { createToolRuntime, type SandboxStatus } from "../tools/tool-runtime.js";
-import type { AnyTool, ToolRuntime } from "../tools/types.js";
+import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
+import { createToolRuntime, defaultTools, type SandboxStatus } from "../tools/index.js";
 import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";

@@ -4,7 +4,7 @@
  * records each run's totals (the parent's own timeline holds no sidechain entries).
  */
 import { addResponseUsage, addUsage, type TimelineEntry, type TokenUsage } from "../messages/index.js";
-import { isAgentToolDisplay } from "../tools/agent-tool.js";
+import { isAgentToolDisplay } from "../tools/index.js";
 
 /** One subagent's tokens (no cost: a sidechain's prices are its own model's, summed where shown). */
 export interface SubagentUsage extends TokenUsage {

@@ -9,13 +9,19 @@ import { randomBytes } from "node:crypto";
 import { type LoopConfig, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
 import { createUserEntry, emptyUsage, type TurnUsage } from "../messages/index.js";
-import type { Provider } from "../provider/types.js";
+import type { Provider } from "../provider/index.js";
 import { emptyLatches, toolDefinitions } from "../request/index.js";
 import { Timeline } from "../timeline/index.js";
-import type { AgentRunner, AgentRunRequest, AgentRunResult, AgentRunStatus } from "../tools/agent-tool.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import { summarizeToolCall } from "../tools/permissions.js";
-import type { AnyTool, ToolRuntime } from "../tools/types.js";
+import type {
+  AgentRunner,
+  AgentRunRequest,
+  AgentRunResult,
+  AgentRunStatus,
+  AnyTool,
+  PermissionPolicy,
+  ToolRuntime,
+} from "../tools/index.js";
+import { summarizeToolCall } from "../tools/index.js";
 import { JsonlTranscriptStore, MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import { SidechainTranscriptStore, sidechainTranscriptPath } from "./subagent-transcript.js";
 import { DEFAULT_SUBAGENT_MAX_TURNS, SUBAGENT_EXCLUDED_TOOLS, type SubagentType } from "./subagent-types.js";

@@ -6,10 +6,10 @@
  * estimate puts past the blocking limit is never uploaded: the loop compacts first, or stops with the numbers.
  */
 import type { CompactionSettings } from "../compaction/index.js";
-import { blockingLimit, tokenCountWithEstimation } from "../compaction/thresholds.js";
+import { blockingLimit, tokenCountWithEstimation } from "../compaction/index.js";
 import { estimateRequestTokens, type MessageEntry, type ModelLimits } from "../messages/index.js";
-import { ProviderError } from "../provider/errors.js";
-import type { MessagesRequest } from "../request/types.js";
+import { ProviderError } from "../provider/index.js";
+import type { MessagesRequest } from "../request/index.js";
 
 /** The request's size by both measures, and the limit it is held to. */
 export interface RequestEstimate {

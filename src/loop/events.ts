@@ -10,8 +10,8 @@ import type {
   TurnUsage,
   UserEntry,
 } from "../messages/index.js";
-import type { ResponseEvent } from "../provider/types.js";
-import type { AssembledRequest } from "../request/types.js";
+import type { ResponseEvent } from "../provider/index.js";
+import type { AssembledRequest } from "../request/index.js";
 
 /** Why the loop goes round again. */
 export type ContinueReason =

@@ -6,8 +6,8 @@
  */
 import type { CompactionOutput } from "../compaction/index.js";
 import type { ModelLimits } from "../messages/index.js";
+import type { AssembledRequest } from "../request/index.js";
 import { assembleRequest, latchRecord, type RequestSettings, withoutServerFeatures } from "../request/index.js";
-import type { AssembledRequest } from "../request/types.js";
 import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
 import type { EngineEvent } from "./events.js";
 import { defaultRequestSettings, pinsFromEntries } from "./query-context.js";

@@ -6,8 +6,8 @@
  */
 import type { AssistantEntry, ModelLimits } from "../messages/index.js";
 import { addResponseUsage } from "../messages/index.js";
-import { ProviderError } from "../provider/errors.js";
-import type { ProviderEvent, StreamOptions } from "../provider/types.js";
+import type { ProviderEvent, StreamOptions } from "../provider/index.js";
+import { ProviderError } from "../provider/index.js";
 import { AssistantEntries } from "./assistant-entries.js";
 import type { EngineEvent } from "./events.js";
 import { type Assembled, requestFor } from "./stage-assemble.js";

@@ -5,7 +5,7 @@
  */
 
 import { emptyUsage, type TurnUsage } from "../messages/index.js";
-import type { ProviderCapabilities } from "../provider/types.js";
+import type { ProviderCapabilities } from "../provider/index.js";
 import { latchRecord, type ServerFeature } from "../request/index.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import { defaultRequestSettings, type ForkParent, pinsFromEntries, type QueryContext } from "./query-context.js";

@@ -1,7 +1,7 @@
 /**
  * Snip ids: a short, stable name for a user message that the model can quote back to the Snip tool. Request
  * assembly appends them as `[id:xxxxxx]` tags and the Snip tool resolves what the model quotes with the same
- * two functions, so both read them from here (docs/PIPELINE.md, "Snip").
+ * two functions, so both read them from here (docs/PIPELINE.md §3.1).
  */
 
 /** Hex digits of the uuid that the short id is derived from. */

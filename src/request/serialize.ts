@@ -4,8 +4,7 @@
  * The result is byte-identical to `JSON.stringify(body)`; a test checks it.
  */
 import type { ApiMessage } from "../messages/index.js";
-import { memoizeByObject } from "../timeline/identity-memo.js";
-import { sharedPrefixLength } from "../timeline/index.js";
+import { memoizeByObject, sharedPrefixLength } from "../timeline/index.js";
 import type { MessagesRequest } from "./types.js";
 
 function json(value: unknown): string {

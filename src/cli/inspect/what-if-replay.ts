@@ -9,10 +9,9 @@ import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS, runCompactionTier
 import { applyContextManagement, CacheLedger, type EmulatorRequest, flattenRequest } from "../../emulator/index.js";
 import { pinsFromEntries } from "../../loop/query-context.js";
 import type { AssistantEntry, TimelineEntry } from "../../messages/index.js";
-import { deletedReferencesOf, modelLimits } from "../../messages/index.js";
-import { requestCostUsd } from "../../messages/pricing.js";
-import { DEFAULT_CAPABILITIES } from "../../provider/capabilities.js";
-import type { ProviderCapabilities } from "../../provider/types.js";
+import { deletedReferencesOf, modelLimits, requestCostUsd } from "../../messages/index.js";
+import type { ProviderCapabilities } from "../../provider/index.js";
+import { DEFAULT_CAPABILITIES } from "../../provider/index.js";
 import { assembleRequest, emptyLatches, type RequestSettings, type ToolDefinition } from "../../request/index.js";
 
 export interface ReplayOptions {

@@ -1,5 +1,5 @@
 /**
- * The contract validator: every request rule of API-CONTRACT.md as a pure function of the body.
+ * The contract validator: every request rule of docs/API-CONTRACT.md as a pure function of the body.
  * It walks the body once, collecting facts (cache markers, references, images) that the cross-cutting
  * checks read afterwards, so it stays fast enough for property tests over millions of requests.
  */

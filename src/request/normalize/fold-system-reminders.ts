@@ -4,7 +4,7 @@
  * tool_result's content it reads as part of the tool's output, which is what it is.
  */
 import type { ContentBlock, ToolResultBlock, ToolResultContentBlock } from "../../messages/index.js";
-import { DerivedCache } from "../../timeline/identity-memo.js";
+import { DerivedCache } from "../../timeline/index.js";
 import { toolResultWithContent } from "./canonical-block.js";
 import { isSystemReminderText, type WorkingMessage, withContent } from "./working-message.js";
 

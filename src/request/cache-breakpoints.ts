@@ -8,7 +8,7 @@
  *   The server looks for an earlier cache entry only ~20 blocks before each breakpoint, so a change further
  *   back than that (a batch clear's first placeholder sits 30-39 blocks from the end) rewrites everything
  *   after the last breakpoint it can reach; a relay reads the unchanged prefix and writes a new entry for the
- *   next change (docs/ARCHITECTURE.md, "Cache breakpoints"). Relays take markers from the system segments
+ *   next change (docs/PROMPT-CACHE.md). Relays take markers from the system segments
  *   first: the message prefix they save is larger than anything a system segment's own marker saves.
  * - At most `MAX_CACHE_BREAKPOINTS` markers in all; one TTL for every marker, so a 1h marker can never
  *   follow a 5m one.

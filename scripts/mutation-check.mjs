@@ -121,7 +121,7 @@ export const MUTATIONS = [
   {
     name: "skips-allowed-without-list",
     guards: "with CI=true a skipped test that test/allowed-skips.json does not list fails the run",
-    file: "test/support/skip-policy.ts",
+    file: "support/skip-policy.ts",
     find: "  return skipped.filter((test) => !allowed.has(test.file));",
     replace: "  return [];",
     tests: ["test/architecture/skip-policy.test.ts"],

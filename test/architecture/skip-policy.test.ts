@@ -1,5 +1,5 @@
 /**
- * CI's skip policy (test/support/skip-policy.ts): with CI=true a skipped test fails the run unless its file is
+ * CI's skip policy (support/skip-policy.ts): with CI=true a skipped test fails the run unless its file is
  * listed in test/allowed-skips.json with a reason, and every conditional skip in the suite says why it skips.
  *
  * Mutation it catches (scripts/mutation-check.mjs): `skips-allowed-without-list` (disallowedSkips refuses
@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { disallowedSkips, loadAllowedSkips, parseAllowedSkips } from "../support/skip-policy.js";
+import { disallowedSkips, loadAllowedSkips, parseAllowedSkips } from "../../support/skip-policy.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const temporary: string[] = [];
@@ -76,7 +76,7 @@ describe("the skip policy", () => {
       join(directory, "skips.test.ts"),
       'import { it } from "vitest";\nit.skip("never runs", () => {});\nit("runs", () => {});\n',
     );
-    const reporter = join(ROOT, "test", "support", "skip-policy-reporter.ts");
+    const reporter = join(ROOT, "support", "skip-policy-reporter.ts");
     writeFileSync(
       join(directory, "vitest.config.mjs"),
       `export default { test: { include: ["*.test.ts"], reporters: ["default", ${JSON.stringify(reporter)}] } };\n`,

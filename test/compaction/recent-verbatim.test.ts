@@ -12,8 +12,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runCompactionTiers } from "../../src/compaction/index.js";
 import type { MessageEntry } from "../../src/messages/index.js";
+import { TimelineBuilder, toolUseId } from "../../support/timeline-builder.js";
 import { compactionInput, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
-import { TimelineBuilder, toolUseId } from "./timeline-builder.js";
 
 /** The guaranteed floor, as a literal: the independent oracle for MIN_BATCH_KEEP_RECENT. */
 const GUARANTEED_VERBATIM = 3;

@@ -15,8 +15,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RequestLogEntry } from "../../src/emulator/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
+import { type Harness, startHarness } from "../../support/engine-harness.js";
 import { runTask, taskSteps, writeDataFiles } from "./compaction-scenario.js";
-import { type Harness, startHarness } from "./helpers.js";
 
 const TASKS = 4;
 const READS_PER_TASK = 10;

@@ -85,6 +85,14 @@ export const MUTATIONS = [
     tests: ["test/engine/batch-clear-cache.test.ts"],
   },
   {
+    name: "time-clear-relay-off",
+    guards: "a time-based clear leaves a cache entry where the next batch's unchanged prefix ends",
+    file: "src/compaction/microcompact/time-based.ts",
+    find: "    relayBefore: firstKept === undefined ? [] : [firstKept.toolUseId],",
+    replace: "    relayBefore: [],",
+    tests: ["test/compaction/time-based.test.ts"],
+  },
+  {
     name: "tool-env-keeps-secrets",
     guards: "tool processes start without the secret variables",
     file: "src/tools/secret-env.ts",

@@ -88,6 +88,7 @@ export function runMicrocompact(
   const messages = timeClear === undefined ? projected : applyClearedToolResults(view, cleared);
   const result: MicrocompactResult = { messages, newCacheEdits: [], cacheEditing: false };
   if (expectCacheDrop !== undefined) result.expectCacheDrop = expectCacheDrop;
+  if (timeClear !== undefined && timeClear.relayBefore.length > 0) result.relayBreakpoints = timeClear.relayBefore;
 
   if (cacheEditingEnabled(input)) {
     result.cacheEditing = true;

@@ -189,6 +189,9 @@ async function buildMessage(
             output_tokens_details: null,
           },
   };
+  // The compatible mode is another server: it has no cache diagnostics.
+  const diagnostics = compatible ? undefined : state.cacheDiagnostics.diagnose(apiRequest, message.id);
+  if (diagnostics !== undefined) message.diagnostics = diagnostics;
   if (apiRequest.context_management !== undefined) {
     message.context_management = { applied_edits: managed.appliedEdits };
     entry.appliedEdits = managed.appliedEdits;

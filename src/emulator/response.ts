@@ -1,7 +1,9 @@
 /**
  * The non-streaming response body and the usage object, as the API spells them.
  */
+
 import type { AssistantContentBlock, StopReason } from "../messages/index.js";
+import type { CacheMissReason } from "./cache-diagnostics.js";
 import type { AppliedEdit } from "./context-management.js";
 import type { CacheUsage } from "./ledger.js";
 
@@ -29,7 +31,7 @@ export interface ResponseMessage {
   container?: null;
   /** Detail for a refusal; null for every other stop. */
   stop_details?: null;
-  /** Cache diagnostics (only when the request asked for them; the emulator reports no divergence). */
-  diagnostics?: null;
+  /** Cache diagnostics: null unless the request asked for them and its prefix diverged (cache-diagnostics.ts). */
+  diagnostics?: { cache_miss_reason: CacheMissReason } | null;
   context_management?: { applied_edits: AppliedEdit[] };
 }

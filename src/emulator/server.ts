@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { KNOWN_MODEL_IDS, modelLimits } from "../messages/index.js";
+import { CacheDiagnostics } from "./cache-diagnostics.js";
 import { DEFAULT_COMPATIBLE_USAGE, DEFAULT_EMULATOR_MODE, PrefixCache } from "./compatible.js";
 import { applyContextManagement } from "./context-management.js";
 import { errorReply } from "./errors.js";
@@ -80,6 +81,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const signatureSecret = options.signatureSecret ?? DEFAULT_SIGNATURE_SECRET;
   const state: EmulatorState = {
     ledger: new CacheLedger(now),
+    cacheDiagnostics: new CacheDiagnostics(),
     log: new RequestLog(options.logPath),
     model: new ScriptedModel(steps, {
       signatureSecret,

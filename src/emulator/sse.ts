@@ -91,7 +91,7 @@ export function buildStreamEvents(
           stop_sequence: null,
           stop_details: null,
           container: null,
-          diagnostics: null,
+          diagnostics: message.diagnostics ?? null,
           usage: { ...usage, output_tokens: 1 },
         },
       },

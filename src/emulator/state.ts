@@ -1,6 +1,7 @@
 /**
  * What one running emulator holds: resolved options and the parts every handler shares.
  */
+import type { CacheDiagnostics } from "./cache-diagnostics.js";
 import type { CompatibleUsage, EmulatorMode, PrefixCache } from "./compatible.js";
 import type { FaultPlan } from "./faults.js";
 import type { CacheLedger } from "./ledger.js";
@@ -10,6 +11,8 @@ import type { ScriptedModel } from "./scripted-model.js";
 
 export interface EmulatorState {
   readonly ledger: CacheLedger;
+  /** Request fingerprints by response id, for cache diagnostics. */
+  readonly cacheDiagnostics: CacheDiagnostics;
   readonly log: RequestLog;
   readonly model: ScriptedModel;
   readonly faults: FaultPlan;

@@ -32,6 +32,7 @@ export const PROVIDER_ENV = {
   profile: "THREADLINE_PROVIDER",
   contextManagement: "THREADLINE_CONTEXT_MANAGEMENT",
   betas: "THREADLINE_BETAS",
+  cacheDiagnostics: "THREADLINE_CACHE_DIAGNOSTICS",
 } as const;
 
 /** Response header in which a server announces extra features (comma-separated). */
@@ -76,6 +77,8 @@ export function capabilitySwitches(env: Readonly<Record<string, string | undefin
   if (contextManagement !== undefined) out.contextManagement = contextManagement;
   const betas = read(PROVIDER_ENV.betas);
   if (betas !== undefined) out.betas = betas;
+  const cacheDiagnostics = read(PROVIDER_ENV.cacheDiagnostics);
+  if (cacheDiagnostics !== undefined) out.cacheDiagnostics = cacheDiagnostics;
   return out;
 }
 

@@ -14,6 +14,11 @@ export interface ProviderCapabilities {
   contextManagement: boolean;
   /** Accepts `anthropic-beta` headers; when false none is sent. Default true. */
   betas?: boolean;
+  /**
+   * Answers `diagnostics: {previous_message_id}` with `diagnostics.cache_miss_reason` (cache diagnostics). Only a
+   * declared server is sent it: no profile turns it on, THREADLINE_CACHE_DIAGNOSTICS=on does. Default false.
+   */
+  cacheDiagnostics?: boolean;
 }
 
 /**

@@ -59,7 +59,7 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   const tools = sortedToolDefinitions(settings.tools);
   const thinking = thinkingFor(settings, maxTokens, tools.length > 0);
   // Keys are assigned in serialization order: model, max_tokens, system, messages, tools, tool_choice,
-  // thinking, metadata, context_management.
+  // thinking, metadata, context_management, diagnostics.
   const body = { model: settings.model, max_tokens: maxTokens } as MessagesRequest;
   if (context.system.length > 0) body.system = context.system.slice();
   body.messages = context.messages.slice();
@@ -70,6 +70,7 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   if (thinking) body.thinking = thinking;
   if (settings.metadata?.user_id !== undefined) body.metadata = { user_id: settings.metadata.user_id };
   if (settings.contextManagement) body.context_management = settings.contextManagement;
+  if (settings.diagnostics) body.diagnostics = { previous_message_id: settings.diagnostics.previousMessageId };
   const omitted = settings.omitBetas ?? [];
   const latches = latchBetas(
     context.latches,

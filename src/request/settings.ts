@@ -28,6 +28,11 @@ export interface RequestSettings {
   contextManagement?: { edits: ContextManagementEdit[] };
   /** Default none. */
   metadata?: { user_id?: string };
+  /**
+   * Ask for cache diagnostics, naming the previous response of this conversation (`null`: none yet). Sent last
+   * in the body, so the bytes before it stay turn N's. Default none (only a server that declares it gets it).
+   */
+  diagnostics?: { previousMessageId: string | null };
   /** Betas never sent, latched or not: the server refused them (see `server-features.ts`). Default none. */
   omitBetas?: readonly string[];
   /** Overrides the model table (e.g. a context-window override). Default none. */

@@ -54,6 +54,8 @@ export interface MessagesRequest {
   thinking?: ThinkingConfig;
   metadata?: { user_id?: string };
   context_management?: { edits: ContextManagementEdit[] };
+  /** Cache diagnostics: the previous response's id (`null` on the first turn), only where the server declares it. */
+  diagnostics?: { previous_message_id: string | null };
   temperature?: number;
   stream?: boolean;
 }

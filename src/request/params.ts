@@ -8,6 +8,7 @@ import { featureBetas } from "./betas.js";
 import { type LatchState, latchBetas } from "./latches.js";
 import { serializeRequest } from "./serialize.js";
 import type { RequestSettings } from "./settings.js";
+import { INLINE_TOOLS_BETA, TOOL_CHANGES_BETA, withToolArrivals } from "./tool-changes.js";
 import { sortedToolDefinitions } from "./tool-definitions.js";
 import type { AssembledRequest, MessagesRequest, SystemBlock, ThinkingConfig, ToolChoice } from "./types.js";
 
@@ -62,7 +63,8 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   // thinking, metadata, context_management, diagnostics.
   const body = { model: settings.model, max_tokens: maxTokens } as MessagesRequest;
   if (context.system.length > 0) body.system = context.system.slice();
-  body.messages = context.messages.slice();
+  const arrivals = settings.toolArrivals ?? [];
+  body.messages = withToolArrivals(context.messages, arrivals);
   if (tools.length > 0) {
     body.tools = tools;
     if (settings.toolChoice) body.tool_choice = settings.toolChoice;
@@ -79,7 +81,9 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
       oneHourTtl: settings.cacheTtl === "1h",
       cacheEditing: settings.cacheEditing === true,
       thinkingWithTools: thinking !== undefined && tools.length > 0,
-    }).filter((beta) => !omitted.includes(beta)),
+    })
+      .concat(arrivals.length > 0 ? [TOOL_CHANGES_BETA, INLINE_TOOLS_BETA] : [])
+      .filter((beta) => !omitted.includes(beta)),
   );
   // A refused beta is never sent again, even when it was latched before the server said no.
   const betas = omitted.length === 0 ? [...latches.betas] : latches.betas.filter((beta) => !omitted.includes(beta));

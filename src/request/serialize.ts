@@ -3,7 +3,6 @@
  * since the last turn are not serialized again (a 10,000-entry session is megabytes of JSON per turn).
  * The result is byte-identical to `JSON.stringify(body)`; a test checks it.
  */
-import type { ApiMessage } from "../messages/index.js";
 import { memoizeByObject } from "../timeline/identity-memo.js";
 import { sharedPrefixLength } from "../timeline/index.js";
 import type { WireMessage } from "./tool-changes.js";

@@ -3,7 +3,7 @@
  * and the inputs request assembly is a pure function of.
  */
 
-import type { ApiMessage, CacheControl, CacheEditsBlock } from "../messages/index.js";
+import type { CacheControl, CacheEditsBlock } from "../messages/index.js";
 import type { WireMessage } from "./tool-changes.js";
 
 /** One segment of the system prompt. */

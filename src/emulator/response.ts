@@ -6,6 +6,7 @@ import type { AssistantContentBlock, StopReason } from "../messages/index.js";
 import type { CacheMissReason } from "./cache-diagnostics.js";
 import type { AppliedEdit } from "./context-management.js";
 import type { CacheUsage } from "./ledger.js";
+import type { CompactionResponseBlock, IterationUsage } from "./server-compaction.js";
 
 export interface ResponseUsage extends CacheUsage {
   output_tokens: number;
@@ -16,6 +17,8 @@ export interface ResponseUsage extends CacheUsage {
   inference_geo?: string | null;
   speed?: "standard" | "fast" | null;
   output_tokens_details?: { thinking_tokens: number } | null;
+  /** Per pass, when a server compaction ran (SDK `BetaIterationsUsage`). */
+  iterations?: IterationUsage[];
 }
 
 export interface ResponseMessage {
@@ -23,8 +26,10 @@ export interface ResponseMessage {
   type: "message";
   role: "assistant";
   model: string;
-  content: AssistantContentBlock[];
-  stop_reason: StopReason | null;
+  /** The model's blocks; a server compaction opens with its `compaction` block (server-compaction.ts). */
+  content: Array<AssistantContentBlock | CompactionResponseBlock>;
+  /** `compaction` only when a compact_20260112 edit paused after compacting. */
+  stop_reason: StopReason | "compaction" | null;
   stop_sequence: string | null;
   usage: ResponseUsage;
   /** No code-execution container is ever created: null, as the API says when none is in use. */

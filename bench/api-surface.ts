@@ -18,7 +18,9 @@ import { parseCacheBreakNotice } from "../src/cache/index.js";
 import { startEmulator } from "../src/emulator/index.js";
 import { QueryEngine } from "../src/engine/query-engine.js";
 import type { EngineEvent } from "../src/loop/events.js";
+import type { ApiMessage } from "../src/messages/index.js";
 import { AnthropicProvider } from "../src/provider/index.js";
+import { emptyLatches, paramsFromContext, type RequestSettings } from "../src/request/index.js";
 import { writeReadmeSection } from "./lib/readme-section.js";
 
 const { values } = parseArgs({
@@ -158,6 +160,87 @@ async function threadsMeasure(): Promise<{ whole: UploadFigures; thread: UploadF
   }
 }
 
+interface LateToolFigures {
+  cacheRead: number;
+  cacheWrite: number;
+  input: number;
+}
+
+/**
+ * Turn N, then turn N+1 after a tool arrived: the late tool appended to `tools` (what any server gets) or
+ * offered in a system message (where tool changes are declared). The emulator's cache ledger bills turn N+1.
+ */
+async function lateToolTurn(inSystemMessage: boolean): Promise<LateToolFigures> {
+  const emulator = await startEmulator({ scenario: ["First answer.", "Second answer."] });
+  try {
+    const read = { name: "Read", description: "Reads a file.", input_schema: { type: "object", properties: {} } };
+    const late = { name: "mcp__docs__search", description: "Searches the docs.", input_schema: { type: "object" } };
+    const system = `You are a coding agent. ${"Follow the project's conventions closely. ".repeat(900)}`;
+    const settings = (extra: Partial<RequestSettings>): RequestSettings => ({
+      model: MODEL,
+      systemPrompt: [system],
+      tools: [read],
+      ...extra,
+    });
+    const marker = { type: "ephemeral" as const };
+    const turnN: ApiMessage[] = [
+      { role: "user", content: [{ type: "text", text: "Find the build command.", cache_control: marker }] },
+    ];
+    const turnN1: ApiMessage[] = [
+      { role: "user", content: [{ type: "text", text: "Find the build command." }] },
+      { role: "assistant", content: [{ type: "text", text: "First answer." }] },
+      { role: "user", content: [{ type: "text", text: "Search the docs too.", cache_control: marker }] },
+    ];
+    const build = (messages: ApiMessage[], extra: Partial<RequestSettings>) =>
+      paramsFromContext({
+        settings: settings(extra),
+        system: [{ type: "text", text: system, cache_control: marker }],
+        messages,
+        latches: emptyLatches(),
+      }).request;
+    const post = async (json: string, betas: readonly string[]) => {
+      const response = await fetch(`${emulator.url}/v1/messages`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-api-key": "bench-key",
+          "anthropic-version": "2023-06-01",
+          ...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}),
+        },
+        body: json,
+      });
+      const body = (await response.json()) as { usage?: Record<string, number>; error?: { message: string } };
+      if (!response.ok) throw new Error(`late-tool bench: ${response.status} ${body.error?.message}`);
+      return body.usage ?? {};
+    };
+    const first = build(turnN, {});
+    await post(first.json, first.betas);
+    const second = inSystemMessage
+      ? build(turnN1, { toolArrivals: [{ beforeMessage: 2, tools: [late] }] })
+      : build(turnN1, { tools: [read, late] });
+    const usage = await post(second.json, second.betas);
+    return {
+      cacheRead: usage.cache_read_input_tokens ?? 0,
+      cacheWrite: usage.cache_creation_input_tokens ?? 0,
+      input: usage.input_tokens ?? 0,
+    };
+  } finally {
+    await emulator.close();
+  }
+}
+
+const lateInTools = await lateToolTurn(false);
+const lateInSystem = await lateToolTurn(true);
+console.log("late tool, turn N+1          cache read  cache write  uncached input");
+for (const [name, figures] of [
+  ["in tools (any server)", lateInTools],
+  ["in a system message", lateInSystem],
+] as const) {
+  console.log(
+    `${name.padEnd(28)} ${String(figures.cacheRead).padStart(10)}  ${String(figures.cacheWrite).padStart(11)}  ${String(figures.input).padStart(14)}`,
+  );
+}
+
 const off = await diagnosticsSession(false);
 const on = await diagnosticsSession(true);
 console.log("cache diagnostics   requests  bytes/request  first break cause");
@@ -179,7 +262,7 @@ console.log(
 await writeReadmeSection(
   "api-surface",
   [
-    "### API surface (issue 32): cache diagnostics and threads",
+    "### API surface (issue 32): cache diagnostics, late tools and threads",
     "",
     `\`node --import tsx bench/api-surface.ts --mb ${TARGET_MB} --runs ${RUNS}\`, emulator on loopback, one process.`,
     "",
@@ -187,6 +270,11 @@ await writeReadmeSection(
     "| --- | ---: | ---: | --- |",
     `| not declared (every profile's default) | ${off.requests} | ${off.bytesPerRequest} | ${off.breakCause} |`,
     `| declared (\`cacheDiagnostics\`) | ${on.requests} | ${on.bytesPerRequest} | ${on.breakCause} |`,
+    "",
+    "| a tool arrives between turns N and N+1 (turn N+1 billed by the emulator's ledger) | cache read | cache write | uncached input |",
+    "| --- | ---: | ---: | ---: |",
+    `| appended to \`tools\` (what any server gets) | ${lateInTools.cacheRead} | ${lateInTools.cacheWrite} | ${lateInTools.input} |`,
+    `| in a system message (\`toolArrivals\`, where tool changes are declared) | ${lateInSystem.cacheRead} | ${lateInSystem.cacheWrite} | ${lateInSystem.input} |`,
     "",
     `| first request after resuming a ${threads.apiViewMb.toFixed(1)} MB API view | upload bytes | median ms (${RUNS} runs) | bytes ratio | time ratio |`,
     "| --- | ---: | ---: | ---: | ---: |",

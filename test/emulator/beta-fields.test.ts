@@ -10,7 +10,7 @@
  * - removing the BETA_BLOCKS check in block-rules fails "tool_addition block" (accepted without a beta).
  */
 import { describe, expect, it } from "vitest";
-import { validateRequest } from "../../src/emulator/validator.js";
+import { validateRequest } from "../../src/emulator/validator/index.js";
 import { readSdkRequestShapes } from "./sdk-request-shapes.js";
 
 const base = (extra: Record<string, unknown>, messages?: unknown[]) => ({

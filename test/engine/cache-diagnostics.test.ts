@@ -9,8 +9,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCacheBreakNotice } from "../../src/cache/index.js";
 import type { EngineEvent } from "../../src/loop/events.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
-import { collect, type Harness, startHarness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 
 const MODEL = "claude-sonnet-4-20250514";
 let harness: Harness | undefined;

@@ -4,7 +4,9 @@
  * Mutations this catches (each applied once while writing it):
  * - sending `diagnostics` whatever the capability says fails "not declared, never sent";
  * - naming the first response's id on every turn (instead of the latest) fails "names the latest response";
- * - dropping the server reason in stage-stream (`afterResponse(usage)`) fails "a server-reported miss is named".
+ * - dropping the server reason in stage-stream (`afterResponse(usage)`) fails "a server-reported miss is named";
+ * - letting the server's `messages_changed` override an expected drop (break-detector) fails "an expected break
+ *   stays silent" — which shows the emulator did report messages_changed after the idle clear.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCacheBreakNotice } from "../../src/cache/index.js";
@@ -68,6 +70,28 @@ describe("cache diagnostics, where the server declares them", () => {
     expect((last?.body as Record<string, unknown>).diagnostics).toEqual({
       previous_message_id: expect.stringMatching(/^msg_/),
     });
+  });
+
+  it("an expected break stays silent although the server reports messages_changed (idle microcompact)", async () => {
+    let now = Date.parse("2026-11-29T10:00:00Z");
+    harness = await startHarness(
+      { scenario: [...readEachFileScenario(sourceFileNames(10)), "Back again."], now: () => now },
+      { model: MODEL, now: () => new Date(now), compaction: { cacheEdits: "off" } },
+      DECLARED,
+    );
+    await writeSourceFiles(harness.workspace, 10, 4_000);
+    expect(turnEnd(await collect(harness.engine.submitMessage("Read the modules."))).reason).toBe("completed");
+    now += 61 * 60_000;
+    const events = await collect(harness.engine.submitMessage("Anything else?"));
+    // The clear happened (the server saw changed messages) and no break was reported for it.
+    expect(
+      harness.engine.timeline.entries.some(
+        (entry) => entry.type === "system" && entry.subtype === "microcompact_boundary",
+      ),
+    ).toBe(true);
+    const sentAfterIdle = harness.emulator.requests.filter((entry) => entry.path === "/v1/messages").at(-1);
+    expect((sentAfterIdle?.body as Record<string, unknown>).diagnostics).toBeDefined();
+    expect(breaks(events)).toEqual([]);
   });
 
   it("not declared, never sent (the default profile sends no diagnostics field)", async () => {

@@ -67,7 +67,7 @@ describe("cache diagnostics, where the server declares them", () => {
     expect(found?.causes[0]).toMatch(/^server says: system prompt changed \(~[\d,]+ tokens missed\)$/);
     // The emulator said so in its response, not only the client's own fingerprint.
     const last = harness.emulator.requests.filter((entry) => entry.path === "/v1/messages").at(-1);
-    expect((last?.body as Record<string, unknown>).diagnostics).toEqual({
+    expect((last!.body as Record<string, unknown>).diagnostics).toEqual({
       previous_message_id: expect.stringMatching(/^msg_/),
     });
   });
@@ -90,7 +90,7 @@ describe("cache diagnostics, where the server declares them", () => {
       ),
     ).toBe(true);
     const sentAfterIdle = harness.emulator.requests.filter((entry) => entry.path === "/v1/messages").at(-1);
-    expect((sentAfterIdle?.body as Record<string, unknown>).diagnostics).toBeDefined();
+    expect((sentAfterIdle!.body as Record<string, unknown>).diagnostics).toBeDefined();
     expect(breaks(events)).toEqual([]);
   });
 

@@ -60,6 +60,12 @@ export interface QueryEngineOptions {
   /** Project key sessions are filed under in a database store. Default the cwd's slug (`cwdSlug(cwd)`). */
   project?: string;
   compaction?: Partial<CompactionSettings>;
+  /**
+   * Read memory files (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md, AGENTS.md; the user's under ~/.claude and
+   * threadline's home; nested ones when a tool touches their subtree) and keep them in every request.
+   * Default true; `THREADLINE_DISABLE_MEMORY=1` in `env` turns it off too. See docs/MEMORY.md.
+   */
+  memoryFiles?: boolean;
   /** Keep a background session-memory summary that autocompact can use without a model call. Default true. */
   sessionMemory?: boolean;
   /** Model requests allowed per turn (default unlimited). */

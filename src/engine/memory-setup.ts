@@ -1,6 +1,6 @@
 /** The engine's memory-file switch and where a session's memory files are looked for (docs/MEMORY.md). */
 import { homedir } from "node:os";
-import { MemorySession } from "../memory/index.js";
+import { MemorySession, type UserPlaces } from "../memory/index.js";
 import { threadlineHome } from "../transcript/index.js";
 
 export type { MemorySession } from "../memory/index.js";
@@ -28,4 +28,9 @@ export function memorySessionFor(
     userHome: env.HOME ?? homedir(),
     threadlineHome: home ?? threadlineHome(env),
   });
+}
+
+/** Where skills and custom commands are looked for: the workspace's `.claude/`, `~/.claude/`, threadline's home. */
+export function userPlaces(cwd: string, home: string | undefined, env: NodeJS.ProcessEnv): UserPlaces {
+  return { cwd, userHome: env.HOME ?? homedir(), threadlineHome: home ?? threadlineHome(env) };
 }

@@ -14,7 +14,7 @@ import {
 import { type EngineEvent, emptyUsage, type TurnUsage } from "../loop/events.js";
 import { type LoopConfig, type LoopState, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
-import { attachmentExtra, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
+import { attachmentExtra, createSkillTool, loadSkills, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
 import {
   createAttachmentEntry,
   createUserEntry,
@@ -41,7 +41,7 @@ import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
 import { createForkRunner } from "./forked-agent.js";
-import { type MemorySession, memoryFilesEnabled, memorySessionFor } from "./memory-setup.js";
+import { type MemorySession, memoryFilesEnabled, memorySessionFor, userPlaces } from "./memory-setup.js";
 import { SessionCompaction } from "./session-compaction.js";
 import type { SessionMemory } from "./session-memory.js";
 import { defaultTranscript, loadResumedSession } from "./session-store.js";
@@ -77,6 +77,8 @@ export class QueryEngine {
   readonly memory: MemorySession | undefined;
   #controller: AbortController | undefined;
   #turns = 0;
+  /** Whether the Skill tool is still to be looked for (once, before the process's first message). */
+  #skillsPending: boolean;
 
   constructor(options: QueryEngineOptions = {}) {
     const env = options.env ?? process.env;
@@ -161,6 +163,7 @@ export class QueryEngine {
     this.memory = memoryFilesEnabled(options.memoryFiles, env)
       ? memorySessionFor(this.cwd, options.additionalDirectories ?? [], options.home, env)
       : undefined;
+    this.#skillsPending = options.skills ?? (this.memory !== undefined && options.tools === undefined);
     this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
     this.#compaction = new SessionCompaction(
       {
@@ -231,6 +234,7 @@ export class QueryEngine {
     options.signal?.addEventListener("abort", relay, { once: true });
     try {
       yield* this.#startMemory();
+      yield* this.#startSkills();
       const user = createUserEntry(this.#recorder.context(), input);
       this.#recorder.append(user);
       await this.#recorder.flush();
@@ -243,7 +247,9 @@ export class QueryEngine {
         provider: this.provider,
         tools: this.#tools,
         toolDefinitions: toolDefinitions([...this.#tools.values()]),
-        policy: this.#policy,
+        policy: options.allowedTools?.length
+          ? { ...this.#policy, allow: [...this.#policy.allow, ...options.allowedTools] }
+          : this.#policy,
         toolRuntime: this.toolRuntime,
         cwd: this.cwd,
         additionalDirectories: this.#options.additionalDirectories ?? [],
@@ -319,6 +325,16 @@ export class QueryEngine {
     );
     this.#recorder.append(entry);
     yield { type: "entry", entry };
+  }
+
+  /** The Skill tool, appended last to the tools (the tools block is fixed from the first request on). */
+  async *#startSkills(): AsyncGenerator<EngineEvent> {
+    if (!this.#skillsPending) return;
+    this.#skillsPending = false;
+    const found = await loadSkills(userPlaces(this.cwd, this.#options.home, this.#options.env ?? process.env));
+    for (const line of found.notices) yield this.#recorder.notice("warning", line);
+    const tool = createSkillTool(found.skills);
+    if (tool !== undefined && !this.#tools.has(tool.name)) this.#tools.set(tool.name, tool as AnyTool);
   }
 
   readonly #now = (): Date => (this.#options.now ? this.#options.now() : new Date());

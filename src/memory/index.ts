@@ -1,3 +1,5 @@
+export * from "./custom-commands.js";
+export * from "./front-matter.js";
 export * from "./memory-attachment.js";
 export * from "./memory-limits.js";
 export * from "./memory-listing.js";
@@ -6,3 +8,6 @@ export * from "./memory-session.js";
 export * from "./memory-sources.js";
 export * from "./memory-types.js";
 export * from "./reattach.js";
+export * from "./skill-tool.js";
+export * from "./skills.js";
+export * from "./user-folders.js";

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { EmulatorRequest, ScenarioStep } from "../../src/emulator/index.js";
-import { collect, startHarness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { startHarness, turnEnd } from "../../support/engine-harness.js";
 
 const FOLDERS = ["", "src/x", "src/y", "src/x/deep", "lib"] as const;
 /** Folders holding a nested CLAUDE.md (besides the root's, read at start). */

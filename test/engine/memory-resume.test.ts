@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EmulatorRequest } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
-import { collect, fastProvider, type Harness, startHarness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { fastProvider, type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {

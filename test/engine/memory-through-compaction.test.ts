@@ -13,7 +13,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CompactionSettings } from "../../src/compaction/index.js";
 import type { EmulatorRequest, ScenarioStep } from "../../src/emulator/index.js";
 import type { AttachmentEntry } from "../../src/messages/index.js";
-import { collect, type Harness, startHarness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 
 const WINDOW = 60_000;
 const RULES = {

@@ -5,7 +5,7 @@
  * threadline's the same way. The session-start set is one attachment with a short lead; a nested file found
  * later is one attachment of its own. docs/MEMORY.md "What the model sees".
  */
-import type { AttachmentEntry, TimelineEntry } from "../messages/index.js";
+import { type AttachmentEntry, MEMORY_FILE_HEADER, MEMORY_LEAD, type TimelineEntry } from "../messages/index.js";
 import {
   MEMORY_ATTACHMENT_TYPE,
   type MemoryAttachmentData,
@@ -14,10 +14,6 @@ import {
   type MemoryOrigin,
   type MemoryScope,
 } from "./memory-types.js";
-
-/** The first line of the session-start attachment. */
-export const MEMORY_LEAD =
-  "Instructions from the user's memory files (CLAUDE.md, AGENTS.md) follow. Follow them: they take precedence over your defaults, and a later file is more specific than an earlier one.";
 
 function label(scope: MemoryScope): string {
   switch (scope) {
@@ -36,7 +32,7 @@ function label(scope: MemoryScope): string {
 }
 
 function section(file: MemoryFile): string {
-  return `Contents of ${file.path} (${label(file.scope)}):\n\n${file.content.trimEnd()}`;
+  return `${MEMORY_FILE_HEADER}${file.path} (${label(file.scope)}):\n\n${file.content.trimEnd()}`;
 }
 
 function records(files: readonly MemoryFile[]): MemoryFileRecord[] {

@@ -70,13 +70,14 @@ async function run(
   scenario: ScenarioStep[],
   tasks: number,
   compaction: Partial<CompactionSettings>,
-  prompt: (task: number) => string = (task) => `Task ${task}: inspect the data files and report.`,
+  emulatorExtra: { cacheEditing?: boolean } = {},
 ): Promise<Run> {
+  const prompt = (task: number) => `Task ${task}: inspect the data files and report.`;
   const userHome = await mkdtemp(join(tmpdir(), "threadline-user-"));
   await mkdir(join(userHome, ".claude"), { recursive: true });
   await writeFile(join(userHome, ".claude", "CLAUDE.md"), `${RULES.user.text}\n`);
   harness = await startHarness(
-    { scenario, contextWindow: WINDOW },
+    { scenario, contextWindow: WINDOW, ...emulatorExtra },
     {
       contextWindow: WINDOW,
       compaction: { cacheEdits: "off", ...compaction },
@@ -145,6 +146,21 @@ describe("memory files through every compaction tier", () => {
       (entry) => entry.type === "system" && entry.subtype === "compact_boundary",
     );
     expect(boundaries.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("keeps every rule when microcompact deletes old results with cache edits", async () => {
+    // The server deletes tool results by cache_reference; a nested file's text sits right after one.
+    const tasks = 6;
+    const scenario = Array.from({ length: tasks }, (_, task) => steps(task, 4, 8)).flat();
+    const result = await run(
+      scenario,
+      tasks,
+      { collapse: false, snip: false, cacheEdits: "on" },
+      { cacheEditing: true },
+    );
+    const pins = result.harness.engine.timeline.entries.filter((entry) => entry.type === "cache-edit-pin");
+    expect(pins.length).toBeGreaterThan(0);
+    expectRulesKept(result);
   });
 
   it("keeps every rule with context collapse on", async () => {

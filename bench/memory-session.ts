@@ -99,15 +99,30 @@ async function run(mode: Mode, window: number, tokensPerFile: number, tasks: num
   }
 }
 
+/** A Markdown table padded to its widest cells (the layout biome's formatter keeps). */
+function paddedTable(header: readonly string[], rows: readonly string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
+  return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { tasks: { type: "string" }, windows: { type: "string" } } });
   const tasks = Number(values.tasks ?? 12);
   const windows = (values.windows ?? "32000,64000,200000").split(",").map(Number);
   const rows: Row[] = [];
-  const lines = [
-    `| window | result tokens | run | cost (input-token eq.) | × baseline | compactions | re-reads | facts lost |`,
-    `| ------ | ------------- | --- | ---------------------- | ---------- | ----------- | -------- | ---------- |`,
+  const header = [
+    "window",
+    "result tokens",
+    "run",
+    "cost (input-token eq.)",
+    "× baseline",
+    "compactions",
+    "re-reads",
+    "facts lost",
   ];
+  const cells: string[][] = [];
   for (const window of windows)
     for (const tokensPerFile of [2_500, 8_000]) {
       if (tokensPerFile * 2 > window) continue; // a result that alone fills the window is not this bench's case
@@ -117,9 +132,18 @@ async function main(): Promise<void> {
         rows.push(row);
         if (mode === "baseline") baseline = row.figures.cost;
         const ratio = baseline > 0 ? row.figures.cost / baseline : 0;
-        const line = `| ${window.toLocaleString("en-US")} | ${tokensPerFile.toLocaleString("en-US")} | ${mode} | ${Math.round(row.figures.cost).toLocaleString("en-US")} | ${ratio.toFixed(3)} | ${row.compactions} | ${row.figures.rereads} | ${row.figures.factsLost} |`;
-        lines.push(line);
-        process.stdout.write(`${line}\n`);
+        const cellsOfRow = [
+          window.toLocaleString("en-US"),
+          tokensPerFile.toLocaleString("en-US"),
+          mode,
+          Math.round(row.figures.cost).toLocaleString("en-US"),
+          ratio.toFixed(3),
+          String(row.compactions),
+          String(row.figures.rereads),
+          String(row.figures.factsLost),
+        ];
+        cells.push(cellsOfRow);
+        process.stdout.write(`${cellsOfRow.join("  ")}\n`);
         if (mode !== "baseline")
           reportResult({
             bench: "memory-session",
@@ -133,7 +157,7 @@ async function main(): Promise<void> {
   const markdown = [
     `Memory files through a ${tasks}-task session (4 Reads a task in a folder with a nested CLAUDE.md; every step needs 4 rules: user, root CLAUDE.md, AGENTS.md, nested). \`node --import tsx bench/memory-session.ts\`; ratios against the baseline (memory off, no rule needed) of the same window and result size, this run.`,
     "",
-    ...lines,
+    paddedTable(header, cells),
   ].join("\n");
   await writeReadmeSection("memory-session", markdown);
 }

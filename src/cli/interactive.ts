@@ -6,9 +6,11 @@
  * (node:readline) and prints plain lines.
  */
 import { createInterface } from "node:readline";
+import { userPlaces } from "../engine/memory-setup.js";
 import type { QueryEngine } from "../engine/query-engine.js";
 import type { OpenedSession } from "../engine/sessions.js";
 import type { EngineEvent } from "../loop/events.js";
+import { type CustomCommand, customCommandPrompt, loadCustomCommands } from "../memory/index.js";
 import { emptyUsage, modelLimits, sumUsage, type TurnUsage } from "../messages/index.js";
 import { type PermissionRequest, sandboxNotice, summarizeToolCall } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
@@ -18,7 +20,7 @@ import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { type ChangeCache, changeKey, TurnRenderer } from "./render.js";
 import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
 import { CliError, engineOptions, openSession, requireCredentials, resume } from "./session.js";
-import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
+import { isBuiltinCommand, isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
 import { formatStatusLine, formatTokens, observeEvent, type SessionStats, usageContextTokens } from "./status-line.js";
 import { TerminalInput } from "./terminal/input.js";
 import { LineReader } from "./terminal/line-reader.js";
@@ -116,6 +118,9 @@ class Repl implements ReplHost {
     return this.#engine;
   }
 
+  /** The custom commands found when the REPL started. */
+  customCommands: CustomCommand[] = [];
+
   get home(): string | undefined {
     return undefined; // transcripts follow THREADLINE_HOME, read by the transcript layer
   }
@@ -147,6 +152,7 @@ class Repl implements ReplHost {
     try {
       this.#adopt(await openSession(this.#cli, this.#options()));
       this.#banner();
+      await this.#loadCustomCommands();
       this.#recap();
       if (this.#cli.prompt.trim() !== "") await this.#turn(this.#cli.prompt);
       while (this.#exitCode === undefined) {
@@ -154,6 +160,13 @@ class Repl implements ReplHost {
         if (line === null) break;
         const text = line.trim();
         if (text === "") continue;
+        const custom = isBuiltinCommand(/^\/(\S*)/.exec(text)?.[1] ?? "")
+          ? undefined
+          : customCommandPrompt(text, this.customCommands);
+        if (custom !== undefined) {
+          await this.#turn(custom.prompt, custom.command.allowedTools);
+          continue;
+        }
         if (isSlashCommand(text)) {
           if ((await this.#slash(text)) === "exit") break;
           continue;
@@ -237,7 +250,13 @@ class Repl implements ReplHost {
     }
   }
 
-  async #turn(text: string): Promise<void> {
+  async #loadCustomCommands(): Promise<void> {
+    const found = await loadCustomCommands(userPlaces(this.engine.cwd, undefined, this.#io.env));
+    this.customCommands = found.commands;
+    for (const line of found.notices) this.print(this.#style.warning(`! ${line}`));
+  }
+
+  async #turn(text: string, allowedTools: readonly string[] = []): Promise<void> {
     const engine = this.engine;
     this.#turnRunning = true;
     this.#interruptsThisTurn = 0;
@@ -247,7 +266,8 @@ class Repl implements ReplHost {
     this.#activity = { label: "Thinking", started, outputChars: 0, outputTokens: 0 };
     this.#terminal?.startActivity(() => this.#describeActivity());
     try {
-      for await (const event of engine.submitMessage(text)) this.render(event);
+      for await (const event of engine.submitMessage(text, allowedTools.length > 0 ? { allowedTools } : {}))
+        this.render(event);
     } catch (error) {
       this.print(this.#style.error(`✗ ${error instanceof Error ? error.message : String(error)}`));
     } finally {

@@ -13,11 +13,14 @@ export interface CountedTool {
   cache_control?: CacheControl;
 }
 
+/** A block the estimate meets: one of the shared vocabulary, or a beta block (compaction, tool changes, …). */
+export type CountedBlock = ContentBlock | { type: string };
+
 /** What of a request body the estimate reads: tools, system and messages. */
 export interface CountedRequest {
-  tools?: readonly CountedTool[];
-  system?: string | readonly { text: string }[];
-  messages: readonly { content: string | readonly ContentBlock[] }[];
+  tools?: readonly CountedTool[] | undefined;
+  system?: string | readonly { text: string }[] | undefined;
+  messages: readonly { content: string | readonly CountedBlock[] }[];
 }
 
 /** JSON of a tool definition without its cache marker: the bytes that are billed and cached. */
@@ -26,8 +29,32 @@ export function toolBytes(tool: CountedTool): string {
   return JSON.stringify(rest);
 }
 
+/** Block types the shared ruler knows; beta blocks (compaction, tool changes, …) are measured here. */
+const RULER_BLOCKS: ReadonlySet<string> = new Set([
+  "text",
+  "image",
+  "document",
+  "thinking",
+  "redacted_thinking",
+  "tool_use",
+  "tool_result",
+  "cache_edits",
+]);
+
+/**
+ * Tokens of a block outside the shared vocabulary: a compaction block counts its summary, anything else (a
+ * tool_addition with its definition, server-tool blocks) its JSON, so nothing the client sends is free.
+ */
+function betaBlockTokens(block: Record<string, unknown>): number {
+  if (block.type === "compaction") return typeof block.content === "string" ? estimateTextTokens(block.content) : 0;
+  const { cache_control: _marker, ...rest } = block;
+  return estimateTextTokens(JSON.stringify(rest));
+}
+
 /** Tokens of one message block; a tool_result whose `cache_reference` was deleted by cache_edits counts 0. */
-export function messageBlockTokens(block: ContentBlock, deletedReferences: ReadonlySet<string>): number {
+export function messageBlockTokens(counted: CountedBlock, deletedReferences: ReadonlySet<string>): number {
+  if (!RULER_BLOCKS.has(counted.type)) return betaBlockTokens(counted as Record<string, unknown>);
+  const block = counted as ContentBlock;
   if (
     block.type === "tool_result" &&
     block.cache_reference !== undefined &&
@@ -43,7 +70,8 @@ export function deletedReferencesOf(request: CountedRequest): Set<string> {
   const deleted = new Set<string>();
   for (const message of request.messages) {
     if (typeof message.content === "string") continue;
-    for (const block of message.content) {
+    for (const counted of message.content) {
+      const block = counted as ContentBlock;
       if (block.type === "cache_edits") for (const edit of block.edits) deleted.add(edit.cache_reference);
     }
   }

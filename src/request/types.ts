@@ -2,6 +2,7 @@
  * The wire request shape threadline sends (a subset of the Messages API body it uses),
  * and the inputs request assembly is a pure function of.
  */
+
 import type { ApiMessage, CacheControl, CacheEditsBlock } from "../messages/index.js";
 
 /** One segment of the system prompt. */
@@ -48,12 +49,15 @@ export interface MessagesRequest {
   model: string;
   max_tokens: number;
   system?: SystemBlock[];
-  messages: ApiMessage[];
+  /** The conversation, with tool changes between its messages where the server declares them (tool-changes.ts). */
+  messages: WireMessage[];
   tools?: ToolDefinition[];
   tool_choice?: ToolChoice;
   thinking?: ThinkingConfig;
   metadata?: { user_id?: string };
   context_management?: { edits: ContextManagementEdit[] };
+  /** Cache diagnostics: the previous response's id (`null` on the first turn), only where the server declares it. */
+  diagnostics?: { previous_message_id: string | null };
   temperature?: number;
   stream?: boolean;
 }
@@ -72,3 +76,12 @@ export interface CacheEditPin {
   messageIndex: number;
   block: CacheEditsBlock;
 }
+
+/** A `role: "system"` message offering tools (SDK `BetaSystemMessageParam` with `tool_addition` blocks; made by tool-changes.ts). */
+export interface ToolChangeMessage {
+  role: "system";
+  content: Array<{ type: "tool_addition"; tool: { type: "tool_definition"; definition: ToolDefinition } }>;
+}
+
+/** A message as sent: the conversation's own, or a tool change between them. */
+export type WireMessage = ApiMessage | ToolChangeMessage;

@@ -25,6 +25,13 @@ export interface QueryEngineOptions {
   fallbackModel?: string;
   /** Default: Read, Write, Edit, Bash, Grep, Glob, plus Snip when snip is on. */
   tools?: AnyTool[];
+  /**
+   * Tools added after the built-in ones (MCP servers' tools, ToolSearch), asked again at every turn start so a
+   * server that connects late is found; a name already present is kept, never replaced or removed. Deferred
+   * tools (`deferLoading`) enter the tools block only once ToolSearch has loaded them and a compaction has
+   * passed (mcp/tool-search.ts). Default none.
+   */
+  extraTools?: () => readonly AnyTool[];
   /** Subagent types the Agent tool offers; `false` leaves Agent out. Default DEFAULT_SUBAGENT_TYPES unless `tools` is given. */
   agents?: readonly SubagentType[] | false;
   /** Offer the REPL tool (primitive calls recorded as virtual pairs). Default true unless `tools` is given. */

@@ -14,6 +14,7 @@ import {
 import { type EngineEvent, emptyUsage, type TurnUsage } from "../loop/events.js";
 import { type LoopConfig, type LoopState, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
+import { loadedToolNames, requestTools } from "../mcp/index.js";
 import { createUserEntry, DEFAULT_MODEL, type ModelLimits, type UserContentBlock } from "../messages/index.js";
 import { createProvider } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
@@ -23,6 +24,7 @@ import {
   latchesFromEntries,
   NormalizeMemo,
   serverFeaturesFromEntries,
+  type ToolDefinition,
   toolDefinitions,
 } from "../request/index.js";
 import { Timeline } from "../timeline/index.js";
@@ -109,6 +111,7 @@ export class QueryEngine {
     };
     const tools = options.tools ?? [...defaultTools(), ...(compaction.snip ? [createSnipTool()] : [])];
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.#addExtraTools();
     this.#policy = { mode: "default", allow: [], deny: [], ...options.permission };
     const { runtime, sandbox } = createToolRuntime({
       env,
@@ -199,6 +202,23 @@ export class QueryEngine {
     return [...this.#tools.values()];
   }
 
+  /**
+   * The tools block of the next request: every tool but the deferred ones ToolSearch has not loaded before the
+   * latest compaction (a pure function of the timeline). Tools from `extraTools` that appeared since the last
+   * turn are added first.
+   */
+  requestToolDefinitions(): ToolDefinition[] {
+    this.#addExtraTools();
+    const tools = [...this.#tools.values()];
+    if (!tools.some((tool) => tool.deferLoading === true)) return toolDefinitions(tools);
+    return toolDefinitions(requestTools(tools, loadedToolNames(this.timeline.entries)));
+  }
+
+  #addExtraTools(): void {
+    for (const tool of this.#options.extraTools?.() ?? [])
+      if (!this.#tools.has(tool.name)) this.#tools.set(tool.name, tool);
+  }
+
   /** Add a task to run after each turn (collapse ctx-agent, session memory, metrics). */
   addBackgroundHook(hook: BackgroundHook): void {
     this.#finisher.add(hook);
@@ -228,7 +248,7 @@ export class QueryEngine {
         transcript: this.transcript,
         provider: this.provider,
         tools: this.#tools,
-        toolDefinitions: toolDefinitions([...this.#tools.values()]),
+        toolDefinitions: this.requestToolDefinitions(),
         policy: this.#policy,
         toolRuntime: this.toolRuntime,
         cwd: this.cwd,

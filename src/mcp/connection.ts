@@ -23,6 +23,12 @@ export const DEFAULT_MCP_CALL_TIMEOUT_MS = 120_000;
 /** Most `tools/list` pages read from one server (a server that pages forever is cut off here). */
 export const DEFAULT_MCP_MAX_LIST_PAGES = 100;
 
+/**
+ * Largest stdio message read from a server (the SDK's default is 10 MiB, which a 10 MB result exceeds); a
+ * larger one fails the call and restarts the server.
+ */
+export const DEFAULT_MCP_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 export type ServerState = "pending" | "connected" | "failed" | "closed";
 
 /** A tool as the server lists it, after checks (a name, an object input schema). */
@@ -140,6 +146,7 @@ export class McpConnection {
         env: { ...getDefaultEnvironment(), ...config.env },
         cwd: config.cwd ?? this.#options.cwd,
         stderr: "pipe",
+        maxBufferSize: DEFAULT_MCP_MAX_MESSAGE_BYTES,
       });
       const log = this.#openLog();
       const stderr = transport.stderr;
@@ -227,7 +234,8 @@ export class McpConnection {
   }
 
   #onClosed(client: Client): void {
-    if (this.#client !== client || this.#state === "closed") return;
+    // While connecting, the failed connect reports it (as "could not connect").
+    if (this.#client !== client || this.#state === "closed" || this.#connecting !== undefined) return;
     this.#fail(client, this.#lastError ?? "the server closed the connection");
   }
 

@@ -108,6 +108,8 @@ const FLOORS: Record<string, number> = {
   cache: 3,
   provider: 3,
   compaction: 3,
+  // MCP clients: their tools are ordinary `Tool`s; below engine/, never importing cli/.
+  mcp: 3,
   loop: 4,
   engine: 5,
   cli: 6,

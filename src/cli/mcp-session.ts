@@ -5,15 +5,10 @@
  */
 import { join } from "node:path";
 import type { QueryEngineOptions } from "../engine/engine-options.js";
-import {
-  createToolSearchTool,
-  DEFAULT_MCP_OUTPUT_TOKENS,
-  formatServerStatus,
-  loadMcpServers,
-  MCP_OUTPUT_TOKENS_ENV,
-  McpManager,
-  type SettingsServers,
-} from "../mcp/index.js";
+// Not mcp/index.js: the SDK client (manager.js) is loaded only when a server is configured, off the start-up path.
+import { loadMcpServers, type SettingsServers } from "../mcp/config-sources.js";
+import { DEFAULT_MCP_OUTPUT_TOKENS, MCP_OUTPUT_TOKENS_ENV } from "../mcp/result-content.js";
+import { createToolSearchTool } from "../mcp/tool-search.js";
 import { threadlineHome } from "../transcript/index.js";
 import type { CliOptions } from "./args.js";
 
@@ -59,8 +54,13 @@ export async function openMcp(
   });
   for (const problem of problems) io.stderr.write(`threadline: ${problem}\n`);
   if (servers.length === 0) {
-    return { engineOptions: {}, status: () => formatServerStatus([]), close: async () => {} };
+    return {
+      engineOptions: {},
+      status: () => "No MCP servers configured (.mcp.json, --mcp-config, or `threadline mcp add`).",
+      close: async () => {},
+    };
   }
+  const { formatServerStatus, McpManager } = await import("../mcp/manager.js");
   const home = threadlineHome(io.env);
   const spillDirectory = join(home, "mcp-output");
   const connectTimeoutMs = positive(io.env[MCP_TIMEOUT_ENV]);

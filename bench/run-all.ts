@@ -47,6 +47,7 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   { name: "crash" },
   { name: "pg-load", timeoutMs: 10 * 60_000 },
   { name: "fuzz" },
+  { name: "mcp-session" },
 ];
 
 function numberAfter(text: string, pattern: RegExp): number | undefined {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the literal ${VAR} forms are what is under test
 /** MCP configuration as Claude Code reads it: `${VAR}` / `${VAR:-default}`, bad entries named and skipped. */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -8,6 +8,7 @@ import type { PlatformName } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
 import type { SecretEnvSettings } from "../tools/secret-env.js";
+import type { DeferredToolLoading } from "../mcp/index.js";
 import type { AnyTool } from "../tools/types.js";
 import type { TranscriptStore } from "../transcript/index.js";
 import type { SubagentType } from "./subagent-types.js";
@@ -32,6 +33,11 @@ export interface QueryEngineOptions {
    * passed (mcp/tool-search.ts). Default none.
    */
   extraTools?: () => readonly AnyTool[];
+  /**
+   * When definitions ToolSearch returned join the tools block (mcp/tool-search.ts). Default
+   * `DEFAULT_DEFERRED_TOOL_LOADING` ("next-compaction").
+   */
+  deferredToolLoading?: DeferredToolLoading;
   /** Subagent types the Agent tool offers; `false` leaves Agent out. Default DEFAULT_SUBAGENT_TYPES unless `tools` is given. */
   agents?: readonly SubagentType[] | false;
   /** Offer the REPL tool (primitive calls recorded as virtual pairs). Default true unless `tools` is given. */

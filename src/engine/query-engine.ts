@@ -211,7 +211,8 @@ export class QueryEngine {
     this.#addExtraTools();
     const tools = [...this.#tools.values()];
     if (!tools.some((tool) => tool.deferLoading === true)) return toolDefinitions(tools);
-    return toolDefinitions(requestTools(tools, loadedToolNames(this.timeline.entries)));
+    const loaded = loadedToolNames(this.timeline.entries, this.#options.deferredToolLoading);
+    return toolDefinitions(requestTools(tools, loaded));
   }
 
   #addExtraTools(): void {

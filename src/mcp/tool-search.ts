@@ -135,13 +135,26 @@ function resultText(content: unknown): string {
 }
 
 /**
- * Names of the deferred tools to send in the tools block: those ToolSearch returned before the latest compact
- * boundary (a pure function of the timeline, so a resume projects the same tools). Before the first
- * compaction the set is empty and the tools block stays the one the session started with.
+ * When the definitions ToolSearch returned join the tools block: `next-compaction` (when the prefix is being
+ * rewritten anyway; until then the model calls them by the definitions in the search result) or `immediate`
+ * (the next turn's request: one rewrite of the whole cached prefix). bench/mcp-session.ts measures both.
  */
-export function loadedToolNames(entries: readonly TimelineEntry[]): Set<string> {
-  let boundary = -1;
-  for (let index = entries.length - 1; index >= 0; index--) {
+export type DeferredToolLoading = "next-compaction" | "immediate";
+
+/** The loading moment that costs least in bench/mcp-session.ts. */
+export const DEFAULT_DEFERRED_TOOL_LOADING: DeferredToolLoading = "next-compaction";
+
+/**
+ * Names of the deferred tools to send in the tools block: those ToolSearch returned before the latest compact
+ * boundary (or anywhere, for `immediate`) — a pure function of the timeline, so a resume projects the same
+ * tools. Before the first compaction the set is empty and the tools block stays the one the session started with.
+ */
+export function loadedToolNames(
+  entries: readonly TimelineEntry[],
+  moment: DeferredToolLoading = DEFAULT_DEFERRED_TOOL_LOADING,
+): Set<string> {
+  let boundary = moment === "immediate" ? entries.length : -1;
+  for (let index = entries.length - 1; index >= 0 && boundary < 0; index--) {
     const entry = entries[index];
     if (entry !== undefined && isMainCompactBoundary(entry)) {
       boundary = index;

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Emulator } from "../../src/emulator/index.js";
 import { officialServerScript } from "../mcp/servers.js";
 import { useCliHarness } from "./cli-harness.js";
-import { cliEnv, runCli } from "./cli-process.js";
+import { cliEnv, runCli, startCli } from "./cli-process.js";
 
 const harness = useCliHarness();
 
@@ -81,6 +81,28 @@ describe("threadline with MCP servers", () => {
     ]);
     expect(JSON.stringify(requests[2]?.messages.at(-1))).toContain(
       'blocked by the deny rule \\"mcp__fs__read_text_file\\"',
+    );
+  });
+});
+
+describe("/mcp", () => {
+  it("shows each server's state, tools and last error in the interactive mode", async () => {
+    const cwd = await harness.tempDir("threadline-mcp-repl-");
+    const home = await harness.tempDir("threadline-mcp-replhome-");
+    const server = await harness.startEmulator({ scenario: ["unused"] });
+    const config = JSON.stringify({
+      mcpServers: {
+        fs: { command: process.execPath, args: [officialServerScript("filesystem"), cwd] },
+        ghost: { command: process.execPath, args: [join(cwd, "missing.mjs")] },
+      },
+    });
+    const result = await startCli(["--mcp-config", config], { cwd, env: cliEnv(server.url, home), input: "/mcp\n" })
+      .done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/fs \(stdio, from --mcp-config\): connected, \d+ tool\(s\)/);
+    expect(result.stdout).toContain("read_text_file");
+    expect(result.stdout).toMatch(
+      /ghost \(stdio, from --mcp-config\): failed, 0 tool\(s\)\n {2}last error: could not connect/,
     );
   });
 });

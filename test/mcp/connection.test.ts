@@ -190,6 +190,23 @@ describe("a misbehaving server", () => {
     ]);
   });
 
+  it("list_changed re-reads the list: a new tool joins, the ones already handed out keep their objects", async () => {
+    await startMisbehaving();
+    const before = manager?.tools() ?? [];
+    const grew = await tool(before, "mcp__bad__grow").call({}, context());
+    expect(grew.content).toBe("grew");
+    // Mutation caught: ignoring notifications/tools/list_changed (the new tool would never appear).
+    for (
+      let attempt = 0;
+      attempt < 100 && !(manager?.tools() ?? []).some((t) => t.name === "mcp__bad__grown");
+      attempt++
+    )
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const after = manager?.tools() ?? [];
+    expect((await tool(after, "mcp__bad__grown").call({}, context())).content).toBe("grown answers");
+    expect(tool(after, "mcp__bad__echo")).toBe(tool(before, "mcp__bad__echo"));
+  });
+
   it("a server that will not start is one notice and an error result, never a thrown error", async () => {
     manager = new McpManager([stdioServer("ghost", [join(directory, "does-not-exist.mjs")])], {
       cwd: directory,

@@ -7,7 +7,10 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compactableToolNames } from "../../src/loop/query-context.js";
 import { McpManager } from "../../src/mcp/index.js";
+import { runTool } from "../../src/tools/run-tool.js";
+import { SecretEnvironment } from "../../src/tools/secret-env.js";
 import type { AnyTool, ToolContext } from "../../src/tools/types.js";
 import { MISBEHAVING_SERVER, officialServerScript, stdioServer } from "./servers.js";
 
@@ -175,6 +178,30 @@ describe("a misbehaving server", () => {
     expect(path).toBe(join(directory, "spill", "bad-toolu_huge.txt"));
     const saved = await readFile(path as string, "utf8");
     expect(saved.length).toBe("start-of-huge ".length + 10 * 1024 * 1024);
+  });
+
+  it("a spilled result is redacted in the file too, through runTool like every tool's output", async () => {
+    await startMisbehaving({ maxOutputTokens: 5 });
+    const secret = "sk-ant-api03-spill-secret-value-123456";
+    const runtime = { secrets: new SecretEnvironment({ ANTHROPIC_API_KEY: secret }) };
+    const echo = tool(manager?.tools() ?? [], "mcp__bad__echo");
+    const output = await runTool(
+      echo,
+      { text: `${secret} and more words than five tokens allow` },
+      { ...context("toolu_secret"), runtime },
+      { mode: "bypassPermissions", allow: [], deny: [] },
+    );
+    const saved = await readFile(join(directory, "spill", "bad-toolu_secret.txt"), "utf8");
+    // Mutation caught: writing the spill file before redaction (the key would sit on disk for the model to Read).
+    expect(saved).not.toContain(secret);
+    expect(saved).toContain("and more words");
+    expect(String(output.content)).not.toContain(secret);
+  });
+
+  it("its results are compactable like Read's (microcompact, collapse and autocompact may clear them)", async () => {
+    await startMisbehaving();
+    const tools = manager?.tools() ?? [];
+    expect(compactableToolNames(new Map(tools.map((t) => [t.name, t])))).toContain("mcp__bad__echo");
   });
 
   it("isError becomes an error result; images, resource links and embedded resources are mapped", async () => {

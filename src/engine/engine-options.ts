@@ -3,12 +3,12 @@
  */
 import type { CompactionSettings } from "../compaction/index.js";
 import type { LoopConfig } from "../loop/query.js";
+import type { DeferredToolLoading } from "../mcp/index.js";
 import type { TimelineEntry } from "../messages/index.js";
 import type { PlatformName } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
 import type { SecretEnvSettings } from "../tools/secret-env.js";
-import type { DeferredToolLoading } from "../mcp/index.js";
 import type { AnyTool } from "../tools/types.js";
 import type { TranscriptStore } from "../transcript/index.js";
 import type { SubagentType } from "./subagent-types.js";

@@ -76,7 +76,11 @@ export async function openMcp(
     onNotice: (line) => io.stderr.write(`threadline: ${line}\n`),
   });
   await manager.start();
-  const toolSearch = createToolSearchTool({ catalog: () => manager.tools(), atStart: manager.tools() });
+  const toolSearch = createToolSearchTool({
+    catalog: () => manager.tools(),
+    atStart: manager.tools(),
+    refresh: () => manager.retryFailed(),
+  });
   return {
     engineOptions: {
       extraTools: () => [toolSearch, ...manager.tools()],

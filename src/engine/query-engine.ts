@@ -41,6 +41,7 @@ import type { SessionMemory } from "./session-memory.js";
 import { defaultTranscript, loadResumedSession } from "./session-store.js";
 import { sessionAgentTools } from "./subagent-tools.js";
 import { buildSystemPrompt } from "./system-prompt.js";
+import { ToolRegistry } from "./tool-registry.js";
 
 export type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 
@@ -58,7 +59,7 @@ export class QueryEngine {
   readonly toolRuntime: ToolRuntime;
   /** Usage summed over the whole session. */
   readonly totals: TurnUsage = emptyUsage();
-  readonly #tools: Map<string, AnyTool>;
+  readonly #tools: ToolRegistry;
   readonly #policy: PermissionPolicy;
   readonly #options: QueryEngineOptions;
   readonly #finisher: BackgroundFinisher;
@@ -110,8 +111,7 @@ export class QueryEngine {
       ...(modelOverrides ? { modelOverrides } : {}),
     };
     const tools = options.tools ?? [...defaultTools(), ...(compaction.snip ? [createSnipTool()] : [])];
-    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
-    this.#addExtraTools();
+    this.#tools = new ToolRegistry(tools, () => this.#options.extraTools?.() ?? []);
     this.#policy = { mode: "default", allow: [], deny: [], ...options.permission };
     const { runtime, sandbox } = createToolRuntime({
       env,
@@ -208,16 +208,11 @@ export class QueryEngine {
    * turn are added first.
    */
   requestToolDefinitions(): ToolDefinition[] {
-    this.#addExtraTools();
+    this.#tools.addExtraTools();
     const tools = [...this.#tools.values()];
     if (!tools.some((tool) => tool.deferLoading === true)) return toolDefinitions(tools);
     const loaded = loadedToolNames(this.timeline.entries, this.#options.deferredToolLoading);
     return toolDefinitions(requestTools(tools, loaded));
-  }
-
-  #addExtraTools(): void {
-    for (const tool of this.#options.extraTools?.() ?? [])
-      if (!this.#tools.has(tool.name)) this.#tools.set(tool.name, tool);
   }
 
   /** Add a task to run after each turn (collapse ctx-agent, session memory, metrics). */

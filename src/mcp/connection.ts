@@ -75,6 +75,8 @@ export class McpConnection {
   #tools: McpToolInfo[] = [];
   #client: Client | undefined;
   #connecting: Promise<void> | undefined;
+  /** The first transport error of the current connection attempt. */
+  #connectError: string | undefined;
   #log: WriteStream | undefined;
   readonly #options: ConnectionOptions;
 
@@ -132,7 +134,9 @@ export class McpConnection {
       this.#state = "connected";
       this.#lastError = undefined;
     } catch (error) {
-      this.#fail(client, `could not connect: ${oneLine(error)}`);
+      this.#fail(client, `could not connect: ${this.#connectError ?? oneLine(error)}`);
+    } finally {
+      this.#connectError = undefined;
     }
   }
 
@@ -230,6 +234,12 @@ export class McpConnection {
   /** A transport error (malformed JSON on stdout, a broken stream): the server is not to be trusted. */
   #onTransportError(client: Client, error: Error): void {
     if (this.#client !== client || this.#state === "closed") return;
+    if (this.#connecting !== undefined) {
+      // While connecting: end the attempt now, and let it report this error as the reason.
+      this.#connectError ??= oneLine(error);
+      void client.close().catch(() => {});
+      return;
+    }
     this.#fail(client, `protocol error: ${oneLine(error)}`);
   }
 

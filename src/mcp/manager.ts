@@ -28,6 +28,9 @@ export interface ServerStatus {
   logPath?: string;
 }
 
+/** Least time between two reconnection attempts of a failed server from ToolSearch. */
+export const DEFAULT_MCP_RETRY_INTERVAL_MS = 60_000;
+
 function compareNames(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
@@ -37,6 +40,7 @@ export class McpManager {
   /** One tool object per name for the session: the same object keeps its definition cached and latched. */
   readonly #tools = new Map<string, AnyTool>();
   readonly #options: McpManagerOptions;
+  readonly #lastRetry = new Map<McpConnection, number>();
 
   constructor(servers: readonly ConfiguredServer[], options: McpManagerOptions) {
     this.#options = options;
@@ -46,6 +50,19 @@ export class McpManager {
   /** Connects every server at once; resolves when each is connected or has failed (never rejects). */
   async start(): Promise<void> {
     await Promise.all(this.#connections.map((connection) => connection.connect()));
+  }
+
+  /**
+   * Tries once more to connect the servers that failed, at most once per `DEFAULT_MCP_RETRY_INTERVAL_MS` each
+   * (ToolSearch asks before it searches, so a server that failed at start can still bring its tools).
+   */
+  async retryFailed(now = Date.now()): Promise<void> {
+    const due = this.#connections.filter(
+      (connection) =>
+        connection.state === "failed" && now - (this.#lastRetry.get(connection) ?? 0) >= DEFAULT_MCP_RETRY_INTERVAL_MS,
+    );
+    for (const connection of due) this.#lastRetry.set(connection, now);
+    await Promise.all(due.map((connection) => connection.connect()));
   }
 
   /**

@@ -99,6 +99,8 @@ export interface ToolSearchOptions {
   catalog: () => readonly AnyTool[];
   /** The deferred tools known when the session starts (named in the fixed description). */
   atStart: readonly AnyTool[];
+  /** Run before each search (reconnecting servers that failed); default none. */
+  refresh?: () => Promise<void>;
 }
 
 /** The ToolSearch tool for a session. */
@@ -112,6 +114,7 @@ export function createToolSearchTool(options: ToolSearchOptions): Tool<ToolSearc
     // Its results hold the definitions the model calls by; clearing them would leave names without schemas.
     compactable: false,
     async call(input) {
+      await options.refresh?.();
       const catalog = options.catalog().filter((tool) => tool.deferLoading === true);
       const found = searchTools(catalog, input.query, input.max_results ?? DEFAULT_TOOL_SEARCH_RESULTS);
       if (found.length === 0) {

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { createToolSearchTool, McpManager } from "../../src/mcp/index.js";
 import type { AnyTool } from "../../src/tools/types.js";
-import { collect, startHarness } from "../engine/helpers.js";
+import { collect } from "../../support/collect.js";
+import { startHarness } from "../../support/engine-harness.js";
 import { MISBEHAVING_SERVER } from "./servers.js";
 
 let directory: string | undefined;

@@ -57,6 +57,8 @@ export interface CliOptions {
   mcpConfigs: string[];
   /** `--strict-mcp-config`: only the `--mcp-config` servers (no `.mcp.json`, no settings). Default false. */
   strictMcpConfig: boolean;
+  /** `--no-memory`: read no CLAUDE.md / AGENTS.md memory files and offer no skills. Default false. */
+  noMemory: boolean;
   verbose: boolean;
   includePartialMessages: boolean;
   help: boolean;
@@ -88,6 +90,7 @@ const OPTIONS = {
   "sandbox-network": { type: "boolean" },
   "mcp-config": { type: "string", multiple: true },
   "strict-mcp-config": { type: "boolean" },
+  "no-memory": { type: "boolean" },
   verbose: { type: "boolean" },
   "include-partial-messages": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -118,6 +121,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     sandboxNetwork: values["sandbox-network"] ?? false,
     mcpConfigs: values["mcp-config"] ?? [],
     strictMcpConfig: values["strict-mcp-config"] ?? false,
+    noMemory: values["no-memory"] ?? false,
     verbose: values.verbose ?? false,
     includePartialMessages: values["include-partial-messages"] ?? false,
     help: values.help ?? false,
@@ -291,6 +295,7 @@ Options:
       --sandbox-network            Let sandboxed commands use the network
       --mcp-config <file|json>     MCP servers ({"mcpServers":{…}} as in .mcp.json); repeatable
       --strict-mcp-config          Use only the --mcp-config servers (not .mcp.json or settings)
+      --no-memory                  Read no CLAUDE.md / AGENTS.md memory files, offer no skills ($THREADLINE_DISABLE_MEMORY=1)
       --verbose                    Show tool calls, notices and requests (headers redacted)
   -h, --help                       Show this help
   -v, --version                    Show the version

@@ -16,6 +16,7 @@ import { type PermissionRequest, sandboxNotice, summarizeToolCall } from "../too
 import type { CliOptions } from "./args.js";
 import { changeOf, formatDiff, loadDiff } from "./edit-diff.js";
 import type { CliIo } from "./io.js";
+import { type CliMcp, openMcp } from "./mcp-session.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { type ChangeCache, changeKey, TurnRenderer } from "./render.js";
 import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
@@ -69,6 +70,8 @@ class Repl implements ReplHost {
   /** What the spinner says the turn is doing. */
   #activity = { label: "Thinking", started: 0, outputChars: 0, outputTokens: 0 };
   #engine: QueryEngine | undefined;
+  /** The session's MCP servers, connected once the REPL starts (kept across /clear and /resume). */
+  #mcp: CliMcp | undefined;
   stats: SessionStats;
   #turnRunning = false;
   #interruptsThisTurn = 0;
@@ -150,6 +153,11 @@ class Repl implements ReplHost {
     // Loaded once the session is up, off the start-up path (only the interactive TTY renders them).
     this.#renderers = this.#terminal !== undefined ? Promise.all([loadMarkdown(), loadDiff()]) : Promise.resolve();
     try {
+      this.#mcp = await openMcp(this.#cli, {
+        cwd: this.#io.cwd,
+        env: this.#io.env,
+        stderr: { write: (text: string) => this.print(text.trimEnd()) },
+      });
       this.#adopt(await openSession(this.#cli, this.#options()));
       this.#banner();
       await this.#loadCustomCommands();
@@ -178,6 +186,7 @@ class Repl implements ReplHost {
       this.#sink?.flush?.();
       this.#reader.close();
       await this.#engine?.close();
+      await this.#mcp?.close();
     }
     const path = this.#engine?.transcriptPath;
     if (path !== undefined) this.print(this.#style.dim(`Transcript: ${path}`));
@@ -199,7 +208,14 @@ class Repl implements ReplHost {
   }
 
   #options() {
-    return engineOptions(this.#cli, this.#io.cwd, (request) => this.#prompter.ask(request));
+    return {
+      ...engineOptions(this.#cli, this.#io.cwd, (request) => this.#prompter.ask(request)),
+      ...this.#mcp?.engineOptions,
+    };
+  }
+
+  mcpStatus(): string {
+    return this.#mcp?.status() ?? "No MCP servers configured.";
   }
 
   #adopt(opened: OpenedSession): void {

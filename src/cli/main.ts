@@ -54,6 +54,10 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
       return helpOr(STORE_COMMAND_USAGE.import, rest, io, async () =>
         (await import("./import-command.js")).runImportCommand(rest, io),
       );
+    case "mcp": {
+      const { MCP_COMMAND_USAGE, runMcpCommand } = await import("./mcp-command.js");
+      return helpOr(MCP_COMMAND_USAGE, rest, io, () => runMcpCommand(rest, io));
+    }
     case "inspect": {
       const { runInspect } = await import("./inspect/inspect.js");
       return runInspect(rest, { stdout: io.stdout, stderr: io.stderr, isTTY: io.stderr.isTTY === true, env: io.env });

@@ -119,7 +119,8 @@ export async function runSubagent(environment: SubagentEnvironment, request: Age
       transcript,
       provider: environment.provider,
       tools: new Map(tools.map((tool) => [tool.name, tool])),
-      toolDefinitions: toolDefinitions(tools),
+      // Deferred MCP tools stay out of a subagent's tools block too (it finds them with ToolSearch).
+      toolDefinitions: toolDefinitions(tools.filter((tool) => tool.deferLoading !== true)),
       policy: environment.policy,
       ...(environment.toolRuntime ? { toolRuntime: environment.toolRuntime } : {}),
       cwd: environment.cwd,

@@ -209,6 +209,8 @@ const FLOORS: Record<string, number> = {
   cache: 3,
   provider: 3,
   compaction: 3,
+  // MCP clients: their tools are ordinary `Tool`s; below engine/, never importing cli/.
+  mcp: 3,
   // The user's world: memory files, skills and commands (they become attachments and a tool).
   memory: 3,
   loop: 4,

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { formatServerStatus, loadMcpServers, McpManager, PROJECT_MCP_FILE } from "../mcp/index.js";
+import { loadMcpClient, loadMcpServers, PROJECT_MCP_FILE } from "../mcp/index.js";
 import { UsageError } from "./args.js";
 import type { CliIo } from "./io.js";
 import { userMcpFile } from "./mcp-session.js";
@@ -66,6 +66,7 @@ async function connectAndReport(io: CliIo, only?: string): Promise<number> {
     io.stderr.write(`threadline: no MCP server named "${only}" (see \`threadline mcp list\`)\n`);
     return 1;
   }
+  const { formatServerStatus, McpManager } = await loadMcpClient();
   const manager = new McpManager(chosen, { cwd: io.cwd });
   try {
     await manager.start();

@@ -6,9 +6,14 @@
 import { join } from "node:path";
 import type { QueryEngineOptions } from "../engine/engine-options.js";
 // Not mcp/index.js: the SDK client (manager.js) is loaded only when a server is configured, off the start-up path.
-import { loadMcpServers, type SettingsServers } from "../mcp/config-sources.js";
-import { DEFAULT_MCP_OUTPUT_TOKENS, MCP_OUTPUT_TOKENS_ENV } from "../mcp/result-content.js";
-import { createToolSearchTool } from "../mcp/tool-search.js";
+import {
+  createToolSearchTool,
+  DEFAULT_MCP_OUTPUT_TOKENS,
+  loadMcpClient,
+  loadMcpServers,
+  MCP_OUTPUT_TOKENS_ENV,
+  type SettingsServers,
+} from "../mcp/index.js";
 import { threadlineHome } from "../transcript/index.js";
 import type { CliOptions } from "./args.js";
 
@@ -60,7 +65,7 @@ export async function openMcp(
       close: async () => {},
     };
   }
-  const { formatServerStatus, McpManager } = await import("../mcp/manager.js");
+  const { formatServerStatus, McpManager } = await loadMcpClient();
   const home = threadlineHome(io.env);
   const spillDirectory = join(home, "mcp-output");
   const connectTimeoutMs = positive(io.env[MCP_TIMEOUT_ENV]);

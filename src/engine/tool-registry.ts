@@ -4,7 +4,7 @@
  * looks up a name it does not know yet, so a tool ToolSearch just found on such a server runs in the same turn.
  * Names are only ever added, never replaced or removed (docs/MCP.md).
  */
-import type { AnyTool } from "../tools/types.js";
+import type { AnyTool } from "../tools/index.js";
 
 export class ToolRegistry extends Map<string, AnyTool> {
   readonly #extra: () => readonly AnyTool[];

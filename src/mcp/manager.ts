@@ -3,7 +3,7 @@
  * a slow server never holds up the first prompt for long), hands their tools to the engine in a deterministic
  * order with one object per tool for the whole session, and reports each server's state for `/mcp`.
  */
-import type { AnyTool } from "../tools/types.js";
+import type { AnyTool } from "../tools/index.js";
 import type { ConfiguredServer } from "./config.js";
 import { type ConnectionOptions, McpConnection, type ServerState } from "./connection.js";
 import { mcpTool } from "./mcp-tool.js";

@@ -4,7 +4,7 @@
  * result the model can act on.
  */
 import { z } from "zod";
-import type { AnyTool, ToolOutput } from "../tools/types.js";
+import type { AnyTool, ToolOutput } from "../tools/index.js";
 import type { McpConnection, McpToolInfo } from "./connection.js";
 import { DEFAULT_MCP_OUTPUT_TOKENS, mapCallResult } from "./result-content.js";
 import { mcpToolName } from "./tool-names.js";

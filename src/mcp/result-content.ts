@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ImageMediaType, ToolResultContentBlock } from "../messages/index.js";
-import type { ToolOutput } from "../tools/types.js";
+import type { ToolOutput } from "../tools/index.js";
 
 /** Tokens of MCP output kept inline; more is spilled to a file. Claude Code's default. */
 export const DEFAULT_MCP_OUTPUT_TOKENS = 25_000;

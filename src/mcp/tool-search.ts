@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { isMainCompactBoundary, type TimelineEntry } from "../messages/index.js";
-import type { AnyTool, Tool } from "../tools/types.js";
+import type { AnyTool, Tool } from "../tools/index.js";
 
 export const TOOL_SEARCH_NAME = "ToolSearch";
 

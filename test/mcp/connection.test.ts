@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compactableToolNames } from "../../src/loop/query-context.js";
-import { McpManager } from "../../src/mcp/index.js";
+import { McpManager } from "../../src/mcp/client.js";
 import { runTool } from "../../src/tools/run-tool.js";
 import { SecretEnvironment } from "../../src/tools/secret-env.js";
 import type { AnyTool, ToolContext } from "../../src/tools/types.js";

@@ -9,7 +9,7 @@ import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpManager } from "../../src/mcp/index.js";
+import { McpManager } from "../../src/mcp/client.js";
 
 function mcpServer(request: IncomingMessage): Server {
   const server = new Server({ name: "http-test", version: "1.0.0" }, { capabilities: { tools: {} } });

@@ -10,7 +10,7 @@ import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
 import { emptyUsage, type TurnUsage } from "../loop/events.js";
 import { modelLimits } from "../messages/index.js";
-import { type PermissionRequest, summarizeToolCall } from "../tools/permissions.js";
+import { type PermissionReply, type PermissionRequest, summarizeToolCall } from "../tools/permissions.js";
 import { sandboxNotice } from "../tools/tool-runtime.js";
 import type { CliOptions } from "./args.js";
 import { changeOf, formatDiff, loadDiff } from "./edit-diff.js";
@@ -102,12 +102,10 @@ class Repl implements ReplHost {
       this.#reader = new LineReader(rl, (line) => this.print(line));
       rl.on("SIGINT", () => this.#onInterrupt());
     }
-    this.#prompter = new PermissionPrompter(
-      this.#reader,
-      this.#style,
-      (text) => this.print(text),
-      (request) => (this.#terminal !== undefined ? this.#diffFor(request) : []),
-    );
+    this.#prompter = new PermissionPrompter(this.#reader, this.#style, (text) => this.print(text), {
+      describe: (request) => (this.#terminal !== undefined ? this.#diffFor(request) : []),
+      onCancel: () => this.#engine?.interrupt(),
+    });
     this.stats = freshStats(0);
   }
 
@@ -186,7 +184,17 @@ class Repl implements ReplHost {
   }
 
   #options() {
-    return engineOptions(this.#cli, this.#io.cwd, (request) => this.#prompter.ask(request));
+    return engineOptions(this.#cli, this.#io.cwd, (request) => this.#ask(request));
+  }
+
+  /** The permission question; the spinner's clock does not count the time spent answering it. */
+  async #ask(request: PermissionRequest): Promise<PermissionReply> {
+    const asked = Date.now();
+    try {
+      return await this.#prompter.ask(request);
+    } finally {
+      this.#activity.started += Date.now() - asked;
+    }
   }
 
   #adopt(opened: OpenedSession): void {
@@ -322,7 +330,8 @@ class Repl implements ReplHost {
 
   #onEscape(): void {
     if (!this.#turnRunning) return;
-    if (this.#reader.waiting) this.#reader.cancel("n");
+    // A pending question (or its reason prompt) is dismissed: the turn ends with nothing run.
+    if (this.#reader.waiting) this.#reader.cancel(null);
     this.#engine?.interrupt();
   }
 
@@ -337,8 +346,8 @@ class Repl implements ReplHost {
         setTimeout(() => process.exit(INTERRUPT_EXIT_CODE), DEFAULT_FORCED_EXIT_MS).unref();
         return;
       }
-      // A pending permission question is answered "no", then the turn stops.
-      if (this.#reader.waiting) this.#reader.cancel("n");
+      // A pending permission question is dismissed, then the turn stops with nothing run.
+      if (this.#reader.waiting) this.#reader.cancel(null);
       this.#engine?.interrupt();
       return;
     }

@@ -4,11 +4,14 @@
  * plain and final, so logs and pipes read cleanly.
  */
 import type { EngineEvent } from "../loop/events.js";
+import { INTERRUPTED_TOOL_MESSAGE } from "../loop/tool-executor.js";
 import { checkNever, type ToolResultBlock, type UserEntry } from "../messages/index.js";
 import { summarizeToolCall } from "../tools/permissions.js";
+import { INTERRUPTED_MESSAGE } from "../tools/run-tool.js";
 import { changeOf, formatDiff } from "./edit-diff.js";
 import { MarkdownStream } from "./markdown.js";
 import { createStyle, type Style } from "./style.js";
+import { wrapOutput } from "./wrap.js";
 
 /** Longest tool outcome shown on a tool's line, in characters. */
 export const DEFAULT_OUTCOME_CHARS = 100;
@@ -30,6 +33,8 @@ export function describeToolOutcome(entry: UserEntry, toolUseId: string, isError
             candidate.type === "tool_result" && candidate.tool_use_id === toolUseId,
         );
   const text = block === undefined ? (typeof content === "string" ? content : "") : toolResultText(block);
+  // An interruption is one word on screen; the sentence is for the model.
+  if (isError && (text === INTERRUPTED_TOOL_MESSAGE || text === INTERRUPTED_MESSAGE)) return "interrupted";
   if (isError) return truncate(firstNonEmptyLine(text) || "failed", DEFAULT_OUTCOME_CHARS);
   const trimmed = text.trimEnd();
   if (trimmed === "") return "done (no output)";
@@ -60,7 +65,7 @@ export interface TurnRendererOptions {
   style?: Style;
   /** Render streamed text as terminal markdown, a completed line at a time. Default false (text as it streams). */
   markdown?: boolean;
-  /** Terminal width for wrapping. Default: 100 columns. */
+  /** Terminal width: markdown wraps to it, and so does every whole line written. Default: markdown at 100 columns, lines unwrapped. */
   width?: () => number;
   /**
    * Show a diff under every Edit and Write, the exit code and a few output lines under Bash. Default false.
@@ -98,6 +103,7 @@ export class TurnRenderer {
   #streamedText = false;
   readonly #markdown: MarkdownStream | undefined;
   readonly #details: TurnRendererOptions["details"];
+  readonly #width: (() => number) | undefined;
 
   constructor(out: TextSink, options: TurnRendererOptions = {}) {
     this.#out = out;
@@ -105,6 +111,7 @@ export class TurnRenderer {
     this.#verbose = options.verbose ?? false;
     this.#style = options.style ?? createStyle(this.#tty);
     this.#details = options.details;
+    this.#width = options.width;
     if (options.markdown === true) {
       this.#markdown = new MarkdownStream({
         color: this.#style.bold("x") !== "x",
@@ -155,14 +162,21 @@ export class TurnRenderer {
         this.#progress(event.toolUseId, event.message);
         return;
       case "tool_end": {
-        const outcome = describeToolOutcome(event.entry, event.block.id, event.isError);
+        const denied = deniedReason(event.entry.toolUseResult);
+        const outcome =
+          denied !== undefined
+            ? `denied${denied === "" ? "" : ` · you said: ${truncate(denied, DEFAULT_OUTCOME_CHARS)}`}`
+            : describeToolOutcome(event.entry, event.block.id, event.isError);
         const mark = event.isError ? this.#style.error("✗") : this.#style.success("✓");
         const follows = this.#lastToolLine === event.block.id;
         this.#clearLive(event.block.id);
         // When other tools' lines came in between (concurrent reads), name the tool again.
         const label = follows ? "" : `${this.#toolLines.get(event.block.id) ?? event.block.name}: `;
-        this.#line(`  ⎿ ${mark} ${this.#style.dim(label + this.#detailedOutcome(event, outcome))}`);
-        for (const detail of this.#detailLines(event)) this.#line(detail);
+        // A denial reads "denied", not the instructions the model was given about it.
+        const shown = denied !== undefined ? outcome : this.#detailedOutcome(event, outcome);
+        this.#line(`  ⎿ ${mark} ${this.#style.dim(label + shown)}`);
+        if (denied !== undefined) this.#details?.changes.delete(changeKey(event.block.name, event.block.input));
+        else for (const detail of this.#detailLines(event)) this.#line(detail);
         this.#lastToolLine = undefined;
         return;
       }
@@ -252,7 +266,7 @@ export class TurnRenderer {
   }
 
   #write(text: string): void {
-    this.#out.write(text);
+    this.#out.write(this.#fit(text));
     this.#atLineStart = text.endsWith("\n");
   }
 
@@ -325,8 +339,14 @@ export class TurnRenderer {
     this.#lastToolLine = undefined;
     this.#flushMarkdown();
     this.#endLine();
-    this.#out.write(`${text}\n`);
+    this.#out.write(`${this.#fit(text)}\n`);
     this.#atLineStart = true;
+  }
+
+  /** Whole lines wrapped to the terminal (when its width is known), continuations under their gutter. */
+  #fit(text: string): string {
+    if (this.#width === undefined) return text;
+    return wrapOutput(text, Math.max(20, this.#width() - 1));
   }
 
   #endLine(): void {
@@ -340,6 +360,14 @@ export class TurnRenderer {
       this.#atLineStart = true;
     }
   }
+}
+
+/** The reason a person gave when denying the call ("" for none), or undefined when it was not denied. */
+function deniedReason(display: unknown): string | undefined {
+  if (typeof display !== "object" || display === null) return undefined;
+  const fields = display as { kind?: unknown; reason?: unknown };
+  if (fields.kind !== "denied") return undefined;
+  return typeof fields.reason === "string" ? fields.reason : "";
 }
 
 function plural(count: number, noun: string): string {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { QueryEngine, type QueryEngineOptions } from "../engine/query-engine.js";
 import { missingCredentials, platformFromEnv } from "../provider/create-provider.js";
 import type { PlatformName } from "../provider/platform-profiles.js";
-import type { PermissionRequest } from "../tools/permissions.js";
+import type { PermissionReply, PermissionRequest } from "../tools/permissions.js";
 import {
   cwdSlug,
   listSessions,
@@ -51,7 +51,7 @@ export function requireCredentials(env: NodeJS.ProcessEnv, platform: PlatformNam
 export function engineOptions(
   cli: CliOptions,
   cwd: string,
-  ask?: (request: PermissionRequest) => Promise<boolean>,
+  ask?: (request: PermissionRequest) => Promise<PermissionReply>,
 ): QueryEngineOptions {
   return {
     cwd,

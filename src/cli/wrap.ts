@@ -7,7 +7,7 @@
  */
 
 /** One escape sequence (CSI or OSC) or one code point. */
-const TOKEN = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|[^]/gu;
+const TOKEN = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|[\s\S]/gu;
 
 /** SGR sequences that switch every attribute off. */
 const RESET = /^\x1b\[0?m$/;

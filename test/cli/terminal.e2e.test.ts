@@ -4,6 +4,7 @@
  * notice, where tmux is not installed.
  */
 import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,13 +38,28 @@ function tmux(...args: string[]): string {
   return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
 }
 
-/** The whole pane, scrollback included, as plain text. */
+/** The whole pane, scrollback included, as plain text (wrapped rows joined). */
 function screen(): string {
   return tmux("capture-pane", "-p", "-J", "-S", "-500", "-t", "0");
 }
 
-/** Starts the built CLI (no key: the emulator is a non-Anthropic server) in a 120×40 tmux pane. */
-async function startTerminal(turns: Turn[], files: Record<string, string> = {}): Promise<{ cwd: string }> {
+/** A pattern for `text` where the terminal may have wrapped any space (or broken a long word). */
+function wrapped(text: string): RegExp {
+  const escaped = [...text].map((char) => (char === " " ? "\\s+" : char.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  return new RegExp(escaped.join("\\s*"));
+}
+
+/** The pane's rows as the terminal shows them (no joining): what fits and what the terminal had to wrap. */
+function rows(): string[] {
+  return tmux("capture-pane", "-p", "-S", "-500", "-t", "0").trimEnd().split("\n");
+}
+
+/** Starts the built CLI (no key: the emulator is a non-Anthropic server) in a `columns`×40 tmux pane. */
+async function startTerminal(
+  turns: Turn[],
+  files: Record<string, string> = {},
+  columns = 120,
+): Promise<{ cwd: string }> {
   emulator = await startEmulator({ scenario: turns });
   const home = await mkdtemp(join(tmpdir(), "threadline-tmux-home-"));
   const cwd = await mkdtemp(join(tmpdir(), "threadline-tmux-cwd-"));
@@ -53,7 +69,22 @@ async function startTerminal(turns: Turn[], files: Record<string, string> = {}):
   socket = `threadline-test-${process.pid}-${++sockets}-${Date.now()}`;
   execFileSync(
     "tmux",
-    ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-c", cwd, process.execPath, BIN],
+    [
+      "-L",
+      socket,
+      "-f",
+      "/dev/null",
+      "new-session",
+      "-d",
+      "-x",
+      String(columns),
+      "-y",
+      "40",
+      "-c",
+      cwd,
+      process.execPath,
+      BIN,
+    ],
     { env: { ...env, TERM: "xterm-256color" } },
   );
   await waitFor(() => /^> /m.test(screen()));
@@ -132,4 +163,63 @@ describe.skipIf(!HAVE_TMUX)("interactive mode in tmux", () => {
     expect(screen()).toContain("> next question");
     expect(screen()).not.toContain("never reached");
   }, 60_000);
+
+  const WRITE_FILE: Turn[] = [
+    {
+      content: [
+        { type: "text", text: "I'll write the file." },
+        { type: "tool_use", name: "Bash", input: { command: "echo hello > created-by-the-tool.txt" } },
+      ],
+    },
+    "MODEL CALLED AGAIN",
+  ];
+
+  for (const columns of [40, 120]) {
+    for (const key of ["Escape", "C-c"]) {
+      // Mutation caught: the question answering "n" on Esc/Ctrl-C (the old behaviour) makes a second request
+      // that answers "MODEL CALLED AGAIN"; cutting the question to the width loses "[n]o" at 40 columns.
+      it(`${key} at the permission question ends the turn with nothing run (${columns} columns)`, async () => {
+        const { cwd } = await startTerminal(WRITE_FILE, {}, columns);
+        tmux("send-keys", "-t", "0", "-l", "make the file");
+        tmux("send-keys", "-t", "0", "Enter");
+        await waitFor(() => screen().includes("esc stops"));
+        // The whole question is on screen, each row within the width (the terminal did not wrap it).
+        expect(screen()).toMatch(
+          wrapped("? Allow Bash(echo hello > created-by-the-tool.txt)? [y]es · [n]o · esc stops"),
+        );
+        for (const row of rows()) expect([...row].length).toBeLessThan(columns);
+        // No spinner clock while the question waits.
+        expect(screen()).not.toMatch(/Running Bash.*\d+s/);
+        tmux("send-keys", "-t", "0", key);
+        await waitFor(() => screen().includes("Interrupted."), 15_000);
+        await waitFor(() => /^ctx \d+%/m.test(screen()));
+        expect(mainRequests()).toHaveLength(1);
+        expect(screen()).not.toContain("MODEL CALLED AGAIN");
+        expect(screen()).toContain("⎿ ✗ interrupted");
+        expect(existsSync(join(cwd, "created-by-the-tool.txt"))).toBe(false);
+      }, 60_000);
+    }
+
+    // Mutation caught: dropping the reason (ask resolving plain false) loses the literal from the request;
+    // rendering the tool result's own text shows "Do not retry" on screen.
+    it(`n with a reason denies the call and the model reads the reason (${columns} columns)`, async () => {
+      const { cwd } = await startTerminal(WRITE_FILE, {}, columns);
+      tmux("send-keys", "-t", "0", "-l", "make the file");
+      tmux("send-keys", "-t", "0", "Enter");
+      await waitFor(() => screen().includes("esc stops"));
+      tmux("send-keys", "-t", "0", "-l", "n");
+      await waitFor(() => screen().includes("Enter to skip"));
+      tmux("send-keys", "-t", "0", "-l", "use printf and name it notes.txt");
+      tmux("send-keys", "-t", "0", "Enter");
+      await waitFor(() => screen().includes("MODEL CALLED AGAIN"));
+      await waitFor(() => mainRequests().length === 2);
+      const last = JSON.stringify(mainRequests()[1]?.messages.at(-1)?.content);
+      expect(last).toContain("use printf and name it notes.txt");
+      expect(last).toContain('"is_error":true');
+      expect(screen()).toMatch(wrapped("denied · you said: use printf and name it notes.txt"));
+      expect(screen()).not.toContain("Do not retry");
+      expect(existsSync(join(cwd, "created-by-the-tool.txt"))).toBe(false);
+      for (const row of rows()) expect([...row].length).toBeLessThanOrEqual(columns);
+    }, 60_000);
+  }
 });

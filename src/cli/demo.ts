@@ -9,7 +9,7 @@
 import { execFile } from "node:child_process";
 import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { QueryEngine } from "../engine/query-engine.js";
@@ -19,7 +19,9 @@ import { threadlineHome } from "../transcript/index.js";
 import { UsageError } from "./args.js";
 import { clearingSavings } from "./clearing-savings.js";
 import { formatTierLines, tierActivity } from "./context-report.js";
+import { loadDiff } from "./edit-diff.js";
 import type { CliIo } from "./io.js";
+import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./markdown.js";
 import { TurnRenderer } from "./render.js";
 import { cacheHitRatio, formatCost, formatStatusLine, observeEvent, type SessionStats } from "./status-line.js";
 import { createStyle } from "./style.js";
@@ -55,16 +57,27 @@ const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export async function runDemo(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.length > 0) throw new UsageError(`demo takes no arguments, got "${argv[0]}"`);
   const style = createStyle(io.stdout.isTTY === true, io.env);
-  const renderer = new TurnRenderer(io.stdout, { style });
   const { startEmulator } = await import("../emulator/index.js");
+  const workdir = await mkdtemp(join(tmpdir(), "threadline-demo-"));
+  const project = join(workdir, "sample-project");
+  await Promise.all([loadMarkdown(), loadDiff()]);
+  // Rendered as the interactive mode renders: markdown, diffs under edits, a command's first lines under
+  // Bash, wrapped to the terminal when there is one (a pipe gets unwrapped lines, markdown at 100 columns).
+  const stdout = io.stdout as { columns?: number };
+  const renderer = new TurnRenderer(io.stdout, {
+    style,
+    markdown: true,
+    ...(stdout.columns !== undefined && stdout.columns > 0
+      ? { width: () => stdout.columns || DEFAULT_MARKDOWN_WIDTH }
+      : {}),
+    details: { cwd: project, changes: new Map() },
+  });
   // The public path: the emulator behaves as the public Messages API (no cache editing, which is emulator-only
   // and opt-in), so what the demo clears and saves is what a user of the real API gets.
   const emulator = await startEmulator({
     scenarioFile: join(PACKAGE_ROOT, "scenarios", "demo.json"),
     cacheEditing: false,
   });
-  const workdir = await mkdtemp(join(tmpdir(), "threadline-demo-"));
-  const project = join(workdir, "sample-project");
   await cp(join(PACKAGE_ROOT, "examples", "sample-project"), project, { recursive: true });
   const engine = new QueryEngine({
     cwd: project,
@@ -133,10 +146,19 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     `  Sample tests:     ${testsPass ? "pass" : "FAIL"} (node test/stats.test.js in the copy)`,
     `  Project copy:     ${project}`,
     `  Transcript:       ${engine.transcriptPath ?? "(in memory)"}`,
-    `  Inspect it with:  threadline inspect ${engine.transcriptPath ?? "<transcript>"}`,
+    `  Inspect it with:  ${launcher(io.cwd)} inspect ${engine.transcriptPath ?? "<transcript>"}`,
   ];
   for (const line of lines) renderer.line(line);
   return completed === DEMO_PROMPTS.length && testsPass ? 0 : 1;
+}
+
+/**
+ * How to run this checkout's CLI from `cwd`: `./bin/threadline` in the package root. `threadline` itself is
+ * on PATH only after a global install or `npm link`, which `npm ci` does not do.
+ */
+export function launcher(cwd: string): string {
+  const path = relative(cwd, join(PACKAGE_ROOT, "bin", "threadline"));
+  return path.startsWith(".") || isAbsolute(path) ? path : `./${path}`;
 }
 
 async function sampleTestsPass(project: string): Promise<boolean> {

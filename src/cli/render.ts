@@ -256,7 +256,7 @@ export class TurnRenderer {
     if (lines.length <= 1) return [];
     const shown = lines.slice(0, DEFAULT_PREVIEW_LINES).map((line) => this.#style.dim(`    ${truncate(line, 120)}`));
     if (lines.length > DEFAULT_PREVIEW_LINES)
-      shown.push(this.#style.dim(`    … ${lines.length - DEFAULT_PREVIEW_LINES} more lines`));
+      shown.push(this.#style.dim(`    … ${plural(lines.length - DEFAULT_PREVIEW_LINES, "more line")}`));
     return shown;
   }
 

@@ -23,7 +23,8 @@ import { loadDiff } from "./edit-diff.js";
 import type { CliIo } from "./io.js";
 import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./markdown.js";
 import { TurnRenderer } from "./render.js";
-import { cacheHitRatio, formatCost, formatStatusLine, observeEvent, type SessionStats } from "./status-line.js";
+import { sessionStats } from "./session-account.js";
+import { cacheHitRatio, formatCost, formatStatusLine } from "./status-line.js";
 import { createStyle } from "./style.js";
 
 /** The prompts the demo types, in order (the scenario answers them). */
@@ -88,15 +89,6 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     home: threadlineHome(io.env),
     env: io.env,
   });
-  const stats: SessionStats = {
-    contextTokens: 0,
-    contextWindow: modelLimits(engine.model, engine.config.modelOverrides).contextWindow,
-    totals: engine.totals,
-    turnMillis: 0,
-    toolCalls: 0,
-    toolErrors: 0,
-    turns: 0,
-  };
   const toolCounts = new Map<string, number>();
   let completed = 0;
   try {
@@ -110,15 +102,12 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     for (const prompt of DEMO_PROMPTS) {
       renderer.line("");
       renderer.line(style.accent(`> ${prompt}`));
-      const started = Date.now();
       for await (const event of engine.submitMessage(prompt)) {
-        observeEvent(stats, event);
         renderer.handle(event);
         if (event.type === "tool_start") toolCounts.set(event.block.name, (toolCounts.get(event.block.name) ?? 0) + 1);
         if (event.type === "turn_end" && event.reason === "completed") completed++;
       }
-      stats.turnMillis += Date.now() - started;
-      renderer.line(style.dim(formatStatusLine(stats)));
+      renderer.line(style.dim(formatStatusLine(sessionStats(engine))));
     }
   } finally {
     await engine.close();
@@ -126,7 +115,9 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
   }
   const testsPass = await sampleTestsPass(project);
   const violations = emulator.requests.reduce((sum, request) => sum + request.violations.length, 0);
-  const totals = engine.totals;
+  // The same account /cost, the status line and `inspect` read: the recorded entries.
+  const stats = sessionStats(engine);
+  const totals = stats.totals;
   const tools = [...toolCounts].map(([name, count]) => `${name} ×${count}`).join(", ");
   const cleared = clearingSavings(engine.timeline.entries, engine.model);
   const lines = [

@@ -8,8 +8,7 @@
 import { createInterface } from "node:readline";
 import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
-import { emptyUsage, type TurnUsage } from "../loop/events.js";
-import { modelLimits } from "../messages/index.js";
+import { emptyUsage } from "../loop/events.js";
 import { type PermissionReply, type PermissionRequest, summarizeToolCall } from "../tools/permissions.js";
 import { sandboxNotice } from "../tools/tool-runtime.js";
 import type { CliOptions } from "./args.js";
@@ -19,10 +18,11 @@ import { LineReader } from "./line-reader.js";
 import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./markdown.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { type ChangeCache, changeKey, type TextSink, TurnRenderer } from "./render.js";
-import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
+import { recapLines, summarizeProblems } from "./resume-recap.js";
 import { CliError, engineOptions, type OpenedSession, openSession, requireCredentials, resume } from "./session.js";
+import { sessionStats } from "./session-account.js";
 import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
-import { formatStatusLine, formatTokens, observeEvent, type SessionStats, usageContextTokens } from "./status-line.js";
+import { formatStatusLine, formatTokens, type SessionStats } from "./status-line.js";
 import { createStyle, type Style } from "./style.js";
 import { TerminalInput } from "./terminal-input.js";
 import { packageVersion } from "./version.js";
@@ -58,8 +58,6 @@ class Repl implements ReplHost {
   readonly #prompter: PermissionPrompter;
   /** Edit/Write changes captured when asked about, shown as diffs after they ran. */
   readonly #changes: ChangeCache = new Map();
-  /** Usage recorded in a resumed transcript before this process opened it. */
-  #carried: TurnUsage = emptyUsage();
   /** One line about what the transcript loader skipped, shown after the banner. */
   #problems: string | undefined;
   /** Resolves once markdown and diff rendering are loaded. */
@@ -67,7 +65,6 @@ class Repl implements ReplHost {
   /** What the spinner says the turn is doing. */
   #activity = { label: "Thinking", started: 0, outputChars: 0, outputTokens: 0 };
   #engine: QueryEngine | undefined;
-  stats: SessionStats;
   #turnRunning = false;
   #interruptsThisTurn = 0;
   #lastIdleInterrupt = 0;
@@ -106,7 +103,16 @@ class Repl implements ReplHost {
       describe: (request) => (this.#terminal !== undefined ? this.#diffFor(request) : []),
       onCancel: () => this.#engine?.interrupt(),
     });
-    this.stats = freshStats(0);
+  }
+
+  /**
+   * What /cost and the status line show, from the session's recorded entries (one account, see
+   * session-account.ts): a resumed session, a /clear and a /compact agree with `inspect`.
+   */
+  get stats(): SessionStats {
+    const engine = this.#engine;
+    if (engine === undefined) return freshStats(0);
+    return sessionStats(engine);
   }
 
   get engine(): QueryEngine {
@@ -123,7 +129,6 @@ class Repl implements ReplHost {
   }
 
   render(event: EngineEvent): void {
-    observeEvent(this.stats, event);
     this.#track(event);
     this.#renderer.handle(event);
   }
@@ -154,6 +159,8 @@ class Repl implements ReplHost {
         if (text === "") continue;
         if (isSlashCommand(text)) {
           if ((await this.#slash(text)) === "exit") break;
+          // /compact, /clear and /resume change what the status line counts; it is redrawn from the account.
+          this.#terminal?.setStatus(formatStatusLine(this.stats));
           continue;
         }
         await this.#turn(text);
@@ -199,17 +206,6 @@ class Repl implements ReplHost {
 
   #adopt(opened: OpenedSession): void {
     this.#engine = opened.engine;
-    const window = modelLimits(opened.engine.model, opened.engine.config.modelOverrides).contextWindow;
-    this.stats = { ...freshStats(window), model: opened.engine.model };
-    // A resumed session's spending so far carries on into /cost and the status line.
-    const entries = opened.engine.timeline.entries;
-    this.#carried = opened.resumed ? transcriptUsage(entries) : emptyUsage();
-    this.stats.totals = { ...this.#carried };
-    const lastUsage = entries.findLast(
-      (entry) => entry.type === "assistant" && entry.message.usage !== undefined && entry.isApiErrorMessage !== true,
-    );
-    if (lastUsage?.type === "assistant" && lastUsage.message.usage !== undefined)
-      this.stats.contextTokens = usageContextTokens(lastUsage.message.usage);
     this.#problems = summarizeProblems(opened.problems);
   }
 
@@ -221,7 +217,7 @@ class Repl implements ReplHost {
     if (lines.length === 0) return;
     this.print(this.#style.dim("Where this session left off:"));
     for (const line of lines) this.print(line.startsWith("›") ? line : this.#style.dim(line));
-    if (this.#carried.requests > 0) this.print(this.#style.dim(formatStatusLine(this.stats)));
+    if (this.stats.totals.requests > 0) this.print(this.#style.dim(formatStatusLine(this.stats)));
   }
 
   #banner(): void {
@@ -263,8 +259,6 @@ class Repl implements ReplHost {
       this.#terminal?.stopActivity();
       this.#renderer.finish();
       this.#sink?.flush?.();
-      this.stats.turnMillis += Date.now() - started;
-      this.stats.totals = sumUsage(this.#carried, engine.totals);
     }
     this.showStatus();
   }
@@ -361,17 +355,6 @@ class Repl implements ReplHost {
     this.#lastIdleInterrupt = now;
     this.print(this.#style.dim("(Press Ctrl-C again to exit)"));
   }
-}
-
-function sumUsage(a: TurnUsage, b: TurnUsage): TurnUsage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
-    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
-    requests: a.requests + b.requests,
-    costUsd: a.costUsd + b.costUsd,
-  };
 }
 
 function freshStats(contextWindow: number): SessionStats {

@@ -5,11 +5,9 @@
 import { formatCacheReport } from "../cache/index.js";
 import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
-import { modelLimits } from "../messages/index.js";
-import { toolDefinitions } from "../request/index.js";
 import { listSessions } from "../transcript/index.js";
-import { formatContextReport, tierActivity } from "./context-report.js";
-import { formatCostReport, type SessionStats } from "./status-line.js";
+import { contextReportInput, estimateNextRequest, formatContextReport, tierActivity } from "./context-report.js";
+import { formatCostReport, formatTokens, type SessionStats } from "./status-line.js";
 
 /** What a slash command may do to the REPL. */
 export interface ReplHost {
@@ -54,20 +52,7 @@ const COMMANDS: SlashCommand[] = [
   {
     name: "context",
     summary: "What the next request holds, by part and compaction tier",
-    run: (host) => {
-      const engine = host.engine;
-      host.print(
-        formatContextReport({
-          entries: engine.timeline.entries,
-          model: engine.model,
-          contextWindow: modelLimits(engine.model, engine.config.modelOverrides).contextWindow,
-          systemPrompt: engine.config.systemPrompt,
-          tools: toolDefinitions([...engine.tools]),
-          settings: engine.config.compaction,
-        }),
-      );
-      return undefined;
-    },
+    run: (host) => void host.print(formatContextReport(contextReportInput(host.engine))),
   },
   {
     name: "cache",
@@ -122,11 +107,15 @@ async function compact(host: ReplHost, argument: string): Promise<undefined> {
   }
   host.print("Compacting…");
   const before = tierActivity(engine.timeline.entries).compactions;
-  const { preTokens, postTokens } = await engine.compact(argument === "" ? undefined : argument);
+  // The whole next request before and after, as /context and the status line count it (the compaction's own
+  // figures count messages only, which would disagree with both).
+  const preTokens = estimateNextRequest(contextReportInput(engine)).total;
+  await engine.compact(argument === "" ? undefined : argument);
   const activity = tierActivity(engine.timeline.entries);
+  const postTokens = estimateNextRequest(contextReportInput(engine)).total;
   host.print(
     activity.compactions > before
-      ? `Compacted: ~${preTokens.toLocaleString("en-US")} → ~${postTokens.toLocaleString("en-US")} tokens.`
+      ? `Compacted: the next request holds ~${formatTokens(postTokens)} tokens, was ~${formatTokens(preTokens)}.`
       : "Nothing to compact.",
   );
   return undefined;

@@ -275,7 +275,8 @@ export class TerminalInput {
         rows.push((index === 0 ? marker : CONTINUATION) + row);
       });
     }
-    if (this.#status !== undefined) rows.push(fitRow(this.#style.dim(this.#status), columns));
+    // Wrapped rather than cut: in a narrow window the cost at its end must still show.
+    if (this.#status !== undefined) rows.push(...wrapLine(this.#style.dim(this.#status), columns - 1));
     this.#region.render(cursor !== undefined ? { rows, cursor } : { rows });
   }
 }

@@ -59,7 +59,7 @@ async function startTerminal(
   turns: Turn[],
   files: Record<string, string> = {},
   columns = 120,
-): Promise<{ cwd: string }> {
+): Promise<{ cwd: string; home: string }> {
   emulator = await startEmulator({ scenario: turns });
   const home = await mkdtemp(join(tmpdir(), "threadline-tmux-home-"));
   const cwd = await mkdtemp(join(tmpdir(), "threadline-tmux-cwd-"));
@@ -88,7 +88,7 @@ async function startTerminal(
     { env: { ...env, TERM: "xterm-256color" } },
   );
   await waitFor(() => /^> /m.test(screen()));
-  return { cwd };
+  return { cwd, home };
 }
 
 /** Main-loop request bodies (those that carry tools). */
@@ -221,5 +221,107 @@ describe.skipIf(!HAVE_TMUX)("interactive mode in tmux", () => {
       expect(existsSync(join(cwd, "created-by-the-tool.txt"))).toBe(false);
       for (const row of rows()) expect([...row].length).toBeLessThanOrEqual(columns);
     }, 60_000);
+  }
+
+  /** The /cost block printed last, as label → value (rows the window wrapped joined again). */
+  function lastCost(): Map<string, string> {
+    const text = screen();
+    const block = text.slice(text.lastIndexOf("Total cost:"));
+    const labels = [
+      "Total cost",
+      "Model requests",
+      "Model",
+      "Tool calls",
+      "Input tokens",
+      "Output tokens",
+      "Cache hit ratio",
+      "Time in turns",
+    ];
+    const parts = block.split(new RegExp(`^(${labels.join("|")}):`, "m"));
+    const values = new Map<string, string>();
+    for (let index = 1; index + 1 < parts.length; index += 2) {
+      const value = (parts[index + 1] ?? "").split(/\n(?:>|ctx )/)[0] ?? "";
+      if (!values.has(parts[index] ?? "")) values.set(parts[index] ?? "", value.replace(/\s+/g, " ").trim());
+    }
+    return values;
+  }
+
+  /** Types /cost and waits for its block (one more than on screen now). */
+  async function cost(): Promise<Map<string, string>> {
+    const count = () => (screen().match(/Time in turns/g) ?? []).length;
+    const before = count();
+    await typeLine("/cost", () => count() > before);
+    return lastCost();
+  }
+
+  async function typeLine(line: string, until: () => boolean): Promise<void> {
+    tmux("send-keys", "-t", "0", "-l", line);
+    tmux("send-keys", "-t", "0", "Enter");
+    await waitFor(until);
+  }
+
+  for (const columns of [40, 120]) {
+    // Mutations caught: /cost from totals updated only after turns (the old code) leaves out the compaction
+    // request; a resumed session counting only usage shows "0 tool calls"/"over 1 prompt"; the status line not
+    // redrawn after /clear keeps the old cost; inspect and the recap reading compaction's copies as prompts
+    // list "second question" twice and pair "third question" with "Answer one".
+    it(`/cost, the status line and inspect agree after /compact, /clear and /resume (${columns} columns)`, async () => {
+      const { home } = await startTerminal(
+        [
+          "Answer one: the sky is blue.",
+          { content: [{ type: "tool_use", name: "Read", input: { file_path: "notes.txt" } }] },
+          "Answer two: the notes say hello.",
+          "Answer three: snow is white.",
+        ],
+        { "notes.txt": "hello\n" },
+        columns,
+      );
+      await typeLine("first question", () => screen().includes("Answer one"));
+      await typeLine("second question", () => screen().includes("Answer two"));
+      await typeLine("third question", () => screen().includes("Answer three"));
+      await typeLine("/compact", () => screen().includes("Compacted:"));
+      const afterCompact = await cost();
+      // The independent count: every request the emulator answered (main turns and the summary).
+      const served = (emulator?.requests ?? []).filter(
+        (request) => request.path.startsWith("/v1/messages") && !request.path.includes("count_tokens"),
+      ).length;
+      expect(served).toBe(5);
+      expect(afterCompact.get("Model requests")).toBe("5 over 3 prompts");
+      expect(afterCompact.get("Tool calls")).toBe("1 (0 failed)");
+      // /compact, /context and the status line give one figure for what the next request holds.
+      const compacted = /Compacted:\s+the\s+next\s+request\s+holds\s+~(\S+)\s+tokens/.exec(screen())?.[1];
+      await typeLine("/context", () => /Context\s+for\s+the\s+next/.test(screen()));
+      expect(/Context\s+for\s+the\s+next\s+request\s+\(estimated\):\s+(\S+)\s+of/.exec(screen())?.[1]).toBe(compacted);
+      expect(screen()).toMatch(new RegExp(`ctx \\d+% \\(${compacted?.replace(".", "\\.")}/200k\\)`));
+      // inspect reads the transcript file: the same totals, and each prompt once with its requests.
+      const sessionId = /Session\s*([0-9a-f-]{36})/.exec(screen().replace(/\n/g, ""))?.[1] ?? "";
+      expect(sessionId).not.toBe("");
+      await typeLine("/clear", () => /Started\s+a\s+new\s+session/.test(screen()));
+      await waitFor(() => /ctx \d+%[^$]*\$0\.0000/.test(screen()));
+      expect((await cost()).get("Model requests")).toBe("0 over 0 prompts");
+      await typeLine(`/resume ${sessionId.slice(0, 8)}`, () => /Resumed\s+session/.test(screen()));
+      expect(screen()).toMatch(/› third question\n\s+Answer three: snow is white\./);
+      const resumed = await cost();
+      for (const label of ["Total cost", "Model requests", "Tool calls", "Input tokens", "Output tokens"])
+        expect(resumed.get(label)).toBe(afterCompact.get(label));
+      expect(resumed.get("Time in turns")).not.toBe("0.0s");
+      await waitFor(() => screen().includes(afterCompact.get("Total cost") ?? "?"));
+      const transcripts = execFileSync("find", [home, "-name", `${sessionId}.jsonl`], { encoding: "utf8" }).trim();
+      const inspected = execFileSync(process.execPath, [BIN, "inspect", transcripts], { encoding: "utf8" });
+      const total =
+        /Total: (\d+) requests, input (\S+), cache read (\S+), cache write (\S+), output (\S+), hit \S+, cost (\S+)/.exec(
+          inspected,
+        );
+      expect(total?.[1]).toBe("5");
+      expect(`${total?.[2]} uncached, ${total?.[3]} cache read, ${total?.[4]} cache write`).toBe(
+        afterCompact.get("Input tokens"),
+      );
+      expect(total?.[5]).toBe(afterCompact.get("Output tokens"));
+      expect(total?.[6]).toBe(afterCompact.get("Total cost"));
+      const byPrompt = inspected.slice(inspected.indexOf("By prompt:"), inspected.indexOf("Cache breaks"));
+      expect(byPrompt.match(/second question/g)).toHaveLength(1);
+      expect(byPrompt).not.toContain(" 0 requests");
+      for (const row of rows()) expect([...row].length).toBeLessThanOrEqual(columns);
+    }, 90_000);
   }
 });

@@ -7,7 +7,7 @@ import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
 import { listSessions } from "../transcript/index.js";
 import { contextReportInput, estimateNextRequest, formatContextReport, tierActivity } from "./context-report.js";
-import { formatCostReport, formatTokens, type SessionStats } from "./status-line.js";
+import { formatCostReport, type SessionStats } from "./status-line.js";
 
 /** What a slash command may do to the REPL. */
 export interface ReplHost {
@@ -115,7 +115,7 @@ async function compact(host: ReplHost, argument: string): Promise<undefined> {
   const postTokens = estimateNextRequest(contextReportInput(engine)).total;
   host.print(
     activity.compactions > before
-      ? `Compacted: the next request holds ~${formatTokens(postTokens)} tokens, was ~${formatTokens(preTokens)}.`
+      ? `Compacted: ~${preTokens.toLocaleString("en-US")} → ~${postTokens.toLocaleString("en-US")} tokens.`
       : "Nothing to compact.",
   );
   return undefined;

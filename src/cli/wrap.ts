@@ -22,8 +22,10 @@ interface Piece {
 /**
  * Wraps one line of styled text to `columns`. `restPrefix` starts every row after the first (styled as the
  * caller likes); a first row has no prefix added (the line carries its own). Returns at least one row.
+ * `keepLongWords` (default false): a word wider than a row is left whole for the terminal to fold, so a
+ * printed path or command copies as one line; rows of the live region must never overflow, so they break it.
  */
-export function wrapLine(line: string, columns: number, restPrefix = ""): string[] {
+export function wrapLine(line: string, columns: number, restPrefix = "", keepLongWords = false): string[] {
   const prefixWidth = visible(restPrefix);
   // Never narrower than a few columns of content, so a long prefix in a tiny window still makes progress.
   const width = Math.max(columns, prefixWidth + 8);
@@ -41,7 +43,9 @@ export function wrapLine(line: string, columns: number, restPrefix = ""): string
   };
   for (const word of words) {
     const fresh = rows.length === 0 ? used === 0 : used === prefixWidth;
-    if (used + word.width > width && !fresh) {
+    // A word wider than any row (a path, a URL) stays where it is: moving it down gains nothing.
+    const fitsARow = word.width <= width - prefixWidth;
+    if (used + word.width > width && !fresh && (fitsARow || !keepLongWords)) {
       if (word.text.trim() === "") continue; // a space at the break is dropped
       breakRow();
     }
@@ -51,7 +55,7 @@ export function wrapLine(line: string, columns: number, restPrefix = ""): string
         if (token.endsWith("m")) active = RESET.test(token) ? "" : active + token;
         continue;
       }
-      if (used + 1 > width) breakRow();
+      if (used + 1 > width && !keepLongWords) breakRow();
       row += token;
       used += 1;
     }
@@ -113,10 +117,13 @@ export function continuationPrefix(line: string): string {
   return /^\s*/.exec(plain)?.[0] ?? "";
 }
 
-/** Wraps each line of `text` to `columns`, each with the continuation prefix its own shape calls for. */
+/**
+ * Wraps each line of printed output to `columns`, each with the continuation prefix its own shape calls
+ * for; words wider than a row (paths, commands to copy) are left whole.
+ */
 export function wrapOutput(text: string, columns: number): string {
   return text
     .split("\n")
-    .flatMap((line) => wrapLine(line, columns, continuationPrefix(line)))
+    .flatMap((line) => wrapLine(line, columns, continuationPrefix(line), true))
     .join("\n");
 }

@@ -33,7 +33,8 @@ describe("wrapLine", () => {
       "     - delta epsilon",
       "     - zeta",
     ]);
-    expect(wrapOutput("  │ const answer = computeTheAnswer(input)", 24).split("\n")).toEqual([
+    const code = "  │ const answer = computeTheAnswer(input)";
+    expect(wrapLine(code, 24, continuationPrefix(code))).toEqual([
       "  │ const answer =",
       "  │ computeTheAnswer(inp", // wider than the row: broken mid-word, under the gutter
       "  │ ut)",
@@ -42,6 +43,16 @@ describe("wrapLine", () => {
       "  ⎿ ✗ exit 1 · npm ERR!",
       "      missing script:",
       "      test",
+    ]);
+  });
+
+  // Mutation caught: breaking long words in printed output splits a path a person copies across two lines.
+  it("printed output leaves a word wider than a row whole, where it stands (a path copies as one line)", () => {
+    const path = "/tmp/threadline-home/projects/-tmp-x/0d9e6b2c-1f7a-4c55-9a57-3c8f7f1d2e4b.jsonl";
+    expect(wrapOutput(`Transcript: ${path}`, 40)).toBe(`Transcript: ${path}`);
+    expect(wrapOutput(`  Inspect it with:  ./bin/threadline inspect ${path}`, 40).split("\n")).toEqual([
+      "  Inspect it with:  ./bin/threadline",
+      `  inspect ${path}`,
     ]);
   });
 

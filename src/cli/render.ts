@@ -104,6 +104,8 @@ export class TurnRenderer {
   readonly #markdown: MarkdownStream | undefined;
   readonly #details: TurnRendererOptions["details"];
   readonly #width: (() => number) | undefined;
+  /** Error notices printed since the last `reset()` (the turn's end repeats the last one). */
+  readonly #errorsShown = new Set<string>();
 
   constructor(out: TextSink, options: TurnRendererOptions = {}) {
     this.#out = out;
@@ -134,6 +136,7 @@ export class TurnRenderer {
 
   reset(): void {
     this.#streamedText = false;
+    this.#errorsShown.clear();
     this.#toolLines.clear();
     this.#liveTool = undefined;
   }
@@ -182,6 +185,7 @@ export class TurnRenderer {
       }
       case "notice":
         if (event.level === "info" && !this.#verbose) return;
+        if (event.level === "error") this.#errorsShown.add(event.message);
         this.#line(this.#notice(event.level, event.message));
         return;
       case "request_start":
@@ -194,7 +198,9 @@ export class TurnRenderer {
       case "turn_end":
         this.finish();
         if (event.reason !== "completed" && event.reason !== "aborted") {
-          this.#line(this.#notice("error", event.error ?? `Turn ended: ${event.reason}`));
+          const message = event.error ?? `Turn ended: ${event.reason}`;
+          // The loop's error notice usually said it already: once is enough.
+          if (!this.#errorsShown.has(message)) this.#line(this.#notice("error", message));
         }
         if (event.reason === "aborted") this.#line(this.#style.dim("Interrupted."));
         return;
@@ -227,7 +233,15 @@ export class TurnRenderer {
     const display = event.entry.toolUseResult as { kind?: unknown; exitCode?: unknown } | undefined;
     if (display?.kind === "bash" && (typeof display.exitCode === "number" || display.exitCode === null)) {
       const code = display.exitCode === null ? "killed" : `exit ${display.exitCode}`;
-      return `${code} · ${outcome}`;
+      // The output's first line is shown under this one; the outcome only counts the lines (no repeat).
+      const lines = bashOutputLines(event.entry);
+      const summary =
+        lines.length === 0
+          ? "no output"
+          : lines.length === 1
+            ? truncate(lines[0] ?? "", DEFAULT_OUTCOME_CHARS)
+            : `${lines.length} lines`;
+      return `${code} · ${summary}`;
     }
     const change = this.#details.changes.get(changeKey(event.block.name, event.block.input));
     if (change !== undefined && !event.isError) {
@@ -249,10 +263,7 @@ export class TurnRenderer {
     }
     const display = event.entry.toolUseResult as { kind?: unknown } | undefined;
     if (display?.kind !== "bash") return [];
-    const content = event.entry.message.content;
-    const block = typeof content === "string" ? undefined : content.find((part) => part.type === "tool_result");
-    const text = block !== undefined && block.type === "tool_result" ? toolResultText(block).trimEnd() : "";
-    const lines = text.split("\n");
+    const lines = bashOutputLines(event.entry);
     if (lines.length <= 1) return [];
     const shown = lines.slice(0, DEFAULT_PREVIEW_LINES).map((line) => this.#style.dim(`    ${truncate(line, 120)}`));
     if (lines.length > DEFAULT_PREVIEW_LINES)
@@ -360,6 +371,15 @@ export class TurnRenderer {
       this.#atLineStart = true;
     }
   }
+}
+
+/** A Bash result's output lines, without the `Exit code N` line the model is given (the outcome says it). */
+function bashOutputLines(entry: UserEntry): string[] {
+  const content = entry.message.content;
+  const block = typeof content === "string" ? undefined : content.find((part) => part.type === "tool_result");
+  const text = block !== undefined && block.type === "tool_result" ? toolResultText(block) : "";
+  const output = text.replace(/\n*Exit code \d+\s*$/, "").trimEnd();
+  return output === "" ? [] : output.split("\n");
 }
 
 /** The reason a person gave when denying the call ("" for none), or undefined when it was not denied. */

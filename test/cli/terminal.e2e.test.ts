@@ -325,4 +325,36 @@ describe.skipIf(!HAVE_TMUX)("interactive mode in tmux", () => {
       for (const row of rows()) expect([...row].length).toBeLessThanOrEqual(columns);
     }, 90_000);
   }
+
+  for (const columns of [40, 120]) {
+    // Mutations caught: printing turn_end's error after the loop's error notice shows it twice; joining the
+    // cause chain as is prints "Connection error.:"; the outcome line repeating the output's first line, or
+    // the preview keeping "Exit code 3", shows the command's output twice.
+    it(`a connection failure and a failing command are each printed once (${columns} columns)`, async () => {
+      await startTerminal(
+        [
+          {
+            content: [{ type: "tool_use", name: "Bash", input: { command: "echo out1; echo err1 >&2; exit 3" } }],
+          },
+          "Done with the command.",
+        ],
+        {},
+        columns,
+      );
+      await typeLine("run it", () => screen().includes("esc stops"));
+      tmux("send-keys", "-t", "0", "-l", "y");
+      await waitFor(() => screen().includes("Done with the command."));
+      expect(screen()).toMatch(wrapped("⎿ ✗ exit 3 · 2 lines"));
+      expect(rows().filter((row) => row.trim() === "out1")).toHaveLength(1);
+      expect(rows().filter((row) => row.trim() === "err1")).toHaveLength(1);
+      expect(screen()).not.toContain("Exit code");
+      await emulator?.close();
+      emulator = undefined;
+      await typeLine("hello again", () => /Cannot\s+reach/.test(screen()));
+      await waitFor(() => /ctx \d+%/.test(screen().slice(screen().search(/Cannot\s+reach/))));
+      expect(screen().match(/Cannot\s+reach/g)).toHaveLength(1);
+      expect(screen()).not.toContain(".:");
+      for (const row of rows()) expect([...row].length).toBeLessThanOrEqual(columns);
+    }, 60_000);
+  }
 });

@@ -7,6 +7,7 @@ import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
 import { listSessions } from "../transcript/index.js";
 import { contextReportInput, estimateNextRequest, formatContextReport, tierActivity } from "./context-report.js";
+import { closestMatch } from "./did-you-mean.js";
 import { formatCostReport, type SessionStats } from "./status-line.js";
 
 /** What a slash command may do to the REPL. */
@@ -78,12 +79,20 @@ function helpText(): string {
     const aliases = command.aliases ? ` (/${command.aliases.join(", /")})` : "";
     return `  /${`${command.name}${aliases}`.padEnd(18)} ${command.summary}`;
   });
-  return ["Commands:", ...lines, "Ctrl-C interrupts a turn; press it twice to exit."].join("\n");
+  return [
+    "Commands:",
+    ...lines,
+    "Keys:",
+    "  Esc or Ctrl-C      interrupt the turn (at a permission question: stop it, nothing runs)",
+    "  Ctrl-C twice       exit (at an empty prompt)",
+    "  Alt-Enter, Shift-Enter, Ctrl-J or \\ then Enter   a new line in the prompt (a paste stays one prompt)",
+    "  Up / Down          earlier prompts; Enter during a turn queues the prompt for after it",
+  ].join("\n");
 }
 
-/** Whether a line is a slash command (a lone "/" or a path like "/usr/bin" is not). */
+/** Whether a line is a slash command, or a lone "/" (which lists them); a path like "/usr/bin" is not. */
 export function isSlashCommand(line: string): boolean {
-  return /^\/[a-z][a-z-]*(\s|$)/i.test(line.trim());
+  return /^\/([a-z][a-z-]*(\s|$)|$)/i.test(line.trim());
 }
 
 /** Runs one slash command line. */
@@ -91,9 +100,19 @@ export async function runSlashCommand(line: string, host: ReplHost): Promise<Sla
   const match = /^\/([a-z][a-z-]*)\s*(.*)$/is.exec(line.trim());
   const name = match?.[1]?.toLowerCase() ?? "";
   const argument = match?.[2]?.trim() ?? "";
+  if (name === "") {
+    host.print(helpText());
+    return "continue";
+  }
   const command = COMMANDS.find((candidate) => candidate.name === name || candidate.aliases?.includes(name));
   if (command === undefined) {
-    host.print(`Unknown command /${name}. Type /help for the list.`);
+    const names = COMMANDS.flatMap((candidate) => [candidate.name, ...(candidate.aliases ?? [])]);
+    const guess = closestMatch(name, names);
+    host.print(
+      guess !== undefined
+        ? `Unknown command /${name}. Did you mean /${guess}? (/help lists them all)`
+        : `Unknown command /${name}. Type /help for the list.`,
+    );
     return "continue";
   }
   return (await command.run(host, argument)) ?? "continue";

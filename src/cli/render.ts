@@ -61,6 +61,8 @@ export function truncate(text: string, limit: number): string {
 export interface TurnRendererOptions {
   /** Show notices at info level and request starts. Default false. */
   verbose?: boolean;
+  /** Show the model's streamed text. Default true; print mode's -v log leaves it to stdout's answer. */
+  text?: boolean;
   /** Default: colours on a TTY unless NO_COLOR is set. */
   style?: Style;
   /** Render streamed text as terminal markdown, a completed line at a time. Default false (text as it streams). */
@@ -104,6 +106,7 @@ export class TurnRenderer {
   readonly #markdown: MarkdownStream | undefined;
   readonly #details: TurnRendererOptions["details"];
   readonly #width: (() => number) | undefined;
+  readonly #showText: boolean;
   /** Error notices printed since the last `reset()` (the turn's end repeats the last one). */
   readonly #errorsShown = new Set<string>();
 
@@ -114,6 +117,7 @@ export class TurnRenderer {
     this.#style = options.style ?? createStyle(this.#tty);
     this.#details = options.details;
     this.#width = options.width;
+    this.#showText = options.text ?? true;
     if (options.markdown === true) {
       this.#markdown = new MarkdownStream({
         color: this.#style.bold("x") !== "x",
@@ -144,7 +148,7 @@ export class TurnRenderer {
   handle(event: EngineEvent): void {
     switch (event.type) {
       case "text_delta":
-        if (event.text !== "") this.#text(event.text);
+        if (event.text !== "" && this.#showText) this.#text(event.text);
         return;
       case "tool_start": {
         this.#flushMarkdown();
@@ -189,8 +193,9 @@ export class TurnRenderer {
         this.#line(this.#notice(event.level, event.message));
         return;
       case "request_start":
+        // `iteration` counts from 1 (the loop counts a request before it is made).
         if (this.#verbose)
-          this.#line(this.#style.dim(`→ request ${event.iteration + 1} (${event.request.json.length} bytes)`));
+          this.#line(this.#style.dim(`→ request ${event.iteration} (${event.request.json.length} bytes)`));
         return;
       case "entry":
         this.#entry(event);

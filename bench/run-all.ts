@@ -47,6 +47,8 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   { name: "crash" },
   { name: "pg-load", timeoutMs: 10 * 60_000 },
   { name: "fuzz" },
+  // A 90 MB upload three times, plus two short sessions: ~15 s.
+  { name: "api-surface" },
 ];
 
 function numberAfter(text: string, pattern: RegExp): number | undefined {

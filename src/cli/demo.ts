@@ -21,11 +21,11 @@ import { clearingSavings } from "./clearing-savings.js";
 import { formatTierLines, tierActivity } from "./context-report.js";
 import { loadDiff } from "./edit-diff.js";
 import type { CliIo } from "./io.js";
-import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./markdown.js";
 import { TurnRenderer } from "./render.js";
 import { sessionStats } from "./session-account.js";
 import { cacheHitRatio, formatCost, formatStatusLine } from "./status-line.js";
-import { createStyle } from "./style.js";
+import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./terminal/markdown.js";
+import { createStyle } from "./terminal/style.js";
 
 /** The prompts the demo types, in order (the scenario answers them). */
 export const DEMO_PROMPTS: readonly string[] = [

@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runInspect } from "../../src/cli/inspect.js";
-import { resolveTranscript } from "../../src/cli/inspect-resolve.js";
+import { runInspect } from "../../src/cli/inspect/inspect.js";
+import { resolveTranscript } from "../../src/cli/inspect/resolve.js";
 import { capture } from "./inspect-helpers.js";
 
 const directories: string[] = [];

@@ -5,11 +5,11 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator, type Turn } from "../../src/emulator/index.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { BIN, buildOnce } from "./build-once.js";
 import { cliEnv, waitFor } from "./cli-process.js";
 
@@ -61,8 +61,8 @@ async function startTerminal(
   columns = 120,
 ): Promise<{ cwd: string; home: string }> {
   emulator = await startEmulator({ scenario: turns });
-  const home = await mkdtemp(join(tmpdir(), "threadline-tmux-home-"));
-  const cwd = await mkdtemp(join(tmpdir(), "threadline-tmux-cwd-"));
+  const home = await makeTempDir("tmux-home");
+  const cwd = await makeTempDir("tmux-cwd");
   directories.push(home, cwd);
   for (const [name, content] of Object.entries(files)) await writeFile(join(cwd, name), content);
   const { ANTHROPIC_API_KEY: _key, NO_COLOR: _noColor, ...env } = cliEnv(emulator.url, home);

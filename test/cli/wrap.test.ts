@@ -1,7 +1,7 @@
 /** Wrapping output to a narrow terminal: nothing lost, nothing wider than the window, gutters kept. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { continuationPrefix, wrapLine, wrapOutput } from "../../src/cli/wrap.js";
+import { continuationPrefix, wrapLine, wrapOutput } from "../../src/cli/terminal/wrap.js";
 
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 const plain = (text: string) => text.replace(ANSI, "");

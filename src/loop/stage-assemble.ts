@@ -69,6 +69,7 @@ export async function* assembleStage(
     latches: state.latches,
     pins,
     newCacheEdits: compaction.newCacheEdits,
+    relayBreakpoints: compaction.relayBreakpoints,
     ...(state.normalizeMemo ? { memo: state.normalizeMemo } : {}),
   });
   if (assembled.latches.betas.length !== state.latches.betas.length) {

@@ -1,7 +1,8 @@
 /**
  * Builds dist/ (tsc -p tsconfig.build.json, then the bundle bin/threadline loads) unless the bundle is newer
  * than every file under src/. A lock directory keeps parallel test files from compiling into dist/ at the
- * same time.
+ * same time. Without the bundle step a changed src/ reached dist/cli/ but not dist/bundle/, so the CLI tests
+ * ran the old code (and a mutation check of a CLI test could not fail).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -22,7 +23,6 @@ function newestMtime(directory: string): number {
 
 function upToDate(): boolean {
   try {
-    // bin/threadline loads the bundle, so the bundle (written after tsc) is what must be current.
     return statSync(join(ROOT, "dist", "bundle", "main.js")).mtimeMs >= newestMtime(join(ROOT, "src"));
   } catch {
     return false;

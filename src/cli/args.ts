@@ -265,10 +265,9 @@ export const USAGE_HINT = "(run `threadline --help` for usage)";
 
 /** The usage text printed by `--help`. */
 export const USAGE = `Usage: threadline [options] [prompt]
-       threadline demo | emulator [options] | inspect <transcript.jsonl | session-id>
+       threadline demo | emulator [options] | inspect <transcript.jsonl | session-id>   (each answers --help)
        threadline sessions [--project <key>] | export <session-id> > file.jsonl | import <file.jsonl>
        threadline mcp list | get <name> | add <name> [--transport stdio|http|sse] <command or url> [args…] | remove <name>
-       threadline demo | emulator [options] | inspect <transcript.jsonl>   (each answers --help)
 
 Starts an interactive session by default; use -p/--print for a single non-interactive answer.
 

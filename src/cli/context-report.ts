@@ -10,7 +10,8 @@ import {
   estimateEntriesTokens,
   warningThreshold,
 } from "../compaction/index.js";
-import { estimateTextTokens, type TimelineEntry } from "../messages/index.js";
+import type { QueryEngine } from "../engine/query-engine.js";
+import { estimateTextTokens, modelLimits, type TimelineEntry } from "../messages/index.js";
 import type { ToolDefinition } from "../request/index.js";
 import { apiView } from "../timeline/index.js";
 import { formatTokens } from "./status-line.js";
@@ -91,13 +92,44 @@ export function formatTierLines(activity: TierActivity, settings: CompactionSett
   ];
 }
 
-/** The `/context` report. */
-export function formatContextReport(input: ContextReportInput): string {
+/** What the next request would hold, estimated by part: the figure `/context`, `/compact` and the status line share. */
+export interface NextRequestEstimate {
+  systemTokens: number;
+  toolTokens: number;
+  messageTokens: number;
+  messages: number;
+  total: number;
+}
+
+export function estimateNextRequest(input: ContextReportInput): NextRequestEstimate {
   const messages = apiView(input.entries);
   const systemTokens = input.systemPrompt.reduce((sum, segment) => sum + estimateTextTokens(segment), 0);
   const toolTokens = estimateTextTokens(JSON.stringify(input.tools));
   const messageTokens = estimateEntriesTokens(messages);
-  const total = systemTokens + toolTokens + messageTokens;
+  return {
+    systemTokens,
+    toolTokens,
+    messageTokens,
+    messages: messages.length,
+    total: systemTokens + toolTokens + messageTokens,
+  };
+}
+
+/** The report's input for an open session. */
+export function contextReportInput(engine: QueryEngine): ContextReportInput {
+  return {
+    entries: engine.timeline.entries,
+    model: engine.model,
+    contextWindow: modelLimits(engine.model, engine.config.modelOverrides).contextWindow,
+    systemPrompt: engine.config.systemPrompt,
+    tools: engine.requestToolDefinitions(),
+    settings: engine.config.compaction,
+  };
+}
+
+/** The `/context` report. */
+export function formatContextReport(input: ContextReportInput): string {
+  const { systemTokens, toolTokens, messageTokens, messages, total } = estimateNextRequest(input);
   const window = input.contextWindow;
   const percent = (tokens: number) => `${((100 * tokens) / window).toFixed(1)}%`;
   const row = (label: string, tokens: number) =>
@@ -106,7 +138,7 @@ export function formatContextReport(input: ContextReportInput): string {
     `Context for the next request (estimated): ${formatTokens(total)} of ${formatTokens(window)} (${percent(total)}) · ${input.model}`,
     row("system prompt", systemTokens),
     row(`tools (${input.tools.length})`, toolTokens),
-    row(`messages (${messages.length})`, messageTokens),
+    row(`messages (${messages})`, messageTokens),
     row("free (output reserved)", Math.max(0, effectiveContextWindow(input.model, window) - total)),
     "Compaction tiers",
     ...formatTierLines(tierActivity(input.entries), input.settings).map((line) => `  ${line}`),

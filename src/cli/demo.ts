@@ -9,7 +9,7 @@
 import { execFile } from "node:child_process";
 import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { QueryEngine } from "../engine/query-engine.js";
@@ -19,9 +19,12 @@ import { threadlineHome } from "../transcript/index.js";
 import { UsageError } from "./args.js";
 import { clearingSavings } from "./clearing-savings.js";
 import { formatTierLines, tierActivity } from "./context-report.js";
+import { loadDiff } from "./edit-diff.js";
 import type { CliIo } from "./io.js";
 import { TurnRenderer } from "./render.js";
-import { cacheHitRatio, formatCost, formatStatusLine, observeEvent, type SessionStats } from "./status-line.js";
+import { sessionStats } from "./session-account.js";
+import { cacheHitRatio, formatCost, formatStatusLine } from "./status-line.js";
+import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./terminal/markdown.js";
 import { createStyle } from "./terminal/style.js";
 
 /** The prompts the demo types, in order (the scenario answers them). */
@@ -55,16 +58,27 @@ const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export async function runDemo(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.length > 0) throw new UsageError(`demo takes no arguments, got "${argv[0]}"`);
   const style = createStyle(io.stdout.isTTY === true, io.env);
-  const renderer = new TurnRenderer(io.stdout, { style });
   const { startEmulator } = await import("../emulator/index.js");
+  const workdir = await mkdtemp(join(tmpdir(), "threadline-demo-"));
+  const project = join(workdir, "sample-project");
+  await Promise.all([loadMarkdown(), loadDiff()]);
+  // Rendered as the interactive mode renders: markdown, diffs under edits, a command's first lines under
+  // Bash, wrapped to the terminal when there is one (a pipe gets unwrapped lines, markdown at 100 columns).
+  const stdout = io.stdout as { columns?: number };
+  const renderer = new TurnRenderer(io.stdout, {
+    style,
+    markdown: true,
+    ...(stdout.columns !== undefined && stdout.columns > 0
+      ? { width: () => stdout.columns || DEFAULT_MARKDOWN_WIDTH }
+      : {}),
+    details: { cwd: project, changes: new Map() },
+  });
   // The public path: the emulator behaves as the public Messages API (no cache editing, which is emulator-only
   // and opt-in), so what the demo clears and saves is what a user of the real API gets.
   const emulator = await startEmulator({
     scenarioFile: join(PACKAGE_ROOT, "scenarios", "demo.json"),
     cacheEditing: false,
   });
-  const workdir = await mkdtemp(join(tmpdir(), "threadline-demo-"));
-  const project = join(workdir, "sample-project");
   await cp(join(PACKAGE_ROOT, "examples", "sample-project"), project, { recursive: true });
   const engine = new QueryEngine({
     cwd: project,
@@ -75,15 +89,6 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     home: threadlineHome(io.env),
     env: io.env,
   });
-  const stats: SessionStats = {
-    contextTokens: 0,
-    contextWindow: modelLimits(engine.model, engine.config.modelOverrides).contextWindow,
-    totals: engine.totals,
-    turnMillis: 0,
-    toolCalls: 0,
-    toolErrors: 0,
-    turns: 0,
-  };
   const toolCounts = new Map<string, number>();
   let completed = 0;
   try {
@@ -97,15 +102,12 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     for (const prompt of DEMO_PROMPTS) {
       renderer.line("");
       renderer.line(style.accent(`> ${prompt}`));
-      const started = Date.now();
       for await (const event of engine.submitMessage(prompt)) {
-        observeEvent(stats, event);
         renderer.handle(event);
         if (event.type === "tool_start") toolCounts.set(event.block.name, (toolCounts.get(event.block.name) ?? 0) + 1);
         if (event.type === "turn_end" && event.reason === "completed") completed++;
       }
-      stats.turnMillis += Date.now() - started;
-      renderer.line(style.dim(formatStatusLine(stats)));
+      renderer.line(style.dim(formatStatusLine(sessionStats(engine))));
     }
   } finally {
     await engine.close();
@@ -113,7 +115,9 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
   }
   const testsPass = await sampleTestsPass(project);
   const violations = emulator.requests.reduce((sum, request) => sum + request.violations.length, 0);
-  const totals = engine.totals;
+  // The same account /cost, the status line and `inspect` read: the recorded entries.
+  const stats = sessionStats(engine);
+  const totals = stats.totals;
   const tools = [...toolCounts].map(([name, count]) => `${name} ×${count}`).join(", ");
   const cleared = clearingSavings(engine.timeline.entries, engine.model);
   const lines = [
@@ -133,10 +137,19 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     `  Sample tests:     ${testsPass ? "pass" : "FAIL"} (node test/stats.test.js in the copy)`,
     `  Project copy:     ${project}`,
     `  Transcript:       ${engine.transcriptPath ?? "(in memory)"}`,
-    `  Inspect it with:  threadline inspect ${engine.transcriptPath ?? "<transcript>"}`,
+    `  Inspect it with:  ${launcher(io.cwd)} inspect ${engine.transcriptPath ?? "<transcript>"}`,
   ];
   for (const line of lines) renderer.line(line);
   return completed === DEMO_PROMPTS.length && testsPass ? 0 : 1;
+}
+
+/**
+ * How to run this checkout's CLI from `cwd`: `./bin/threadline` in the package root. `threadline` itself is
+ * on PATH only after a global install or `npm link`, which `npm ci` does not do.
+ */
+export function launcher(cwd: string): string {
+  const path = relative(cwd, join(PACKAGE_ROOT, "bin", "threadline"));
+  return path.startsWith(".") || isAbsolute(path) ? path : `./${path}`;
 }
 
 async function sampleTestsPass(project: string): Promise<boolean> {

@@ -11,18 +11,19 @@ import type { QueryEngine } from "../engine/query-engine.js";
 import type { OpenedSession } from "../engine/sessions.js";
 import type { EngineEvent } from "../loop/events.js";
 import { type CustomCommand, customCommandPrompt, loadCustomCommands } from "../memory/index.js";
-import { emptyUsage, modelLimits, sumUsage, type TurnUsage } from "../messages/index.js";
-import { type PermissionRequest, sandboxNotice, summarizeToolCall } from "../tools/index.js";
+import { emptyUsage } from "../messages/index.js";
+import { type PermissionReply, type PermissionRequest, sandboxNotice, summarizeToolCall } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { changeOf, formatDiff, loadDiff } from "./edit-diff.js";
 import type { CliIo } from "./io.js";
 import { type CliMcp, openMcp } from "./mcp-session.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { type ChangeCache, changeKey, TurnRenderer } from "./render.js";
-import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
+import { recapLines, summarizeProblems } from "./resume-recap.js";
 import { CliError, engineOptions, openSession, requireCredentials, resume } from "./session.js";
+import { sessionStats } from "./session-account.js";
 import { isBuiltinCommand, isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
-import { formatStatusLine, formatTokens, observeEvent, type SessionStats, usageContextTokens } from "./status-line.js";
+import { formatStatusLine, formatTokens, type SessionStats } from "./status-line.js";
 import { TerminalInput } from "./terminal/input.js";
 import { LineReader } from "./terminal/line-reader.js";
 import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./terminal/markdown.js";
@@ -61,8 +62,6 @@ class Repl implements ReplHost {
   readonly #prompter: PermissionPrompter;
   /** Edit/Write changes captured when asked about, shown as diffs after they ran. */
   readonly #changes: ChangeCache = new Map();
-  /** Usage recorded in a resumed transcript before this process opened it. */
-  #carried: TurnUsage = emptyUsage();
   /** One line about what the transcript loader skipped, shown after the banner. */
   #problems: string | undefined;
   /** Resolves once markdown and diff rendering are loaded. */
@@ -72,7 +71,6 @@ class Repl implements ReplHost {
   #engine: QueryEngine | undefined;
   /** The session's MCP servers, connected once the REPL starts (kept across /clear and /resume). */
   #mcp: CliMcp | undefined;
-  stats: SessionStats;
   #turnRunning = false;
   #interruptsThisTurn = 0;
   #lastIdleInterrupt = 0;
@@ -107,13 +105,20 @@ class Repl implements ReplHost {
       this.#reader = new LineReader(rl, (line) => this.print(line));
       rl.on("SIGINT", () => this.#onInterrupt());
     }
-    this.#prompter = new PermissionPrompter(
-      this.#reader,
-      this.#style,
-      (text) => this.print(text),
-      (request) => (this.#terminal !== undefined ? this.#diffFor(request) : []),
-    );
-    this.stats = freshStats(0);
+    this.#prompter = new PermissionPrompter(this.#reader, this.#style, (text) => this.print(text), {
+      describe: (request) => (this.#terminal !== undefined ? this.#diffFor(request) : []),
+      onCancel: () => this.#engine?.interrupt(),
+    });
+  }
+
+  /**
+   * What /cost and the status line show, from the session's recorded entries (one account, see
+   * session-account.ts): a resumed session, a /clear and a /compact agree with `inspect`.
+   */
+  get stats(): SessionStats {
+    const engine = this.#engine;
+    if (engine === undefined) return freshStats(0);
+    return sessionStats(engine);
   }
 
   get engine(): QueryEngine {
@@ -133,7 +138,6 @@ class Repl implements ReplHost {
   }
 
   render(event: EngineEvent): void {
-    observeEvent(this.stats, event);
     this.#track(event);
     this.#renderer.handle(event);
   }
@@ -177,6 +181,8 @@ class Repl implements ReplHost {
         }
         if (isSlashCommand(text)) {
           if ((await this.#slash(text)) === "exit") break;
+          // /compact, /clear and /resume change what the status line counts; it is redrawn from the account.
+          this.#terminal?.setStatus(formatStatusLine(this.stats));
           continue;
         }
         await this.#turn(text);
@@ -209,7 +215,7 @@ class Repl implements ReplHost {
 
   #options() {
     return {
-      ...engineOptions(this.#cli, this.#io.cwd, (request) => this.#prompter.ask(request)),
+      ...engineOptions(this.#cli, this.#io.cwd, (request) => this.#ask(request)),
       ...this.#mcp?.engineOptions,
     };
   }
@@ -218,19 +224,18 @@ class Repl implements ReplHost {
     return this.#mcp?.status() ?? "No MCP servers configured.";
   }
 
+  /** The permission question; the spinner's clock does not count the time spent answering it. */
+  async #ask(request: PermissionRequest): Promise<PermissionReply> {
+    const asked = Date.now();
+    try {
+      return await this.#prompter.ask(request);
+    } finally {
+      this.#activity.started += Date.now() - asked;
+    }
+  }
+
   #adopt(opened: OpenedSession): void {
     this.#engine = opened.engine;
-    const window = modelLimits(opened.engine.model, opened.engine.config.modelOverrides).contextWindow;
-    this.stats = { ...freshStats(window), model: opened.engine.model };
-    // A resumed session's spending so far carries on into /cost and the status line.
-    const entries = opened.engine.timeline.entries;
-    this.#carried = opened.resumed ? transcriptUsage(entries) : emptyUsage();
-    this.stats.totals = { ...this.#carried };
-    const lastUsage = entries.findLast(
-      (entry) => entry.type === "assistant" && entry.message.usage !== undefined && entry.isApiErrorMessage !== true,
-    );
-    if (lastUsage?.type === "assistant" && lastUsage.message.usage !== undefined)
-      this.stats.contextTokens = usageContextTokens(lastUsage.message.usage);
     this.#problems = summarizeProblems(opened.problems);
   }
 
@@ -242,7 +247,7 @@ class Repl implements ReplHost {
     if (lines.length === 0) return;
     this.print(this.#style.dim("Where this session left off:"));
     for (const line of lines) this.print(line.startsWith("›") ? line : this.#style.dim(line));
-    if (this.#carried.requests > 0) this.print(this.#style.dim(formatStatusLine(this.stats)));
+    if (this.stats.totals.requests > 0) this.print(this.#style.dim(formatStatusLine(this.stats)));
   }
 
   #banner(): void {
@@ -291,8 +296,6 @@ class Repl implements ReplHost {
       this.#terminal?.stopActivity();
       this.#renderer.finish();
       this.#sink?.flush?.();
-      this.stats.turnMillis += Date.now() - started;
-      this.stats.totals = sumUsage(this.#carried, engine.totals);
     }
     this.showStatus();
   }
@@ -358,7 +361,8 @@ class Repl implements ReplHost {
 
   #onEscape(): void {
     if (!this.#turnRunning) return;
-    if (this.#reader.waiting) this.#reader.cancel("n");
+    // A pending question (or its reason prompt) is dismissed: the turn ends with nothing run.
+    if (this.#reader.waiting) this.#reader.cancel(null);
     this.#engine?.interrupt();
   }
 
@@ -373,8 +377,8 @@ class Repl implements ReplHost {
         setTimeout(() => process.exit(INTERRUPT_EXIT_CODE), DEFAULT_FORCED_EXIT_MS).unref();
         return;
       }
-      // A pending permission question is answered "no", then the turn stops.
-      if (this.#reader.waiting) this.#reader.cancel("n");
+      // A pending permission question is dismissed, then the turn stops with nothing run.
+      if (this.#reader.waiting) this.#reader.cancel(null);
       this.#engine?.interrupt();
       return;
     }

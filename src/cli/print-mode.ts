@@ -64,7 +64,8 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   const notice = sandboxNotice(engine.sandbox);
   if (notice !== undefined && (cli.sandbox === true || cli.verbose)) io.stderr.write(`threadline: ${notice}\n`);
   const started = Date.now();
-  const renderer = cli.verbose ? new TurnRenderer(io.stderr, { verbose: true }) : undefined;
+  // The -v log on stderr shows requests, tools and notices; the answer is stdout's, so it is not shown twice.
+  const renderer = cli.verbose ? new TurnRenderer(io.stderr, { verbose: true, text: false }) : undefined;
   // Verbose output already shows every notice; otherwise retries of HTTP failures still get a countdown.
   const countdown = cli.verbose ? undefined : new RetryCountdown(io.stderr);
   let interrupts = 0;

@@ -4,12 +4,14 @@
  * plain and final, so logs and pipes read cleanly.
  */
 import type { EngineEvent } from "../loop/events.js";
+import { INTERRUPTED_TOOL_MESSAGE } from "../loop/tool-executor.js";
 import { checkNever, type ToolResultBlock, type UserEntry } from "../messages/index.js";
-import { summarizeToolCall } from "../tools/index.js";
+import { INTERRUPTED_MESSAGE, summarizeToolCall } from "../tools/index.js";
 import { changeOf, formatDiff } from "./edit-diff.js";
 import { MarkdownStream } from "./terminal/markdown.js";
 import { createStyle, type Style } from "./terminal/style.js";
 import type { TextSink } from "./terminal/text.js";
+import { wrapOutput } from "./terminal/wrap.js";
 
 /** Longest tool outcome shown on a tool's line, in characters. */
 export const DEFAULT_OUTCOME_CHARS = 100;
@@ -25,6 +27,8 @@ export function describeToolOutcome(entry: UserEntry, toolUseId: string, isError
             candidate.type === "tool_result" && candidate.tool_use_id === toolUseId,
         );
   const text = block === undefined ? (typeof content === "string" ? content : "") : toolResultText(block);
+  // An interruption is one word on screen; the sentence is for the model.
+  if (isError && (text === INTERRUPTED_TOOL_MESSAGE || text === INTERRUPTED_MESSAGE)) return "interrupted";
   if (isError) return truncate(firstNonEmptyLine(text) || "failed", DEFAULT_OUTCOME_CHARS);
   const trimmed = text.trimEnd();
   if (trimmed === "") return "done (no output)";
@@ -51,11 +55,13 @@ export function truncate(text: string, limit: number): string {
 export interface TurnRendererOptions {
   /** Show notices at info level and request starts. Default false. */
   verbose?: boolean;
+  /** Show the model's streamed text. Default true; print mode's -v log leaves it to stdout's answer. */
+  text?: boolean;
   /** Default: colours on a TTY unless NO_COLOR is set. */
   style?: Style;
   /** Render streamed text as terminal markdown, a completed line at a time. Default false (text as it streams). */
   markdown?: boolean;
-  /** Terminal width for wrapping. Default: 100 columns. */
+  /** Terminal width: markdown wraps to it, and so does every whole line written. Default: markdown at 100 columns, lines unwrapped. */
   width?: () => number;
   /**
    * Show a diff under every Edit and Write, the exit code and a few output lines under Bash. Default false.
@@ -93,6 +99,10 @@ export class TurnRenderer {
   #streamedText = false;
   readonly #markdown: MarkdownStream | undefined;
   readonly #details: TurnRendererOptions["details"];
+  readonly #width: (() => number) | undefined;
+  readonly #showText: boolean;
+  /** Error notices printed since the last `reset()` (the turn's end repeats the last one). */
+  readonly #errorsShown = new Set<string>();
 
   constructor(out: TextSink, options: TurnRendererOptions = {}) {
     this.#out = out;
@@ -100,6 +110,8 @@ export class TurnRenderer {
     this.#verbose = options.verbose ?? false;
     this.#style = options.style ?? createStyle(this.#tty);
     this.#details = options.details;
+    this.#width = options.width;
+    this.#showText = options.text ?? true;
     if (options.markdown === true) {
       this.#markdown = new MarkdownStream({
         color: this.#style.bold("x") !== "x",
@@ -122,6 +134,7 @@ export class TurnRenderer {
 
   reset(): void {
     this.#streamedText = false;
+    this.#errorsShown.clear();
     this.#toolLines.clear();
     this.#liveTool = undefined;
   }
@@ -129,7 +142,7 @@ export class TurnRenderer {
   handle(event: EngineEvent): void {
     switch (event.type) {
       case "text_delta":
-        if (event.text !== "") this.#text(event.text);
+        if (event.text !== "" && this.#showText) this.#text(event.text);
         return;
       case "tool_start": {
         this.#flushMarkdown();
@@ -150,24 +163,33 @@ export class TurnRenderer {
         this.#progress(event.toolUseId, event.message);
         return;
       case "tool_end": {
-        const outcome = describeToolOutcome(event.entry, event.block.id, event.isError);
+        const denied = deniedReason(event.entry.toolUseResult);
+        const outcome =
+          denied !== undefined
+            ? `denied${denied === "" ? "" : ` · you said: ${truncate(denied, DEFAULT_OUTCOME_CHARS)}`}`
+            : describeToolOutcome(event.entry, event.block.id, event.isError);
         const mark = event.isError ? this.#style.error("✗") : this.#style.success("✓");
         const follows = this.#lastToolLine === event.block.id;
         this.#clearLive(event.block.id);
         // When other tools' lines came in between (concurrent reads), name the tool again.
         const label = follows ? "" : `${this.#toolLines.get(event.block.id) ?? event.block.name}: `;
-        this.#line(`  ⎿ ${mark} ${this.#style.dim(label + this.#detailedOutcome(event, outcome))}`);
-        for (const detail of this.#detailLines(event)) this.#line(detail);
+        // A denial reads "denied", not the instructions the model was given about it.
+        const shown = denied !== undefined ? outcome : this.#detailedOutcome(event, outcome);
+        this.#line(`  ⎿ ${mark} ${this.#style.dim(label + shown)}`);
+        if (denied !== undefined) this.#details?.changes.delete(changeKey(event.block.name, event.block.input));
+        else for (const detail of this.#detailLines(event)) this.#line(detail);
         this.#lastToolLine = undefined;
         return;
       }
       case "notice":
         if (event.level === "info" && !this.#verbose) return;
+        if (event.level === "error") this.#errorsShown.add(event.message);
         this.#line(this.#notice(event.level, event.message));
         return;
       case "request_start":
+        // `iteration` counts from 1 (the loop counts a request before it is made).
         if (this.#verbose)
-          this.#line(this.#style.dim(`→ request ${event.iteration + 1} (${event.request.json.length} bytes)`));
+          this.#line(this.#style.dim(`→ request ${event.iteration} (${event.request.json.length} bytes)`));
         return;
       case "entry":
         this.#entry(event);
@@ -175,7 +197,9 @@ export class TurnRenderer {
       case "turn_end":
         this.finish();
         if (event.reason !== "completed" && event.reason !== "aborted") {
-          this.#line(this.#notice("error", event.error ?? `Turn ended: ${event.reason}`));
+          const message = event.error ?? `Turn ended: ${event.reason}`;
+          // The loop's error notice usually said it already: once is enough.
+          if (!this.#errorsShown.has(message)) this.#line(this.#notice("error", message));
         }
         if (event.reason === "aborted") this.#line(this.#style.dim("Interrupted."));
         return;
@@ -208,7 +232,15 @@ export class TurnRenderer {
     const display = event.entry.toolUseResult as { kind?: unknown; exitCode?: unknown } | undefined;
     if (display?.kind === "bash" && (typeof display.exitCode === "number" || display.exitCode === null)) {
       const code = display.exitCode === null ? "killed" : `exit ${display.exitCode}`;
-      return `${code} · ${outcome}`;
+      // The output's first line is shown under this one; the outcome only counts the lines (no repeat).
+      const lines = bashOutputLines(event.entry);
+      const summary =
+        lines.length === 0
+          ? "no output"
+          : lines.length === 1
+            ? truncate(lines[0] ?? "", DEFAULT_OUTCOME_CHARS)
+            : `${lines.length} lines`;
+      return `${code} · ${summary}`;
     }
     const change = this.#details.changes.get(changeKey(event.block.name, event.block.input));
     if (change !== undefined && !event.isError) {
@@ -230,14 +262,11 @@ export class TurnRenderer {
     }
     const display = event.entry.toolUseResult as { kind?: unknown } | undefined;
     if (display?.kind !== "bash") return [];
-    const content = event.entry.message.content;
-    const block = typeof content === "string" ? undefined : content.find((part) => part.type === "tool_result");
-    const text = block !== undefined && block.type === "tool_result" ? toolResultText(block).trimEnd() : "";
-    const lines = text.split("\n");
+    const lines = bashOutputLines(event.entry);
     if (lines.length <= 1) return [];
     const shown = lines.slice(0, DEFAULT_PREVIEW_LINES).map((line) => this.#style.dim(`    ${truncate(line, 120)}`));
     if (lines.length > DEFAULT_PREVIEW_LINES)
-      shown.push(this.#style.dim(`    … ${lines.length - DEFAULT_PREVIEW_LINES} more lines`));
+      shown.push(this.#style.dim(`    … ${plural(lines.length - DEFAULT_PREVIEW_LINES, "more line")}`));
     return shown;
   }
 
@@ -247,7 +276,7 @@ export class TurnRenderer {
   }
 
   #write(text: string): void {
-    this.#out.write(text);
+    this.#out.write(this.#fit(text));
     this.#atLineStart = text.endsWith("\n");
   }
 
@@ -320,8 +349,14 @@ export class TurnRenderer {
     this.#lastToolLine = undefined;
     this.#flushMarkdown();
     this.#endLine();
-    this.#out.write(`${text}\n`);
+    this.#out.write(`${this.#fit(text)}\n`);
     this.#atLineStart = true;
+  }
+
+  /** Whole lines wrapped to the terminal (when its width is known), continuations under their gutter. */
+  #fit(text: string): string {
+    if (this.#width === undefined) return text;
+    return wrapOutput(text, Math.max(20, this.#width() - 1));
   }
 
   #endLine(): void {
@@ -335,6 +370,23 @@ export class TurnRenderer {
       this.#atLineStart = true;
     }
   }
+}
+
+/** A Bash result's output lines, without the `Exit code N` line the model is given (the outcome says it). */
+function bashOutputLines(entry: UserEntry): string[] {
+  const content = entry.message.content;
+  const block = typeof content === "string" ? undefined : content.find((part) => part.type === "tool_result");
+  const text = block !== undefined && block.type === "tool_result" ? toolResultText(block) : "";
+  const output = text.replace(/\n*Exit code \d+\s*$/, "").trimEnd();
+  return output === "" ? [] : output.split("\n");
+}
+
+/** The reason a person gave when denying the call ("" for none), or undefined when it was not denied. */
+function deniedReason(display: unknown): string | undefined {
+  if (typeof display !== "object" || display === null) return undefined;
+  const fields = display as { kind?: unknown; reason?: unknown };
+  if (fields.kind !== "denied") return undefined;
+  return typeof fields.reason === "string" ? fields.reason : "";
 }
 
 function plural(count: number, noun: string): string {

@@ -1,45 +1,15 @@
 /**
- * What a resumed session brings back for the person: the cost and tokens already spent (so `/cost` and
- * the status line continue from them) and a short recap of the last exchanges. Pure functions of the
- * timeline entries.
+ * What a resumed session brings back for the person: a short recap of the last exchanges (what it cost is
+ * session-account.ts's). Pure functions of the timeline entries.
  */
-
-import {
-  type AssistantEntry,
-  addResponseUsage,
-  contentText,
-  emptyUsage,
-  modelLimits,
-  type TimelineEntry,
-  type TurnUsage,
-} from "../messages/index.js";
+import { contentText, type TimelineEntry } from "../messages/index.js";
+import { CompactionCopies, isTypedPrompt } from "./session-account.js";
 
 /** Exchanges (a prompt and the answer's text) shown when a session is resumed. */
 export const DEFAULT_RECAP_EXCHANGES = 3;
 
 /** Characters of each recap line before it is cut. */
 export const DEFAULT_RECAP_CHARS = 100;
-
-/**
- * Usage of every response in the transcript, one count per API message (a response is recorded as one
- * entry per content block; its usage is read once), error placeholders excluded.
- */
-export function transcriptUsage(entries: readonly TimelineEntry[]): TurnUsage {
-  const last = new Map<string, AssistantEntry>();
-  for (const entry of entries) {
-    if (entry.type !== "assistant" || entry.isApiErrorMessage === true || entry.isVirtual === true) continue;
-    if (entry.message.usage === undefined) continue;
-    last.set(entry.message.id, entry);
-  }
-  const total = emptyUsage();
-  for (const entry of last.values()) {
-    const usage = entry.message.usage;
-    if (usage === undefined) continue;
-    const limits = modelLimits(entry.message.model);
-    addResponseUsage(total, usage, limits);
-  }
-  return total;
-}
 
 /** `› prompt` / `  answer` lines for the last exchanges, oldest first. */
 export function recapLines(
@@ -48,12 +18,15 @@ export function recapLines(
   limit: number = DEFAULT_RECAP_CHARS,
 ): string[] {
   const turns: Array<{ prompt: string; answer: string }> = [];
+  // A compaction's copies of the kept tail would pair the last prompt before it with an earlier answer.
+  const copies = new CompactionCopies();
   for (const entry of entries) {
+    if (copies.observe(entry)) continue;
     if (entry.type === "user") {
-      if (entry.isMeta === true || entry.isCompactSummary === true || entry.isVirtual === true) continue;
+      if (!isTypedPrompt(entry)) continue;
       const text = contentText(entry.message.content).trim();
       if (text !== "") turns.push({ prompt: text, answer: "" });
-    } else if (entry.type === "assistant" && entry.isApiErrorMessage !== true) {
+    } else if (entry.type === "assistant" && entry.isApiErrorMessage !== true && entry.isSidechain !== true) {
       const current = turns.at(-1);
       const text = contentText(entry.message.content).trim();
       if (current !== undefined && text !== "") current.answer = text; // the turn's last words

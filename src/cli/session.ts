@@ -6,7 +6,7 @@ import type { QueryEngineOptions } from "../engine/query-engine.js";
 import { type OpenedSession, SessionStore } from "../engine/sessions.js";
 import type { PlatformName } from "../provider/index.js";
 import { missingCredentials, platformFromEnv } from "../provider/index.js";
-import type { PermissionRequest } from "../tools/index.js";
+import type { PermissionReply, PermissionRequest } from "../tools/index.js";
 import { PgSessionDatabase, StoreError } from "../transcript/index.js";
 import type { CliOptions } from "./args.js";
 
@@ -29,7 +29,7 @@ export function requireCredentials(env: NodeJS.ProcessEnv, platform: PlatformNam
 export function engineOptions(
   cli: CliOptions,
   cwd: string,
-  ask?: (request: PermissionRequest) => Promise<boolean>,
+  ask?: (request: PermissionRequest) => Promise<PermissionReply>,
 ): QueryEngineOptions {
   return {
     cwd,

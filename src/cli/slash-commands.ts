@@ -7,9 +7,9 @@ import { formatCacheReport } from "../cache/index.js";
 import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
 import { type CustomCommand, formatMemoryListing, loadedMemoryFiles } from "../memory/index.js";
-import { modelLimits } from "../messages/index.js";
 import { listSessions } from "../transcript/index.js";
-import { formatContextReport, tierActivity } from "./context-report.js";
+import { contextReportInput, estimateNextRequest, formatContextReport, tierActivity } from "./context-report.js";
+import { closestMatch } from "./did-you-mean.js";
 import { formatCostReport, type SessionStats } from "./status-line.js";
 
 /** What a slash command may do to the REPL. */
@@ -59,20 +59,7 @@ const COMMANDS: SlashCommand[] = [
   {
     name: "context",
     summary: "What the next request holds, by part and compaction tier",
-    run: (host) => {
-      const engine = host.engine;
-      host.print(
-        formatContextReport({
-          entries: engine.timeline.entries,
-          model: engine.model,
-          contextWindow: modelLimits(engine.model, engine.config.modelOverrides).contextWindow,
-          systemPrompt: engine.config.systemPrompt,
-          tools: engine.requestToolDefinitions(),
-          settings: engine.config.compaction,
-        }),
-      );
-      return undefined;
-    },
+    run: (host) => void host.print(formatContextReport(contextReportInput(host.engine))),
   },
   {
     name: "mcp",
@@ -118,7 +105,16 @@ function helpText(custom: readonly CustomCommand[]): string {
       return `  /${`${command.name}${hint}`.padEnd(18)} ${command.description} (${command.scope})`;
     });
   const customPart = customLines.length > 0 ? ["Custom commands:", ...customLines] : [];
-  return ["Commands:", ...lines, ...customPart, "Ctrl-C interrupts a turn; press it twice to exit."].join("\n");
+  return [
+    "Commands:",
+    ...lines,
+    ...customPart,
+    "Keys:",
+    "  Esc or Ctrl-C      interrupt the turn (at a permission question: stop it, nothing runs)",
+    "  Ctrl-C twice       exit (at an empty prompt)",
+    "  Alt-Enter, Shift-Enter, Ctrl-J or \\ then Enter   a new line in the prompt (a paste stays one prompt)",
+    "  Up / Down          earlier prompts; Enter during a turn queues the prompt for after it",
+  ].join("\n");
 }
 
 /** Whether `name` is one of the built-in commands (a custom command of that name is not run). */
@@ -127,9 +123,9 @@ export function isBuiltinCommand(name: string): boolean {
   return COMMANDS.some((command) => command.name === lower || command.aliases?.includes(lower));
 }
 
-/** Whether a line is a slash command (a lone "/" or a path like "/usr/bin" is not). */
+/** Whether a line is a slash command, or a lone "/" (which lists them); a path like "/usr/bin" is not. */
 export function isSlashCommand(line: string): boolean {
-  return /^\/[a-z][a-z-]*(\s|$)/i.test(line.trim());
+  return /^\/([a-z][a-z-]*(\s|$)|$)/i.test(line.trim());
 }
 
 /** Runs one slash command line. */
@@ -137,9 +133,19 @@ export async function runSlashCommand(line: string, host: ReplHost): Promise<Sla
   const match = /^\/([a-z][a-z-]*)\s*(.*)$/is.exec(line.trim());
   const name = match?.[1]?.toLowerCase() ?? "";
   const argument = match?.[2]?.trim() ?? "";
+  if (name === "") {
+    host.print(helpText(host.customCommands ?? []));
+    return "continue";
+  }
   const command = COMMANDS.find((candidate) => candidate.name === name || candidate.aliases?.includes(name));
   if (command === undefined) {
-    host.print(`Unknown command /${name}. Type /help for the list.`);
+    const names = COMMANDS.flatMap((candidate) => [candidate.name, ...(candidate.aliases ?? [])]);
+    const guess = closestMatch(name, names);
+    host.print(
+      guess !== undefined
+        ? `Unknown command /${name}. Did you mean /${guess}? (/help lists them all)`
+        : `Unknown command /${name}. Type /help for the list.`,
+    );
     return "continue";
   }
   return (await command.run(host, argument)) ?? "continue";
@@ -153,8 +159,12 @@ async function compact(host: ReplHost, argument: string): Promise<undefined> {
   }
   host.print("Compacting…");
   const before = tierActivity(engine.timeline.entries).compactions;
-  const { preTokens, postTokens } = await engine.compact(argument === "" ? undefined : argument);
+  // The whole next request before and after, as /context and the status line count it (the compaction's own
+  // figures count messages only, which would disagree with both).
+  const preTokens = estimateNextRequest(contextReportInput(engine)).total;
+  await engine.compact(argument === "" ? undefined : argument);
   const activity = tierActivity(engine.timeline.entries);
+  const postTokens = estimateNextRequest(contextReportInput(engine)).total;
   host.print(
     activity.compactions > before
       ? `Compacted: ~${preTokens.toLocaleString("en-US")} → ~${postTokens.toLocaleString("en-US")} tokens.`

@@ -1,9 +1,8 @@
 /**
  * The status line shown after each turn: context used (% of the window), tokens, cache hit ratio, cost.
- * `SessionStats` follows the events; formatting is a pure function of it.
+ * `SessionStats` comes from the session's account (session-account.ts); formatting is a pure function of it.
  */
 import { hitRatio } from "../cache/index.js";
-import type { EngineEvent } from "../loop/events.js";
 import type { Usage } from "../messages/index.js";
 import { isKnownModel, type TurnUsage } from "../messages/index.js";
 import { modelPriceLabel, UNKNOWN_MODEL_NOTE } from "./pricing.js";
@@ -36,19 +35,6 @@ export function usageContextTokens(usage: Usage): number {
 /** Share of prompt tokens served from cache; 0 when nothing was sent. */
 export function cacheHitRatio(totals: TurnUsage): number {
   return hitRatio(totals.inputTokens, totals.cacheReadInputTokens, totals.cacheCreationInputTokens);
-}
-
-/** Updates `stats` from one engine event (tool counts and the last response's context size). */
-export function observeEvent(stats: SessionStats, event: EngineEvent): void {
-  if (event.type === "assistant" && event.entry.message.usage && !event.entry.isApiErrorMessage) {
-    stats.contextTokens = usageContextTokens(event.entry.message.usage);
-  } else if (event.type === "tool_start") {
-    stats.toolCalls++;
-  } else if (event.type === "tool_end" && event.isError) {
-    stats.toolErrors++;
-  } else if (event.type === "turn_end") {
-    stats.turns++;
-  }
 }
 
 /** A compact token count: 950, 12.3k, 1.20M. */

@@ -213,7 +213,7 @@ export function classifyError(error: unknown, secrets: readonly string[] = []): 
 function factsOf(error: unknown): ErrorFacts {
   if (error instanceof APIConnectionError || error instanceof APIConnectionTimeoutError) {
     const cause = error.cause instanceof Error ? `: ${causeChain(error.cause)}` : "";
-    return { message: `${error.message}${cause}`, network: true };
+    return { message: `${cause === "" ? error.message : error.message.replace(/\.$/, "")}${cause}`, network: true };
   }
   if (error instanceof APIError) {
     const platform = platformErrorFacts(error.headers as HeaderReader | undefined, error.error);
@@ -238,7 +238,8 @@ function causeChain(error: Error): string {
     );
     current = current.cause;
   }
-  return parts.join(": ");
+  // "Connection error." + "fetch failed" reads "Connection error: fetch failed", not ".:".
+  return parts.map((part, index) => (index < parts.length - 1 ? part.replace(/\.$/, "") : part)).join(": ");
 }
 
 function describe(facts: ErrorFacts): string {

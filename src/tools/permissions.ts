@@ -15,6 +15,12 @@ export interface PermissionRequest {
   summary: string;
 }
 
+/**
+ * A person's answer to a question: `true` allows, `false` denies, and a denial may carry what the person
+ * typed for the model ("no, run the tests first"), which the model reads in the tool's result.
+ */
+export type PermissionReply = boolean | { allow: false; reason: string };
+
 export interface PermissionPolicy {
   mode: PermissionMode;
   /** Rules whose calls run without asking (`Read`, `Bash(npm test:*)`). */
@@ -22,10 +28,16 @@ export interface PermissionPolicy {
   /** Rules whose calls never run; deny wins over everything else. */
   deny: string[];
   /** Asks a person; resolves true to allow. Without it, calls that need asking are denied. */
-  ask?: (request: PermissionRequest) => Promise<boolean>;
+  ask?: (request: PermissionRequest) => Promise<PermissionReply>;
 }
 
-export type PermissionDecision = { behavior: "allow" } | { behavior: "deny"; message: string };
+/**
+ * `asked`: a person answered no (the UI says "denied" instead of the text meant for the model), with the
+ * `reason` they typed, if any.
+ */
+export type PermissionDecision =
+  | { behavior: "allow" }
+  | { behavior: "deny"; message: string; asked?: { reason: string } };
 
 /** Tools that `acceptEdits` lets through: they change files inside the workspace only. */
 const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit"]);
@@ -89,7 +101,7 @@ export async function checkPermission(
         `"${alwaysAllowRule(tool.name, input) ?? tool.name}") or another permission mode; until then, do not retry this call.`,
     };
   }
-  let approved: boolean;
+  let approved: PermissionReply;
   try {
     approved = await policy.ask({ tool: tool.name, input, summary });
   } catch (error) {
@@ -98,10 +110,14 @@ export async function checkPermission(
       message: `Permission denied: asking the user about ${summary} failed (${(error as Error).message}).`,
     };
   }
-  return approved
-    ? { behavior: "allow" }
-    : {
-        behavior: "deny",
-        message: `The user denied permission for ${summary}. Do not retry it; ask the user what to do instead.`,
-      };
+  if (approved === true) return { behavior: "allow" };
+  const reason = approved === false ? "" : approved.reason.trim();
+  return {
+    behavior: "deny",
+    asked: { reason },
+    message:
+      reason === ""
+        ? `The user denied permission for ${summary}. Do not retry it; ask the user what to do instead.`
+        : `The user denied permission for ${summary} and said: ${reason}`,
+  };
 }

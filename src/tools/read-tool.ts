@@ -64,9 +64,42 @@ interface LineWindow {
   linesSeen: number;
 }
 
-/** Streams the file and keeps lines [first, first + count); stops reading once it knows more follow. */
-async function readLineWindow(filePath: string, first: number, count: number): Promise<LineWindow> {
-  const stream = createReadStream(filePath, { encoding: "utf8" });
+/** Thrown inside `readLineWindow` when the bytes are not UTF-8; the file is read again as Latin-1. */
+class NotUtf8 extends Error {}
+
+/**
+ * Streams the file and keeps lines [first, first + count); stops reading once it knows more follow. Bytes
+ * that are not UTF-8 are not turned into replacement characters: the window is read as Latin-1 instead
+ * (every byte a character, as ISO-8859-1 and most legacy exports mean it), and `latin1` says so.
+ */
+async function readLineWindow(
+  filePath: string,
+  first: number,
+  count: number,
+): Promise<LineWindow & { latin1: boolean }> {
+  try {
+    return { ...(await readLineWindowAs(filePath, first, count, "utf-8")), latin1: false };
+  } catch (error) {
+    if (!(error instanceof NotUtf8)) throw error;
+    return { ...(await readLineWindowAs(filePath, first, count, "latin1")), latin1: true };
+  }
+}
+
+async function readLineWindowAs(
+  filePath: string,
+  first: number,
+  count: number,
+  encoding: "utf-8" | "latin1",
+): Promise<LineWindow> {
+  const stream = createReadStream(filePath);
+  const decoder = new TextDecoder(encoding, { fatal: true });
+  const decode = (chunk: Buffer | undefined): string => {
+    try {
+      return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+    } catch {
+      throw new NotUtf8();
+    }
+  };
   const lines: string[] = [];
   let lineNumber = 0;
   let partial = "";
@@ -82,10 +115,11 @@ async function readLineWindow(filePath: string, first: number, count: number): P
   };
   try {
     outer: for await (const chunk of stream) {
-      const pieces = (partial + String(chunk)).split("\n");
+      const pieces = (partial + decode(chunk as Buffer)).split("\n");
       partial = pieces.pop() ?? "";
       for (const piece of pieces) if (!take(piece)) break outer;
     }
+    if (!more) partial += decode(undefined);
     if (!more && partial.length > 0) take(partial);
   } finally {
     stream.destroy();
@@ -151,6 +185,8 @@ async function readText(filePath: string, size: number, input: ReadInput): Promi
     const next = first + kept;
     text += `\n\n(Showing lines ${first}-${next - 1}. The file continues; call Read with offset=${next} to read more.)`;
   }
+  if (window.latin1)
+    text += "\n\n(The file is not valid UTF-8; it was read as Latin-1 (ISO-8859-1), one character per byte.)";
   const lineCount = kept;
   return { content: text, display: { kind: "text", filePath, firstLine: first, lineCount } };
 }

@@ -7,6 +7,13 @@ import type { SecretEnvironment } from "./secret-env.js";
 import { defaultToolRuntime } from "./tool-runtime.js";
 import type { AnyTool, ToolContext, ToolOutput } from "./types.js";
 
+/** The `display` of a call a person denied at the permission question. */
+export interface DeniedDisplay {
+  kind: "denied";
+  /** What the person told the model instead ("" when nothing). */
+  reason: string;
+}
+
 /** What the model reads when a call is interrupted. */
 export const INTERRUPTED_MESSAGE = "Interrupted by the user: the tool call was stopped before it finished.";
 
@@ -87,7 +94,13 @@ async function runUnredacted(
   try {
     const decision = await Promise.race([checkPermission(tool, parsed.data, policy, context), abort.promise]);
     if (decision === "aborted") return interrupted();
-    if (decision.behavior === "deny") return { content: decision.message, isError: true };
+    if (decision.behavior === "deny") {
+      // The display marks a person's "no", so a UI can show "denied" rather than the model's text.
+      const output: ToolOutput = { content: decision.message, isError: true };
+      if (decision.asked !== undefined)
+        output.display = { kind: "denied", reason: decision.asked.reason } satisfies DeniedDisplay;
+      return output;
+    }
     // The race returns promptly on abort even if a tool ignores its signal; tools that own processes kill them.
     const call = tool.call(parsed.data, context);
     const outcome = await Promise.race([call, abort.promise]);

@@ -54,6 +54,21 @@ describe("threadline demo", () => {
     const project = /Project copy: +(\S+)/.exec(out)?.[1] ?? "";
     expect(await readFile(join(project, "src", "stats.js"), "utf8")).toContain("sort((a, b) => a - b)");
     expect(await readFile(join(ROOT, "examples", "sample-project", "src", "stats.js"), "utf8")).toContain("sort();");
+    // Printed as the interactive mode prints: markdown rendered (no backticks), the Edit's diff, Bash's first
+    // lines. Mutation caught: the demo's renderer without markdown/details (as before) shows the backticks and
+    // no diff.
+    expect(out).toContain("[...values].sort() with no comparator sorts numbers as strings");
+    expect(out).not.toContain("`[...values].sort()`");
+    expect(out).toMatch(
+      /10 - const sorted = \[\.\.\.values\]\.sort\(\);\n\s+10 \+ const sorted = \[\.\.\.values\]\.sort\(\(a, b\) => a - b\);/,
+    );
+    expect(out).toMatch(/✓ exit 0 · 6 lines\n\s+ok - mean of three numbers/);
+    // The closing hint is a command that works from here after `npm ci` (no global install): run it.
+    const hint = /Inspect it with: +(\S+) inspect (\S+)$/m.exec(out);
+    expect(hint?.[1]).toBe("./bin/threadline");
+    expect(hint?.[2]).toBe(transcript);
+    const inspected = await runCli(["inspect", hint?.[2] ?? ""], { cwd: ROOT, env: { ...env, NO_COLOR: "1" } });
+    expect(inspected.code).toBe(0);
     await rm(join(project, ".."), { recursive: true, force: true });
   });
 });

@@ -37,6 +37,20 @@ describe("threadline -p", () => {
     expect(JSON.stringify(requests[1]?.messages)).toContain("hello-from-bash");
   });
 
+  // Mutations caught: the -v log rendering the streamed text shows the answer twice in a terminal (stdout and
+  // stderr); numbering requests from iteration + 1 calls the first request "request 2".
+  it("--verbose logs requests and tools on stderr, numbered from 1, and the answer once (stdout)", async () => {
+    const { cwd, env } = await setup({ scenario: TOOL_SESSION });
+    const result = await runCli(["-p", "run echo", "--allowedTools", "Bash", "--verbose"], { cwd, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Bash printed hello-from-bash.\n");
+    expect(result.stderr).not.toContain("Bash printed hello-from-bash.");
+    expect(result.stderr).toMatch(/^→ request 1 \(\d+ bytes\)$/m);
+    expect(result.stderr).toMatch(/^→ request 2 \(\d+ bytes\)$/m);
+    expect(result.stderr).not.toMatch(/→ request 3/);
+    expect(result.stderr).toContain("⏺ Bash(echo hello-from-bash)");
+  });
+
   it("prints one JSON result object with --output-format json", async () => {
     const { cwd, env } = await setup({ scenario: TOOL_SESSION });
     const sessionId = randomUUID();

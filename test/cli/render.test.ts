@@ -143,11 +143,16 @@ describe("status line and tiers", () => {
 
 describe("prompt helpers", () => {
   it("treats only y/yes and a/always as consent", () => {
-    expect(parsePermissionAnswer("Y")).toBe("yes");
-    expect(parsePermissionAnswer(" always ")).toBe("always");
-    expect(parsePermissionAnswer("")).toBe("no");
-    expect(parsePermissionAnswer(null)).toBe("no");
-    expect(parsePermissionAnswer("sure")).toBe("no");
+    expect(parsePermissionAnswer("Y")).toEqual({ answer: "yes", reason: "" });
+    expect(parsePermissionAnswer(" always ")).toEqual({ answer: "always", reason: "" });
+    expect(parsePermissionAnswer("")).toEqual({ answer: "no", reason: "" });
+    expect(parsePermissionAnswer("sure")).toEqual({ answer: "no", reason: "" });
+    // End of input (or Ctrl-C on a pipe) dismisses the question: the turn stops, nothing runs.
+    expect(parsePermissionAnswer(null)).toEqual({ answer: "cancel", reason: "" });
+    // A no can carry what to do instead; a word that merely starts with n is not a reason.
+    expect(parsePermissionAnswer("n, run the tests first")).toEqual({ answer: "no", reason: "run the tests first" });
+    expect(parsePermissionAnswer("no — use pnpm")).toEqual({ answer: "no", reason: "use pnpm" });
+    expect(parsePermissionAnswer("nope")).toEqual({ answer: "no", reason: "" });
   });
 
   it("recognises slash commands but not paths", () => {

@@ -95,6 +95,9 @@ describe("classification table", () => {
     );
     expect(connection.kind).toBe("connection");
     expect(connection.retryable).toBe(true);
+    // Mutation caught: joining the cause chain as is prints "Connection error.: ECONNREFUSED".
+    expect(connection.message).toContain("Connection error: ECONNREFUSED");
+    expect(connection.message).not.toContain(".:");
     const terminated = classifyError(new TypeError("terminated", { cause: new Error("other side closed") }));
     expect(terminated.kind).toBe("connection");
     expect(terminated.retryable).toBe(true);

@@ -41,7 +41,19 @@ describe("checkPermission", () => {
     const denied = await checkPermission(bashTool, { command: "rm -rf build" }, policy({ ask: answer(false) }));
     expect(denied).toEqual({
       behavior: "deny",
+      asked: { reason: "" },
       message: "The user denied permission for Bash(rm -rf build). Do not retry it; ask the user what to do instead.",
+    });
+    // A no with a reason: the model reads what the person said instead.
+    const withReason = await checkPermission(
+      bashTool,
+      { command: "rm -rf build" },
+      policy({ ask: async () => ({ allow: false, reason: "  clean with npm run clean  " }) }),
+    );
+    expect(withReason).toEqual({
+      behavior: "deny",
+      asked: { reason: "clean with npm run clean" },
+      message: "The user denied permission for Bash(rm -rf build) and said: clean with npm run clean",
     });
   });
 

@@ -32,6 +32,19 @@ describe("Read", () => {
     expect(output.content).toBe("     1\tfirst\n     2\tsecond\n     3\tthird");
   });
 
+  // Mutation caught: decoding as UTF-8 regardless turns "é" (0xE9) into U+FFFD with no word to the model.
+  it("reads a Latin-1 file as Latin-1, with a note, instead of replacement characters", async () => {
+    await writeFile(path.join(workspace, "legacy.csv"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x6e, 0xe4, 0x0a]));
+    const text = outputText((await read({ file_path: "legacy.csv" })).content);
+    expect(text).not.toContain("\uFFFD");
+    expect(text.split("\n").slice(0, 2)).toEqual(["     1\tcafé", "     2\tnä"]);
+    expect(text).toContain("not valid UTF-8; it was read as Latin-1");
+    // Valid UTF-8 (a multi-byte character) gets no note.
+    await writeFile(path.join(workspace, "utf8.txt"), "café\n");
+    const utf8 = outputText((await read({ file_path: "utf8.txt" })).content);
+    expect(utf8).toBe("     1\tcafé");
+  });
+
   it("reads a window with offset and limit and says how to continue", async () => {
     await writeFile(path.join(workspace, "long.txt"), numbered(50));
     const text = outputText((await read({ file_path: "long.txt", offset: 10, limit: 3 })).content);

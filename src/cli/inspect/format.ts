@@ -74,7 +74,7 @@ export function formatInspectReport(report: InspectReport, source?: string): str
         .join(", ");
       lines.push(
         `  ${String(prompt.index).padStart(3)}. ${time}${prompt.text}`,
-        `       ${count(prompt.requests)} requests, ${dollars(prompt.costUsd)}, hit ${percent(prompt.hitRatio)}${tools === "" ? "" : `, tools: ${tools}`}`,
+        `       ${count(prompt.requests)} request${prompt.requests === 1 ? "" : "s"}, ${dollars(prompt.costUsd)}, hit ${percent(prompt.hitRatio)}${tools === "" ? "" : `, tools: ${tools}`}`,
       );
     }
   }

@@ -34,13 +34,23 @@ const USAGE =
   "  --html FILE  also write the report as one self-contained page (charts, prompts, savings)\n" +
   "  --what-if    what the same conversation would cost with threadline's default policy";
 
+/** The parser's complaint in the command's own words: `--html needs a file name` for a missing value. */
+function usageProblem(message: string): string {
+  const missing = /^Option '(--[a-z-]+)(?: <value>)?' argument missing/.exec(message);
+  if (missing?.[1] === "--html") return "--html needs a file name (e.g. --html report.html)";
+  if (missing !== null) return `${missing[1]} needs a value`;
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown !== null) return `unknown option ${unknown[1]}`;
+  return message;
+}
+
 /** Runs the command on the arguments after `inspect`; resolves to the exit code (0 ok, 1 bad file, 2 usage). */
 export async function runInspect(argv: string[], io: InspectIo): Promise<number> {
   let parsed: ReturnType<typeof parseInspectArgs>;
   try {
     parsed = parseInspectArgs(argv);
   } catch (error) {
-    io.stderr.write(`threadline inspect: ${errorText(error)}\n${USAGE}\n`);
+    io.stderr.write(`threadline inspect: ${usageProblem(errorText(error))}\n${USAGE}\n`);
     return 2;
   }
   if (parsed.values.help) {

@@ -6,6 +6,7 @@
  */
 import { type CacheBreak, MAIN_SCOPE, parseCacheBreakNotice } from "../../cache/index.js";
 import { cacheReadUsdPerToken } from "../../messages/index.js";
+import { CompactionCopies } from "../session-account.js";
 import { findBreaks } from "./breaks.js";
 import { CompactionTally } from "./compaction.js";
 import { estimateContentTokens } from "./estimate.js";
@@ -56,6 +57,8 @@ export class InspectAccumulator {
   /** Per scope: the boundary records seen since its last request started. */
   readonly #boundariesSinceRequest = new Map<string, Boundary[]>();
   readonly #prompts: Array<{ text: string; timestamp: string | null }> = [];
+  /** A compaction's copies of the kept tail are not prompts again (they would list twice, with 0 requests). */
+  readonly #copies = new CompactionCopies();
 
   /** Number of lines that parsed as JSON objects with a `type`. */
   get typedRecords(): number {
@@ -80,6 +83,7 @@ export class InspectAccumulator {
     }
     const record = value as JsonRecord;
     this.#records++;
+    const copy = this.#copies.observe(record);
     switch (record.type) {
       case "header":
         this.#format = "threadline";
@@ -90,7 +94,7 @@ export class InspectAccumulator {
         return;
       case "user": {
         this.#noteFormat();
-        const text = promptText(record);
+        const text = copy ? null : promptText(record);
         if (text !== null)
           this.#prompts.push({ text, timestamp: typeof record.timestamp === "string" ? record.timestamp : null });
         this.#addEntry(record);

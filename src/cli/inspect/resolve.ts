@@ -4,7 +4,7 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { TRANSCRIPT_EXTENSION, threadlineHome, transcriptPath } from "../../transcript/index.js";
 
 export type ResolvedTranscript = { ok: true; path: string } | { ok: false; error: string };
@@ -31,10 +31,37 @@ export async function resolveTranscript(
     const found = await findInProjects(projects, fileName);
     if (found !== null) return { ok: true, path: found };
   }
+  // A unique prefix of a session id, as `--resume` accepts (this project's sessions first, then all).
+  if (/^[0-9a-f-]{4,}$/i.test(argument)) {
+    const prefix = argument.toLowerCase();
+    const here = await prefixMatches(dirname(inThisProject), prefix);
+    const matches = here.length > 0 ? here : await projectsPrefixMatches([threadlineProjects, claudeProjects], prefix);
+    if (matches.length === 1 && matches[0] !== undefined) return { ok: true, path: matches[0] };
+    if (matches.length > 1)
+      return { ok: false, error: `session id prefix ${argument} matches ${matches.length} sessions; type more of it` };
+  }
   return {
     ok: false,
     error: `no transcript for session ${argument} under ${threadlineProjects} or ${claudeProjects}`,
   };
+}
+
+/** Transcripts in `folder` whose session id starts with `prefix`. */
+async function prefixMatches(folder: string, prefix: string): Promise<string[]> {
+  const files = await readdir(folder).catch(() => [] as string[]);
+  return files
+    .filter((name) => name.endsWith(TRANSCRIPT_EXTENSION) && name.toLowerCase().startsWith(prefix))
+    .map((name) => join(folder, name));
+}
+
+async function projectsPrefixMatches(roots: readonly string[], prefix: string): Promise<string[]> {
+  const matches: string[] = [];
+  for (const projects of roots) {
+    const folders = await readdir(projects, { withFileTypes: true }).catch(() => []);
+    for (const folder of folders)
+      if (folder.isDirectory()) matches.push(...(await prefixMatches(join(projects, folder.name), prefix)));
+  }
+  return matches;
 }
 
 function looksLikePath(argument: string): boolean {

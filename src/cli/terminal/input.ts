@@ -9,6 +9,7 @@ import { KeyDecoder } from "./keys.js";
 import { LiveRegion } from "./live-region.js";
 import type { Style } from "./style.js";
 import { stripAnsi, visibleWidth } from "./text.js";
+import { wrapLine } from "./wrap.js";
 
 /** Spinner frames, redrawn every `DEFAULT_SPINNER_TICK_MS`. */
 export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -32,7 +33,7 @@ export interface TerminalInputHandlers {
   onEscape(): void;
 }
 
-type Question = { keys: readonly string[]; resolve: (key: string) => void; text: string };
+type Question = { keys: readonly string[]; resolve: (key: string | null) => void; text: string };
 
 export class TerminalInput {
   readonly #streams: TerminalStreams;
@@ -108,20 +109,20 @@ export class TerminalInput {
     });
   }
 
-  /** Asks a question answered by one key of `keys` (lower case); Esc or Ctrl-C answer `keys`' last entry. */
-  choose(text: string, keys: readonly string[]): Promise<string> {
+  /** Asks a question answered by one key of `keys` (lower case); Esc or Ctrl-C dismiss it (null). */
+  choose(text: string, keys: readonly string[]): Promise<string | null> {
     return new Promise((resolve) => {
       this.#question = { text, keys, resolve };
       this.#redraw();
     });
   }
 
-  /** Answers a pending question or prompt (Ctrl-C during a question answers "no"). */
+  /** Settles a pending question or prompt with `answer` (null: dismissed). */
   cancel(answer: string | null): void {
     const question = this.#question;
     if (question !== undefined) {
       this.#question = undefined;
-      question.resolve(answer ?? question.keys.at(-1) ?? "n");
+      question.resolve(answer);
       this.#redraw();
       return;
     }
@@ -243,13 +244,12 @@ export class TerminalInput {
     const question = this.#question;
     if (question === undefined) return;
     const key = typed.toLowerCase();
-    let answer: string | undefined;
-    if (question.keys.includes(key)) answer = key;
-    else if (key === "escape" || key === "interrupt") answer = question.keys.at(-1);
-    if (answer === undefined) return; // other keys are ignored; the question stays
+    const dismissed = key === "escape" || key === "interrupt";
+    if (!dismissed && !question.keys.includes(key)) return; // other keys are ignored; the question stays
     this.#question = undefined;
-    this.print(`${question.text} ${this.#style.bold(answer)}`);
-    question.resolve(answer);
+    const columns = Math.max(20, this.#streams.stdout.columns || 80);
+    this.print(wrapLine(`${question.text} ${this.#style.bold(dismissed ? "esc" : key)}`, columns - 1, "  ").join("\n"));
+    question.resolve(dismissed ? null : key);
     this.#redraw();
   }
 
@@ -258,13 +258,16 @@ export class TerminalInput {
     const columns = Math.max(20, this.#streams.stdout.columns || 80);
     const rows: string[] = [];
     let cursor: { row: number; column: number } | undefined;
-    if (this.#activity !== undefined) {
+    // No spinner or running clock while a person is being asked: nothing runs until they answer.
+    const asking = this.#question !== undefined || (this.#waiter !== undefined && this.#activity !== undefined);
+    if (this.#activity !== undefined && !asking) {
       rows.push(fitRow(`${this.#style.accent(SPINNER_FRAMES[this.#frame] ?? "")} ${this.#activity()}`, columns));
     }
     for (const line of this.#queued)
       rows.push(fitRow(this.#style.dim(`⏎ queued: ${line.replaceAll("\n", " ")}`), columns));
     if (this.#question !== undefined) {
-      rows.push(fitRow(this.#question.text, columns));
+      // Wrapped, not cut: in a narrow window every option must stay readable.
+      rows.push(...wrapLine(this.#question.text, columns - 1, "  "));
     } else {
       const editor = editorRows(this.#buffer.text, this.#buffer.cursor, columns);
       const marker = this.#waiter !== undefined ? this.#style.bold(this.#prompt) : this.#style.dim(this.#prompt);
@@ -273,7 +276,8 @@ export class TerminalInput {
         rows.push((index === 0 ? marker : CONTINUATION) + row);
       });
     }
-    if (this.#status !== undefined) rows.push(fitRow(this.#style.dim(this.#status), columns));
+    // Wrapped rather than cut: in a narrow window the cost at its end must still show.
+    if (this.#status !== undefined) rows.push(...wrapLine(this.#style.dim(this.#status), columns - 1));
     this.#region.render(cursor !== undefined ? { rows, cursor } : { rows });
   }
 }

@@ -37,6 +37,14 @@ export function autoCompactThreshold(model: string, contextWindow: number): numb
   return effectiveContextWindow(model, contextWindow) - AUTOCOMPACT_BUFFER_TOKENS;
 }
 
+/** Share of the autocompact threshold a compaction must bring the context down to. */
+export const DEFAULT_COMPACTION_TARGET_RATIO = 0.5;
+
+/** The context a compaction must leave at most: DEFAULT_COMPACTION_TARGET_RATIO of the autocompact threshold. */
+export function compactionTargetTokens(model: string, contextWindow: number): number {
+  return Math.floor(autoCompactThreshold(model, contextWindow) * DEFAULT_COMPACTION_TARGET_RATIO);
+}
+
 /** Token count at which the UI warns (autocompact − 20,000). */
 export function warningThreshold(model: string, contextWindow: number): number {
   return autoCompactThreshold(model, contextWindow) - WARNING_THRESHOLD_BUFFER_TOKENS;

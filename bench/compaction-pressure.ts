@@ -20,11 +20,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import {
-  autoCompactThreshold,
-  type CompactionSettings,
-  compactionTargetTokens,
-} from "../src/compaction/index.js";
+import { autoCompactThreshold, type CompactionSettings, compactionTargetTokens } from "../src/compaction/index.js";
 import { startEmulator } from "../src/emulator/index.js";
 import { QueryEngine } from "../src/engine/query-engine.js";
 import { DEFAULT_MODEL } from "../src/messages/index.js";
@@ -108,7 +104,13 @@ interface Result {
   steps: number;
 }
 
-function contextOf(record: { usage?: { input_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null } }): number {
+function contextOf(record: {
+  usage?: {
+    input_tokens: number;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+  };
+}): number {
   const usage = record.usage;
   if (usage === undefined) return 0;
   return usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
@@ -310,7 +312,7 @@ async function main(): Promise<void> {
       "compaction-pressure",
       [
         `Written by \`node --import tsx bench/compaction-pressure.ts${values.quick ? " --quick" : ""}\` (${what}, ${done.length} runs, ${jobs} at a time, ${seconds.toFixed(0)} s wall).`,
-        "Closed-loop model, public path (no cache editing; 400 above the window). Results average the given share of the window (each between ¼ and 1¾ of it); four reads, an Edit and an answer needing a fact read three tasks back per task. Bound = ⌈new tokens ÷ (½ autocompact threshold)⌉ + 1. \"After compaction / target\": the largest context of a first request after a compaction, as a share of the post-compaction target.",
+        'Closed-loop model, public path (no cache editing; 400 above the window). Results average the given share of the window (each between ¼ and 1¾ of it); four reads, an Edit and an answer needing a fact read three tasks back per task. Bound = ⌈new tokens ÷ (½ autocompact threshold)⌉ + 1. "After compaction / target": the largest context of a first request after a compaction, as a share of the post-compaction target.',
         "",
         table,
       ].join("\n"),

@@ -109,10 +109,13 @@ function overflowFacts(error: ProviderError): OverflowFacts {
   };
 }
 
-/** The chain's last step, after every tier's: drop the oldest rounds behind a marker (no model call). */
+/**
+ * The chain's last step, after every tier's: drop the oldest rounds behind a marker (no model call). It is
+ * compaction's own fallback, so it runs only while autocompact is on (with every tier off, nothing is dropped).
+ */
 const DROP_STEP: Tier = {
   name: "drop-oldest-rounds",
-  enabled: () => true,
+  enabled: (settings) => settings.autocompact,
   run: () => ({}),
   overflow: dropOverflowStep,
 };

@@ -12,6 +12,7 @@
 import { createSystemEntry, type MessageEntry } from "../messages/index.js";
 import { planRoomClear, recordRoomClear } from "./clear-for-room.js";
 import { type CompactTrigger, compactConversation } from "./compact-conversation.js";
+import { cacheEditingEnabled } from "./microcompact/run-microcompact.js";
 import type { RecordChain } from "./record-chain.js";
 import { autoCompactThreshold, blockingLimit, compactionTargetTokens, tokenCountWithEstimation } from "./thresholds.js";
 import type { AutoCompactSession, CompactionInput } from "./types.js";
@@ -118,7 +119,9 @@ export async function autoCompact(
   const session = input.autoCompact ?? newAutoCompactSession();
   const threshold = autoCompactThreshold(input.model, input.contextWindow);
   const target = compactionTargetTokens(input.model, input.contextWindow);
-  const clear = input.settings.microcompact ? planRoomClear(input, view, tokens) : undefined;
+  // On the cached path microcompact deletes from the cache instead; a client-side clear would rewrite it.
+  const clear =
+    input.settings.microcompact && !cacheEditingEnabled(input) ? planRoomClear(input, view, tokens) : undefined;
   if (clear !== undefined && tokens - clear.tokensSaved <= target) {
     recordRoomClear(
       chain,

@@ -22,7 +22,7 @@ import type { RecordChain } from "./record-chain.js";
 import { effectiveKeepRecent } from "./settings.js";
 import { summarizeConversation } from "./summary-input.js";
 import { compactSummaryText, summaryInstruction } from "./summary-request.js";
-import { budgetTail, tailRoundsFor } from "./tail-budget.js";
+import { budgetTail, fitTail, tailRoundsFor } from "./tail-budget.js";
 import { compactionTargetTokens, effectiveContextWindow, outputReserveTokens } from "./thresholds.js";
 import type { CompactionInput } from "./types.js";
 
@@ -101,9 +101,12 @@ export function copyTail(tail: readonly MessageEntry[], chain: RecordChain): voi
 function memoryTail(rounds: readonly ApiRound[], throughUuid: string, budget: number): MessageEntry[] | undefined {
   const index = rounds.findIndex((round) => round.entries.some((entry) => entry.uuid === throughUuid));
   if (index <= 0 || !startsWithResponse(rounds[index]!)) return undefined;
-  const kept = rounds.slice(index);
-  if (tokensOf(kept) > budget) return undefined;
-  return kept.flatMap((round) => round.entries);
+  // The rounds after the memory's end, fitted like any tail (old results cleared, recent ones cut).
+  const kept = fitTail(
+    rounds.slice(index).flatMap((round) => round.entries),
+    budget,
+  );
+  return kept.tokens > budget ? undefined : kept.entries;
 }
 
 /** Joins the manual and the hook's instructions (either may be absent). */

@@ -126,7 +126,7 @@ export function cutResults(
 }
 
 /** One candidate tail fitted to `budget` by clearing, then cutting (steps 1–2 above). */
-function fitTail(entries: readonly MessageEntry[], budget: number): Omit<BudgetedTail, "droppedRounds"> {
+export function fitTail(entries: readonly MessageEntry[], budget: number): Omit<BudgetedTail, "droppedRounds"> {
   let tokens = estimateEntriesTokens(entries);
   if (tokens <= budget) return { entries: entries.slice(), tokens, cleared: 0, cut: 0 };
   const results = collectToolResults(entries);

@@ -75,7 +75,7 @@ describe("Summary request over the window", () => {
   it("never sends a summary request the server finds too long: the window its error named is kept and worked to", async () => {
     // The client believes in a 100K window; the server enforces 70K. The main request overflows first; from its
     // error the client knows 70K, so every summary request is sized to that (no 400 → shrink → retry loop).
-    // Mutation caught: ignoring the learned window (or the 90 % slack) sends a summary the server rejects.
+    // Mutation caught: ignoring the learned window (or the 95 % slack) sends a summary the server rejects.
     const steps = taskSteps(0, 12, 12);
     harness = await startHarness(
       { scenario: steps, contextWindow: 70_000 },

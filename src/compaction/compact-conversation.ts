@@ -12,6 +12,7 @@ import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } fro
 import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
 import { buildArtifactTrail, renderArtifactTrail } from "./artifact-trail.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
+import type { ForkRunner } from "./fork-runner.js";
 import {
   DEFAULT_POST_COMPACT_RESTORE_WINDOW_RATIO,
   type RestoredFiles,
@@ -109,6 +110,17 @@ function memoryTail(rounds: readonly ApiRound[], throughUuid: string, budget: nu
   return kept.tokens > budget ? undefined : kept.entries;
 }
 
+/** Tokens of a forked request's system and tools: a request of one tiny message, less that message. */
+function requestOverhead(fork: ForkRunner, sessionId: string): number {
+  const probe = createUserEntry({ sessionId, parentUuid: null, uuid: "00000000-0000-4000-8000-0000000000aa" }, [
+    textBlock("."),
+  ]);
+  return Math.max(
+    0,
+    fork.estimate({ messages: [probe], instruction: ".", maxTokens: 1 }) - 2 * estimateEntriesTokens([probe]),
+  );
+}
+
 /** Joins the manual and the hook's instructions (either may be absent). */
 function joinInstructions(options: CompactOptions): string | undefined {
   const parts = [options.instructions, options.extraInstructions].filter(
@@ -127,8 +139,12 @@ export async function compactConversation(
   const effective = effectiveContextWindow(input.model, input.contextWindow);
   const target = compactionTargetTokens(input.model, input.contextWindow);
   const viewTokens = estimateEntriesTokens(view);
-  // System and tools: what the count before compaction holds beyond the messages (they stay as they are).
-  const overhead = Math.min(Math.max(0, options.preTokens - viewTokens), Math.floor(target * MAX_OVERHEAD_SHARE));
+  // System and tools (they stay as they are): the fork's estimate of a request without messages, else what the
+  // count before compaction holds beyond the messages (a server's count can run well above the estimate).
+  const overhead =
+    input.fork !== undefined
+      ? requestOverhead(input.fork, input.sessionId)
+      : Math.min(Math.max(0, options.preTokens - viewTokens), Math.floor(target * MAX_OVERHEAD_SHARE));
   const attachments = (input.restoreAttachments ?? []).filter((text) => text !== "");
   const attachmentTokens = attachments.reduce((sum, text) => sum + estimateTextTokens(text), 0);
   const maxTail = Math.floor(effective * DEFAULT_TAIL_BUDGET_RATIO);

@@ -149,9 +149,9 @@ describe("default-on tiers never cost more than going without them (public path)
   // off so every summary is a model call. Oracles are literals and the logged requests, never the constants:
   // - one summary request per compaction (mutation: sending the summary request three times fails it);
   // - the files attached again after a compaction take at most 18,000 tokens, 10 % of the 180,000 effective
-  //   window (mutation: tripling the restore budget, ratio or setting, attaches 5 files, ~25,000, and fails it);
-  // - the first request after each compaction is at most 66,800 tokens, 40 % of the 167,000 threshold
-  //   (mutation: keeping the tail by rounds, not tokens, leaves it over);
+  //   window (mutation: tripling the restore budget's window share attaches 5 files, 24,866 tokens, and fails it);
+  // - the first request after each compaction is at most 66,800 tokens, 40 % of the 167,000 threshold (the
+  //   tail rule itself is pinned with literal sizes in test/compaction/tail-budget.test.ts);
   // - the session costs no more than a literal ceiling from a run of it (mutation: any extra summary or
   //   restore pushes it over).
   it("long session at 200K, autocompact alone: it compacts, one summary each, restore and target within their literals", async () => {

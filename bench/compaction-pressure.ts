@@ -279,7 +279,7 @@ async function main(): Promise<void> {
     jobs,
   );
   const header =
-    "| window | results | steps | config | finished | summaries | compactions (bound) | re-reads | lost | peak context | after compaction / target | cost | × autocompact only | × tiers off |";
+    "| window | results | steps | config | finished | summary requests | compactions (bound) | re-reads | lost | peak context | after compaction / target | cost | × autocompact only | × tiers off |";
   const rows = [header, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"];
   for (const cell of cells) {
     const of = (name: string) => done.find((item) => item.cell === cell && item.config.name === name)?.result;
@@ -291,7 +291,7 @@ async function main(): Promise<void> {
       const ratio = (base: Result | undefined): string =>
         base === undefined || !base.finished ? "–" : (result.cost / base.cost).toFixed(2);
       rows.push(
-        `| ${cell.window / 1000}K | ${cell.sizes} | ${result.steps} | ${config.name} | ${result.finished ? "yes" : result.stoppedBy} | ${result.summaries} | ${result.compactions} (${result.bound}) | ${result.rereads} | ${result.factsLost} | ${format(result.peak)} | ${result.compactions === 0 ? "–" : `${Math.round(result.worstAfterTarget * 100)} %`} | ${format(result.cost)} | ${ratio(autocompactOnly)} | ${ratio(off)} |`,
+        `| ${cell.window / 1000}K | ${cell.sizes} | ${result.steps} | ${config.name} | ${result.finished ? "yes" : result.stoppedBy} | ${result.summaries} | ${result.compactions} (${result.bound}) | ${result.rereads} | ${result.factsLost} | ${format(result.peak)} | ${result.compactions === 0 ? "–" : `${(result.worstAfterTarget * 100).toFixed(1)} %`} | ${format(result.cost)} | ${ratio(autocompactOnly)} | ${ratio(off)} |`,
       );
       reportResult({
         bench: "compaction-pressure",

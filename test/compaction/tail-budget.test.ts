@@ -13,7 +13,7 @@ import {
 } from "../../src/compaction/index.js";
 import type { MessageEntry } from "../../src/messages/index.js";
 import { apiView } from "../../src/timeline/index.js";
-import { TimelineBuilder } from "./timeline-builder.js";
+import { TimelineBuilder } from "../../support/timeline-builder.js";
 
 const FILES = ["f0.ts", "f1.ts", "f2.ts", "f3.ts", "f4.ts", "f5.ts"];
 

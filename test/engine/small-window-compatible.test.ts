@@ -16,7 +16,8 @@ import {
   pressureSteps,
   writePressureFiles,
 } from "../../bench/lib/pressure-session.js";
-import { collect, startHarness } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { startHarness } from "../../support/engine-harness.js";
 
 const WINDOW = 16_000;
 const SHAPE: PressureShape = { tasks: 5, readsPerTask: 4, minTokens: 300, maxTokens: 1_500, factLag: 3 };

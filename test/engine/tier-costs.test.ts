@@ -20,9 +20,10 @@ import {
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
 import type { RequestLogEntry, Turn } from "../../src/emulator/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
+import { collect } from "../../support/collect.js";
+import { startHarness } from "../../support/engine-harness.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 import { isSummaryRequest } from "./compaction-scenario.js";
-import { collect, startHarness } from "./helpers.js";
 
 const STEPS = 40;
 const FIRST_LINE = "export function helper0_0(value: number): number { return value * 0 + 0; }";

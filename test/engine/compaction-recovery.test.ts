@@ -73,9 +73,11 @@ describe("AutoCompact circuit breaker", () => {
 
 describe("Summary request over the window", () => {
   it("never sends a summary request the server finds too long: the window its error named is kept and worked to", async () => {
-    // The client believes in a 100K window; the server enforces 70K. The main request overflows first; from its
-    // error the client knows 70K, so every summary request is sized to that (no 400 → shrink → retry loop).
-    // Mutation caught: ignoring the learned window (or the 95 % slack) sends a summary the server rejects.
+    // The client believes in a 100K window; the server enforces 70K. Every summary request is sized by the
+    // client's estimate kept under 95 % of its budget, pre-cleared where it would not fit: none is refused, so
+    // there is no 400 → shrink → retry loop. Mutation applied: a slack of 1.5 (the estimate may overfill the
+    // budget) sends a summary the server rejects and fails this. (Ignoring the window learned from the error
+    // alone does not: this session's summaries fit either way.)
     const steps = taskSteps(0, 12, 12);
     harness = await startHarness(
       { scenario: steps, contextWindow: 70_000 },

@@ -209,8 +209,8 @@ describe("prompt too long: the recovery chain on the emulator", () => {
     // Five reads of ~6.6K fill the server's 30K window. The client's window is 200K, but the server's error says
     // 30K: the chain works to that (and keeps it for the session), so the compaction keeps a tail budgeted in
     // tokens instead of the five results verbatim, and the one retry fits.
-    // Mutation caught: budgeting the tail by the client's window (the old 45K tail) leaves the retry over 30K,
-    // and the chain goes on to drop rounds ("overflow_drop" among the reasons).
+    // Mutations applied, each fails it: an unbudgeted tail (every kept result verbatim) ends at the blocking
+    // limit; ignoring the window the error named (the 200K client window's 66,800 target) ends prompt_too_long.
     harness = await singleTaskHarness({ microcompact: false }, 8, 5_500);
     const engine = harness.engine;
     const events: EngineEvent[] = [];

@@ -14,7 +14,14 @@ import {
 import { type EngineEvent, emptyUsage, type TurnUsage } from "../loop/events.js";
 import { type LoopConfig, type LoopState, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
-import { createUserEntry, DEFAULT_MODEL, type ModelLimits, type UserContentBlock } from "../messages/index.js";
+import { attachmentExtra, createSkillTool, loadSkills, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
+import {
+  createAttachmentEntry,
+  createUserEntry,
+  DEFAULT_MODEL,
+  type ModelLimits,
+  type UserContentBlock,
+} from "../messages/index.js";
 import { createProvider } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
 import {
@@ -34,6 +41,7 @@ import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
 import { createForkRunner } from "./forked-agent.js";
+import { type MemorySession, memoryFilesEnabled, memorySessionFor, userPlaces } from "./memory-setup.js";
 import { SessionCompaction } from "./session-compaction.js";
 import type { SessionMemory } from "./session-memory.js";
 import { defaultTranscript, loadResumedSession } from "./session-store.js";
@@ -65,8 +73,12 @@ export class QueryEngine {
   /** Writes the entries made outside the loop (the person's message, /compact, background records). */
   readonly #recorder: TurnRecorder;
   readonly #compaction: SessionCompaction;
+  /** The session's memory files; undefined when they are off. */
+  readonly memory: MemorySession | undefined;
   #controller: AbortController | undefined;
   #turns = 0;
+  /** Whether the Skill tool is still to be looked for (once, before the process's first message). */
+  #skillsPending: boolean;
 
   constructor(options: QueryEngineOptions = {}) {
     const env = options.env ?? process.env;
@@ -148,6 +160,10 @@ export class QueryEngine {
       model,
       normalizeMemo: new NormalizeMemo(),
     };
+    this.memory = memoryFilesEnabled(options.memoryFiles, env)
+      ? memorySessionFor(this.cwd, options.additionalDirectories ?? [], options.home, env)
+      : undefined;
+    this.#skillsPending = options.skills ?? (this.memory !== undefined && options.tools === undefined);
     this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
     this.#compaction = new SessionCompaction(
       {
@@ -217,6 +233,8 @@ export class QueryEngine {
     const relay = () => controller.abort();
     options.signal?.addEventListener("abort", relay, { once: true });
     try {
+      yield* this.#startMemory();
+      yield* this.#startSkills();
       const user = createUserEntry(this.#recorder.context(), input);
       this.#recorder.append(user);
       await this.#recorder.flush();
@@ -229,7 +247,9 @@ export class QueryEngine {
         provider: this.provider,
         tools: this.#tools,
         toolDefinitions: toolDefinitions([...this.#tools.values()]),
-        policy: this.#policy,
+        policy: options.allowedTools?.length
+          ? { ...this.#policy, allow: [...this.#policy.allow, ...options.allowedTools] }
+          : this.#policy,
         toolRuntime: this.toolRuntime,
         cwd: this.cwd,
         additionalDirectories: this.#options.additionalDirectories ?? [],
@@ -240,6 +260,7 @@ export class QueryEngine {
         signal: controller.signal,
         forkFactory: createForkRunner,
         autoCompact: this.#autoCompact,
+        ...(this.memory ? { memory: this.memory } : {}),
       });
       for await (const event of turn) {
         if (event.type === "turn_end") this.#addTotals(event.usage);
@@ -285,6 +306,35 @@ export class QueryEngine {
   /** The session memory kept for autocompact, when on. */
   get sessionMemory(): SessionMemory | undefined {
     return this.#compaction.sessionMemory;
+  }
+
+  /**
+   * The memory files known at session start, recorded once before the session's first message so they sit at
+   * one fixed place in the first request; a resumed session already holds them and reads nothing.
+   */
+  async *#startMemory(): AsyncGenerator<EngineEvent> {
+    if (this.memory === undefined) return;
+    const found = await this.memory.start(this.timeline.entries);
+    for (const line of found.notices) yield this.#recorder.notice("warning", line);
+    if (found.attachment === undefined) return;
+    const entry = createAttachmentEntry(
+      this.#recorder.context(),
+      MEMORY_ATTACHMENT_TYPE,
+      found.attachment.content,
+      attachmentExtra(found.attachment),
+    );
+    this.#recorder.append(entry);
+    yield { type: "entry", entry };
+  }
+
+  /** The Skill tool, appended last to the tools (the tools block is fixed from the first request on). */
+  async *#startSkills(): AsyncGenerator<EngineEvent> {
+    if (!this.#skillsPending) return;
+    this.#skillsPending = false;
+    const found = await loadSkills(userPlaces(this.cwd, this.#options.home, this.#options.env ?? process.env));
+    for (const line of found.notices) yield this.#recorder.notice("warning", line);
+    const tool = createSkillTool(found.skills);
+    if (tool !== undefined && !this.#tools.has(tool.name)) this.#tools.set(tool.name, tool as AnyTool);
   }
 
   readonly #now = (): Date => (this.#options.now ? this.#options.now() : new Date());

@@ -108,6 +108,8 @@ const FLOORS: Record<string, number> = {
   cache: 3,
   provider: 3,
   compaction: 3,
+  // The user's world: memory files, skills and commands (they become attachments and a tool).
+  memory: 3,
   loop: 4,
   engine: 5,
   cli: 6,

@@ -4,7 +4,7 @@
  * microcompact_boundary (trigger "batch"), so every later request projects the same bytes. Used where
  * compaction would cost more or cannot help: the autocompact tier when clearing alone reaches the target, a
  * stalled compaction, and the first step of the prompt-too-long chain. Only while microcompact is on: its
- * projection is what applies the clears (DESIGN invariant 6: a tier that is off is never run).
+ * projection is what applies the clears (docs/INVARIANTS.md 6: a tier that is off never runs).
  */
 import { createSystemEntry, type MessageEntry } from "../messages/index.js";
 import { estimateEntryTokens } from "./entry-tokens.js";

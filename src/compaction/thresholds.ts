@@ -1,5 +1,5 @@
 /**
- * Every context-window constant in one place (PIPELINE §3.3–3.4; docs/ARCHITECTURE.md "Compaction thresholds").
+ * Every context-window constant in one place (docs/PIPELINE.md §3.3–3.4; docs/ARCHITECTURE.md "Compaction thresholds").
  * Each buffer is the smaller of a fixed size and a share of the window, so small windows (8K–64K, most local
  * models) compact at a sensible point instead of at a negative threshold. The shares equal the fixed sizes at
  * 200K, so from 200K up every number is the fixed one: effective 180,000; warning/error 147,000; autocompact

@@ -14,7 +14,7 @@ import {
   type ToolUseBlock,
   toolResultBlock,
 } from "../messages/index.js";
-import type { ToolOutput } from "../tools/types.js";
+import type { ToolOutput } from "../tools/index.js";
 import { Channel } from "./channel.js";
 import type { EngineEvent } from "./events.js";
 import { CUT_TOOL_USE_RESULT } from "./stop-reasons.js";

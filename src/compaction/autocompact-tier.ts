@@ -17,6 +17,7 @@ export const autocompactTier: Tier = {
       messages: result.messages,
       tokens: result.tokens,
       ...(result.compacted ? { compacted: true, replacedView: true } : {}),
+      ...(result.cleared === true ? { expectCacheDrop: "autocompact: cleared old tool results to make room" } : {}),
     };
   },
   overflow: {
@@ -26,10 +27,12 @@ export const autocompactTier: Tier = {
     async relieve(input, chain, overflow) {
       const view = projectApiView(input.entries, input.settings);
       try {
-        await compactConversation(input, view, chain, {
+        const outcome = await compactConversation(input, view, chain, {
           trigger: "reactive",
           preTokens: overflow.actualTokens ?? tokenCountWithEstimation(view),
+          ...(input.extraInstructions !== undefined ? { extraInstructions: input.extraInstructions } : {}),
         });
+        if (input.autoCompact !== undefined) input.autoCompact.lastCompactionTokens = outcome.contextTokens;
         return { kind: "retry", compacted: true };
       } catch (failure) {
         return {

@@ -1,14 +1,28 @@
 /**
- * Tier 4 in the compaction pass: the backstop. Proactive autocompact runs at the autocompact threshold
- * (effective window − 13,000); while collapse is on it is off, and only runs where the request would
- * otherwise be refused (the blocking limit), as recovery. A circuit breaker stops auto-compaction for the
- * session after DEFAULT_MAX_CONSECUTIVE_FAILURES failures in a row (a success resets it), with a notice.
+ * Tier 4 in the compaction pass: the backstop. Proactive autocompact runs at the autocompact threshold; while
+ * collapse is on it is off, and only runs where the request would otherwise be refused (the blocking limit), as
+ * recovery. Progress or stop (docs/ARCHITECTURE.md "Compaction target"):
+ * - a compaction that leaves the context over its target counts as a failure, like an error; a circuit breaker
+ *   stops auto-compaction for the session after DEFAULT_MAX_CONSECUTIVE_FAILURES in a row (a success resets it);
+ * - after a compaction the next one waits until the context grew by DEFAULT_MIN_GROWTH_RATIO of the threshold;
+ *   a context still over the threshold before that is stalled: said once, and cleared instead (no model call);
+ * - priced: when clearing old tool results alone reaches the target, it is cheaper than a compaction (which
+ *   reads the context for its summary and rewrites everything it keeps), so the tier clears instead.
  */
 import { createSystemEntry, type MessageEntry } from "../messages/index.js";
+import { planRoomClear, recordRoomClear } from "./clear-for-room.js";
 import { type CompactTrigger, compactConversation } from "./compact-conversation.js";
+import { cacheEditingEnabled } from "./microcompact/run-microcompact.js";
 import type { RecordChain } from "./record-chain.js";
-import { autoCompactThreshold, blockingLimit, tokenCountWithEstimation } from "./thresholds.js";
+import { autoCompactThreshold, blockingLimit, compactionTargetTokens, tokenCountWithEstimation } from "./thresholds.js";
 import type { AutoCompactSession, CompactionInput } from "./types.js";
+
+/**
+ * Growth the context needs after an auto-compaction before the next: 25 % of the autocompact threshold. A
+ * compaction that reached its target (50 %) is past this long before the threshold; one that missed cannot
+ * fire again on the next request.
+ */
+export const DEFAULT_MIN_GROWTH_RATIO = 0.25;
 
 /** Consecutive failed auto-compactions after which auto-compaction stops for the session: 3. */
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
@@ -22,6 +36,8 @@ export interface AutoCompactResult {
   messages: MessageEntry[];
   tokens: number;
   compacted: boolean;
+  /** Old tool results were cleared instead (records on the chain). */
+  cleared?: boolean;
 }
 
 /** The token count at which this pass compacts: the autocompact threshold, or the blocking limit under collapse. */
@@ -35,9 +51,24 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+function fmt(tokens: number): string {
+  return Math.round(tokens).toLocaleString("en-US");
+}
+
+/** Counts one failure on the breaker and records why (the off notice once it trips). */
+function fail(session: AutoCompactSession, chain: RecordChain, why: string): void {
+  session.consecutiveFailures++;
+  const tripped = session.consecutiveFailures >= DEFAULT_MAX_CONSECUTIVE_FAILURES;
+  const message = tripped
+    ? `Auto-compaction failed ${session.consecutiveFailures} times in a row and is off for this session: ${why}. Use /compact to try by hand.`
+    : `Auto-compaction failed (${session.consecutiveFailures}/${DEFAULT_MAX_CONSECUTIVE_FAILURES}): ${why}`;
+  if (tripped) session.trippedNoticeShown = true;
+  chain.push(createSystemEntry(chain.context(), "informational", message, { level: "warning" }));
+}
+
 /**
- * Compacts with the breaker's bookkeeping (auto and reactive triggers). Failures become a warning notice on
- * `chain` and leave the view unchanged.
+ * Compacts with the breaker's bookkeeping (auto and reactive triggers). Failures, and compactions that miss
+ * their target, become a warning notice on `chain`; a failure leaves the view unchanged.
  */
 export async function compactWithBreaker(
   input: CompactionInput,
@@ -50,30 +81,72 @@ export async function compactWithBreaker(
   if (session.consecutiveFailures >= DEFAULT_MAX_CONSECUTIVE_FAILURES)
     return { messages: view.slice(), tokens, compacted: false };
   try {
-    const outcome = await compactConversation(input, view, chain, { trigger, preTokens: tokens });
-    session.consecutiveFailures = 0;
-    session.trippedNoticeShown = false;
+    const outcome = await compactConversation(input, view, chain, {
+      trigger,
+      preTokens: tokens,
+      ...(input.extraInstructions !== undefined ? { extraInstructions: input.extraInstructions } : {}),
+    });
+    session.lastCompactionTokens = outcome.contextTokens;
+    if (outcome.contextTokens > outcome.targetTokens)
+      fail(
+        session,
+        chain,
+        `the compaction left ~${fmt(outcome.contextTokens)} tokens, over its target of ${fmt(outcome.targetTokens)}`,
+      );
+    else {
+      session.consecutiveFailures = 0;
+      session.trippedNoticeShown = false;
+    }
     return { messages: outcome.messages, tokens: outcome.tokens, compacted: true };
   } catch (error) {
-    session.consecutiveFailures++;
-    const tripped = session.consecutiveFailures >= DEFAULT_MAX_CONSECUTIVE_FAILURES;
-    const message = tripped
-      ? `Auto-compaction failed ${session.consecutiveFailures} times in a row and is off for this session: ${errorText(error)}. Use /compact to try by hand.`
-      : `Auto-compaction failed (${session.consecutiveFailures}/${DEFAULT_MAX_CONSECUTIVE_FAILURES}): ${errorText(error)}`;
-    if (tripped) session.trippedNoticeShown = true;
-    chain.push(createSystemEntry(chain.context(), "informational", message, { level: "warning" }));
+    fail(session, chain, errorText(error));
     return { messages: view.slice(), tokens, compacted: false };
   }
 }
 
-/** Tier 4: compacts when the context has reached the trigger and the breaker is closed. */
+/**
+ * Tier 4: at the trigger, with the breaker closed, makes room the cheaper way: clearing old tool results when
+ * that alone reaches the target, else a compaction (unless the last one is too recent: then clearing).
+ */
 export async function autoCompact(
   input: CompactionInput,
   view: readonly MessageEntry[],
   chain: RecordChain,
   tokens = tokenCountWithEstimation(view),
 ): Promise<AutoCompactResult> {
-  if (input.fork === undefined || tokens < autoCompactTriggerTokens(input))
-    return { messages: view.slice(), tokens, compacted: false };
+  const unchanged = { messages: view.slice(), tokens, compacted: false };
+  if (input.fork === undefined || tokens < autoCompactTriggerTokens(input)) return unchanged;
+  const session = input.autoCompact ?? newAutoCompactSession();
+  const threshold = autoCompactThreshold(input.model, input.contextWindow);
+  const target = compactionTargetTokens(input.model, input.contextWindow);
+  // On the cached path microcompact deletes from the cache instead; a client-side clear would rewrite it.
+  const clear =
+    input.settings.microcompact && !cacheEditingEnabled(input) ? planRoomClear(input, view, tokens) : undefined;
+  if (clear !== undefined && tokens - clear.tokensSaved <= target) {
+    recordRoomClear(
+      chain,
+      clear,
+      tokens,
+      `clearing reaches the ${fmt(target)}-token target for a ~${fmt(clear.rewriteCost)} rewrite, cheaper than a compaction`,
+    );
+    return { messages: clear.messages, tokens: tokens - clear.tokensSaved, compacted: false, cleared: true };
+  }
+  const last = session.lastCompactionTokens;
+  if (last !== undefined && tokens < last + threshold * DEFAULT_MIN_GROWTH_RATIO) {
+    if (session.stalledNoticeShown !== true) {
+      session.stalledNoticeShown = true;
+      chain.push(
+        createSystemEntry(
+          chain.context(),
+          "informational",
+          `Compaction is not making room (~${fmt(tokens)} tokens, ~${fmt(last)} after the last one): clearing old tool results instead until the context grows by ${fmt(threshold * DEFAULT_MIN_GROWTH_RATIO)}.`,
+          { level: "warning" },
+        ),
+      );
+    }
+    if (clear === undefined) return unchanged;
+    recordRoomClear(chain, clear, tokens, "the last compaction is too recent to compact again");
+    return { messages: clear.messages, tokens: tokens - clear.tokensSaved, compacted: false, cleared: true };
+  }
   return compactWithBreaker(input, view, chain, "auto", tokens);
 }

@@ -1,8 +1,10 @@
 /**
  * One compaction: summarise the conversation (session memory when it covers enough, else the forked summary
  * request), then append a `compact_boundary`, the summary as the new first user message, and copies of the
- * recent API rounds (the most recent tool results stay verbatim). Nothing is edited: the API view simply
- * starts after the boundary, and the UI still shows everything before it.
+ * recent API rounds. Nothing is edited: the API view simply starts after the boundary, and the UI still shows
+ * everything before it. A compaction has a target (docs/ARCHITECTURE.md "Compaction target"): system and tools,
+ * summary, extra attachments (memory), kept tail and restored files must fit `compactionTargetTokens`; the tail is
+ * budgeted in tokens (tail-budget.ts) and restored files get what is left.
  */
 import { randomUUID } from "node:crypto";
 import type { AssistantEntry, MessageEntry, TimelineEntry, UserEntry } from "../messages/index.js";
@@ -10,6 +12,7 @@ import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } fro
 import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
 import { buildArtifactTrail, renderArtifactTrail } from "./artifact-trail.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
+import type { ForkRunner } from "./fork-runner.js";
 import {
   DEFAULT_POST_COMPACT_RESTORE_WINDOW_RATIO,
   type RestoredFiles,
@@ -20,11 +23,25 @@ import type { RecordChain } from "./record-chain.js";
 import { effectiveKeepRecent } from "./settings.js";
 import { summarizeConversation } from "./summary-input.js";
 import { compactSummaryText, summaryInstruction } from "./summary-request.js";
-import { effectiveContextWindow } from "./thresholds.js";
+import { budgetTail, fitTail, tailRoundsFor } from "./tail-budget.js";
+import { compactionTargetTokens, effectiveContextWindow, outputReserveTokens } from "./thresholds.js";
 import type { CompactionInput } from "./types.js";
 
-/** Share of the effective window the kept recent rounds may use: 25 %. */
+/** Share of the effective window the kept recent rounds may use at most (the target may leave them less): 25 %. */
 export const DEFAULT_TAIL_BUDGET_RATIO = 0.25;
+
+/**
+ * Share of the pre-compaction context taken as system and tools at most, when the count before compaction
+ * (which includes them) is far above the messages' estimate (a server counting differently): 50 %.
+ */
+const MAX_OVERHEAD_SHARE = 0.5;
+
+/**
+ * Share of the target the client's estimates aim at: 95 %. The server counts a little more than the estimate
+ * (the emulator counts the JSON body): aiming at the target itself left the next request at 100.2–103.3 % of
+ * it at a 16K window (bench/compaction-pressure.ts).
+ */
+export const DEFAULT_TARGET_AIM_RATIO = 0.95;
 
 export type CompactTrigger = "auto" | "manual" | "reactive";
 
@@ -32,7 +49,9 @@ export interface CompactOptions {
   trigger: CompactTrigger;
   /** Extra instructions for the summary (manual /compact). Default none. */
   instructions?: string;
-  /** Context tokens before compaction (for the boundary's metadata). */
+  /** More instructions for the summary (a PreCompact hook's output), after `instructions`. Default none. */
+  extraInstructions?: string;
+  /** Context tokens before compaction, system and tools included (for the boundary's metadata and the target). */
   preTokens: number;
 }
 
@@ -45,29 +64,18 @@ export interface CompactOutcome {
   usedSessionMemory: boolean;
   /** Files re-attached after the summary. */
   restoredFiles: string[];
+  /** Estimated context after compaction, system and tools included (what the next request sends before new input). */
+  contextTokens: number;
+  /** The target the compaction had to reach (compactionTargetTokens). */
+  targetTokens: number;
+  /** Tail results cleared and cut to fit, and rounds left out of the tail. */
+  tail: { cleared: number; cut: number; droppedRounds: number };
 }
 
 /** Number of trailing rounds to keep: enough for `keepRecent` tool results, within `budget`, never all. */
 export function tailRoundCount(rounds: readonly ApiRound[], keepRecent: number, budget: number): number {
-  const eligible = rounds.length - (rounds.length > 0 && !startsWithResponse(rounds[0]!) ? 1 : 0);
-  const most = Math.min(eligible, rounds.length - 1);
-  if (most <= 0) return 0;
-  let count = 1;
-  let results = toolResultCount(rounds.at(-1)!);
-  while (count < most && results < keepRecent) {
-    count++;
-    results += toolResultCount(rounds.at(-count)!);
-  }
+  let count = tailRoundsFor(rounds, keepRecent);
   while (count > 1 && tokensOf(rounds.slice(-count)) > budget) count--;
-  return count;
-}
-
-function toolResultCount(round: ApiRound): number {
-  let count = 0;
-  for (const entry of round.entries) {
-    if (entry.type !== "user" || typeof entry.message.content === "string") continue;
-    for (const block of entry.message.content) if (block.type === "tool_result") count++;
-  }
   return count;
 }
 
@@ -76,7 +84,7 @@ function tokensOf(rounds: readonly ApiRound[]): number {
 }
 
 /** Copies of the kept entries, chained after the summary; copied responses drop their (stale) usage. */
-function copyTail(tail: readonly MessageEntry[], chain: RecordChain): void {
+export function copyTail(tail: readonly MessageEntry[], chain: RecordChain): void {
   const renamed = new Map<string, string>();
   for (const entry of tail) {
     const uuid = randomUUID();
@@ -101,9 +109,31 @@ function copyTail(tail: readonly MessageEntry[], chain: RecordChain): void {
 function memoryTail(rounds: readonly ApiRound[], throughUuid: string, budget: number): MessageEntry[] | undefined {
   const index = rounds.findIndex((round) => round.entries.some((entry) => entry.uuid === throughUuid));
   if (index <= 0 || !startsWithResponse(rounds[index]!)) return undefined;
-  const kept = rounds.slice(index);
-  if (tokensOf(kept) > budget) return undefined;
-  return kept.flatMap((round) => round.entries);
+  // The rounds after the memory's end, fitted like any tail (old results cleared, recent ones cut).
+  const kept = fitTail(
+    rounds.slice(index).flatMap((round) => round.entries),
+    budget,
+  );
+  return kept.tokens > budget ? undefined : kept.entries;
+}
+
+/** Tokens of a forked request's system and tools: a request of one tiny message, less that message. */
+function requestOverhead(fork: ForkRunner, sessionId: string): number {
+  const probe = createUserEntry({ sessionId, parentUuid: null, uuid: "00000000-0000-4000-8000-0000000000aa" }, [
+    textBlock("."),
+  ]);
+  return Math.max(
+    0,
+    fork.estimate({ messages: [probe], instruction: ".", maxTokens: 1 }) - 2 * estimateEntriesTokens([probe]),
+  );
+}
+
+/** Joins the manual and the hook's instructions (either may be absent). */
+function joinInstructions(options: CompactOptions): string | undefined {
+  const parts = [options.instructions, options.extraInstructions].filter(
+    (part): part is string => part !== undefined && part.trim() !== "",
+  );
+  return parts.length === 0 ? undefined : parts.join("\n\n");
 }
 
 /** Compacts `view`; records go onto `chain`. Throws when the summary cannot be made. */
@@ -114,37 +144,55 @@ export async function compactConversation(
   options: CompactOptions,
 ): Promise<CompactOutcome> {
   const effective = effectiveContextWindow(input.model, input.contextWindow);
-  const tailBudget = Math.floor(effective * DEFAULT_TAIL_BUDGET_RATIO);
+  const target = compactionTargetTokens(input.model, input.contextWindow);
+  const aim = Math.floor(target * DEFAULT_TARGET_AIM_RATIO);
+  const viewTokens = estimateEntriesTokens(view);
+  // System and tools (they stay as they are): the fork's estimate of a request without messages, else what the
+  // count before compaction holds beyond the messages (a server's count can run well above the estimate).
+  const overhead =
+    input.fork !== undefined
+      ? requestOverhead(input.fork, input.sessionId)
+      : Math.min(Math.max(0, options.preTokens - viewTokens), Math.floor(target * MAX_OVERHEAD_SHARE));
+  const attachments = (input.restoreAttachments ?? []).filter((text) => text !== "");
+  const attachmentTokens = attachments.reduce((sum, text) => sum + estimateTextTokens(text), 0);
+  const maxTail = Math.floor(effective * DEFAULT_TAIL_BUDGET_RATIO);
   const rounds = groupByApiRound(view);
   // Built from the whole timeline: what earlier compactions summarized away is still listed.
   const trail = buildArtifactTrail(input.entries);
   const trailText = renderArtifactTrail(trail);
+  const instructions = joinInstructions(options);
   let summary: string | undefined;
   let tail: MessageEntry[] | undefined;
+  let tailFit = { cleared: 0, cut: 0, droppedRounds: 0 };
   let calls = 0;
-  const memory = options.instructions === undefined ? input.autoCompact?.sessionMemory?.() : undefined;
+  const memory = instructions === undefined ? input.autoCompact?.sessionMemory?.() : undefined;
   if (memory !== undefined) {
-    tail = memoryTail(rounds, memory.throughUuid, tailBudget);
+    const room =
+      target - overhead - attachmentTokens - estimateTextTokens(compactSummaryText(memory.summary, trailText));
+    tail = memoryTail(rounds, memory.throughUuid, Math.min(maxTail, room));
     if (tail !== undefined) summary = memory.summary;
   }
   const usedSessionMemory = summary !== undefined;
   if (summary === undefined) {
     const fork = input.fork;
     if (fork === undefined) throw new Error("no model is available for the summary request");
-    tail = rounds
-      .slice(rounds.length - tailRoundCount(rounds, effectiveKeepRecent(input.settings), tailBudget))
-      .flatMap((round) => round.entries);
     const result = await summarizeConversation(view, {
       fork,
-      instruction: summaryInstruction(options.instructions, trailText),
+      instruction: summaryInstruction(instructions, trailText),
       budget: Math.min(effective, fork.contextWindow),
+      maxTokens: outputReserveTokens(input.model, fork.contextWindow),
       sessionId: input.sessionId,
     });
     summary = result.summary;
     calls = result.calls;
+    const room = aim - overhead - attachmentTokens - estimateTextTokens(compactSummaryText(summary, trailText));
+    const fitted = budgetTail(rounds, effectiveKeepRecent(input.settings), Math.max(0, Math.min(maxTail, room)));
+    tail = fitted.entries;
+    tailFit = { cleared: fitted.cleared, cut: fitted.cut, droppedRounds: fitted.droppedRounds };
   }
   const kept = tail ?? [];
   const summaryText = compactSummaryText(summary, trailText);
+  const used = overhead + attachmentTokens + estimateTextTokens(summaryText) + estimateEntriesTokens(kept);
   let restored: RestoredFiles | undefined;
   // Not while recovering from "prompt is too long": the server's window is smaller than the client thought.
   if (input.restoreFile !== undefined && options.trigger !== "reactive")
@@ -155,9 +203,11 @@ export async function compactConversation(
       Math.min(
         input.settings.postCompactRestoreTokens,
         Math.floor(effective * DEFAULT_POST_COMPACT_RESTORE_WINDOW_RATIO),
+        aim - used,
       ),
     );
-  const postTokens = estimateEntriesTokens(kept) + estimateTextTokens(summaryText) + (restored?.tokens ?? 0);
+  const postTokens =
+    estimateEntriesTokens(kept) + estimateTextTokens(summaryText) + attachmentTokens + (restored?.tokens ?? 0);
   const logicalParent = chain.context().parentUuid;
   chain.push(
     createSystemEntry(
@@ -171,16 +221,21 @@ export async function compactConversation(
     ),
   );
   chain.push(createUserEntry(chain.context(), [textBlock(summaryText)], { isCompactSummary: true, isMeta: true }));
+  for (const text of attachments) chain.push(createUserEntry(chain.context(), [textBlock(text)], { isMeta: true }));
   if (restored !== undefined)
     chain.push(createUserEntry(chain.context(), [textBlock(restored.text)], { isMeta: true }));
   copyTail(kept, chain);
   const entries: TimelineEntry[] = [...input.entries, ...chain.records];
   const messages = projectApiView(entries, input.settings);
+  const tokens = estimateEntriesTokens(messages);
   return {
     messages,
-    tokens: estimateEntriesTokens(messages),
+    tokens,
     calls,
     usedSessionMemory,
     restoredFiles: restored?.files ?? [],
+    contextTokens: tokens + overhead,
+    targetTokens: target,
+    tail: tailFit,
   };
 }

@@ -2,6 +2,7 @@
 export * from "./api-rounds.js";
 export * from "./artifact-trail.js";
 export * from "./autocompact.js";
+export { planRoomClear, type RoomClear, recordRoomClear } from "./clear-for-room.js";
 export { clearedPlaceholder } from "./cleared-placeholder.js";
 export * from "./collapse/apply-collapses.js";
 export * from "./collapse/collapse-log.js";
@@ -28,6 +29,7 @@ export {
 export { cacheEditingEnabled, runMicrocompact } from "./microcompact/run-microcompact.js";
 export type { TimeBasedClear, TimeBasedClearInput } from "./microcompact/time-based.js";
 export { lastAssistantTime, planTimeBasedClear, timeClearedToolIds } from "./microcompact/time-based.js";
+export { clearOverflowStep, dropOverflowStep, droppedRoundsMarker } from "./overflow-steps.js";
 export * from "./post-compact-restore.js";
 export { projectApiView } from "./project-view.js";
 export { RecordChain } from "./record-chain.js";
@@ -41,6 +43,7 @@ export type { SnipInput, SnipToolOptions } from "./snip/snip-tool.js";
 export { createSnipTool, snipInputSchema } from "./snip/snip-tool.js";
 export * from "./summary-input.js";
 export * from "./summary-request.js";
+export * from "./tail-budget.js";
 export * from "./thresholds.js";
 export type {
   OverflowFacts,

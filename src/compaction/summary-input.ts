@@ -1,6 +1,7 @@
 /**
- * Making a summary request fit. Before sending: media become placeholders, then old tool results are
- * cleared, then an over-budget conversation is summarised in chunks (each chunk carrying the previous
+ * Making a summary request fit (docs/ARCHITECTURE.md "Compaction target"). Before sending: media become
+ * placeholders; a conversation over DEFAULT_SUMMARY_BUDGET_SLACK of the budget has its old tool results cleared
+ * and its big recent ones cut; then an over-budget conversation is summarised in chunks (each chunk carrying the previous
  * chunk's summary), dropping the oldest rounds only when even `DEFAULT_MAX_SUMMARY_CHUNKS` chunks cannot
  * hold it. After a "prompt is too long" answer: drop the oldest API rounds covering the reported gap
  * (20 % when unreadable), keep at least one, at most `DEFAULT_MAX_PTL_RETRIES` retries.
@@ -12,6 +13,7 @@ import { estimateEntriesTokens } from "./entry-tokens.js";
 import type { ForkRunner } from "./fork-runner.js";
 import { DEFAULT_KEEP_RECENT } from "./settings.js";
 import { DEFAULT_SUMMARY_MAX_TOKENS, extractSummary, replaceMediaWithPlaceholders } from "./summary-request.js";
+import { cutResults } from "./tail-budget.js";
 import { applyClearedToolResults, collectToolResults } from "./tool-results.js";
 
 /** Share of the conversation dropped per retry when the server's numbers cannot be read: 20 %. */
@@ -22,6 +24,16 @@ export const DEFAULT_MAX_PTL_RETRIES = 3;
 
 /** Most chunks an over-budget conversation is summarised in (each is one model call): 3. */
 export const DEFAULT_MAX_SUMMARY_CHUNKS = 3;
+
+/**
+ * Share of the budget the client's estimate may fill: 95 %. The server counts a little differently (the
+ * emulator counts the JSON body); without the slack a request the estimate put just under the window may come
+ * back 400. Not less: at the autocompact threshold the context is ~92 % of the effective window at any window
+ * (the buffer is 6.5 % of the window, the budget 80 % of it), and it must fit uncleared.
+ * A conversation that fits is sent uncleared: its prefix is the main loop's and is read from the cache at 0.1×,
+ * where a cleared copy would be written anew.
+ */
+export const DEFAULT_SUMMARY_BUDGET_SLACK = 0.95;
 
 /** Estimate slack per chunk, so the normalised request stays under the budget: 5 %. */
 const CHUNK_SLACK_RATIO = 0.95;
@@ -70,8 +82,10 @@ function clearOldResults(view: readonly MessageEntry[], keepRecent: number): Mes
 export interface SummarizeOptions {
   fork: ForkRunner;
   instruction: string;
-  /** Largest estimated input of any request sent. */
+  /** Largest input of any request sent (the estimate is kept under DEFAULT_SUMMARY_BUDGET_SLACK of it). */
   budget: number;
+  /** Output cap of each summary request. Default DEFAULT_SUMMARY_MAX_TOKENS. */
+  maxTokens?: number;
   sessionId: string;
   /** Called once per model call made (for counting). */
   onCall?: () => void;
@@ -99,7 +113,7 @@ async function summarizeWithRetries(
       const result = await options.fork.run({
         messages: current,
         instruction: options.instruction,
-        maxTokens: DEFAULT_SUMMARY_MAX_TOKENS,
+        maxTokens: options.maxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS,
       });
       const summary = extractSummary(result.text);
       if (summary === "") throw new Error("the summary request returned no summary");
@@ -143,11 +157,16 @@ export async function summarizeConversation(
   options: SummarizeOptions,
 ): Promise<SummarizeResult> {
   const counter = { calls: 0 };
+  const maxTokens = options.maxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS;
+  const budget = Math.floor(options.budget * DEFAULT_SUMMARY_BUDGET_SLACK);
+  options = { ...options, budget };
   const estimate = (messages: readonly MessageEntry[]): number =>
-    options.fork.estimate({ messages, instruction: options.instruction, maxTokens: DEFAULT_SUMMARY_MAX_TOKENS });
+    options.fork.estimate({ messages, instruction: options.instruction, maxTokens });
   let messages = replaceMediaWithPlaceholders(view);
-  if (estimate(messages) > options.budget) messages = clearOldResults(messages, DEFAULT_KEEP_RECENT);
-  if (estimate(messages) <= options.budget) {
+  if (estimate(messages) > budget) messages = clearOldResults(messages, DEFAULT_KEEP_RECENT);
+  // The recent results that stay get an equal share of what is left; bigger ones are cut with a note.
+  if (estimate(messages) > budget) messages = cutRecentResults(messages, budget - estimate([]));
+  if (estimate(messages) <= budget) {
     const summary = await summarizeWithRetries(messages, options, counter);
     return { summary, calls: counter.calls, droppedRounds: 0 };
   }
@@ -186,6 +205,17 @@ export async function summarizeConversation(
   }
   if (summary === undefined) throw new Error("nothing to summarise");
   return { summary, calls: counter.calls, droppedRounds };
+}
+
+/** `view` with each of its last DEFAULT_KEEP_RECENT results above an equal share of `room` cut to that share. */
+function cutRecentResults(view: readonly MessageEntry[], room: number): MessageEntry[] {
+  const results = collectToolResults(view);
+  const recent = results.slice(-DEFAULT_KEEP_RECENT);
+  const rest = estimateEntriesTokens(view) - recent.reduce((sum, result) => sum + result.tokens, 0);
+  const share = Math.floor((room - rest) / Math.max(1, recent.length));
+  if (share <= 0) return view.slice();
+  const caps = new Map(recent.filter((result) => result.tokens > share).map((result) => [result.toolUseId, share]));
+  return cutResults(view, caps).entries;
 }
 
 function clearedRound(round: ApiRound): ApiRound {

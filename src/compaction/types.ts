@@ -40,6 +40,13 @@ export interface CompactionInput {
    * (undefined when it cannot be read). Default none: nothing is re-attached.
    */
   restoreFile?: (path: string) => Promise<string | undefined>;
+  /** More instructions for any summary this pass makes (a PreCompact hook's output). Default none. */
+  extraInstructions?: string;
+  /**
+   * Texts attached again after a compaction boundary (loaded memory files), each one meta user message after
+   * the summary, counted inside the post-compaction target. Default none.
+   */
+  restoreAttachments?: readonly string[];
   /** The prompt-cache TTL requests use (the time-based clear runs once the idle time passes it). Default "5m". */
   cacheTtl?: "5m" | "1h";
 }
@@ -59,6 +66,10 @@ export interface AutoCompactSession {
   trippedNoticeShown: boolean;
   /** The current session memory, when one is kept. Default none. */
   sessionMemory?: () => SessionMemorySnapshot | undefined;
+  /** Context after the last auto-compaction (or the one that missed): the next needs growth from here. Default none. */
+  lastCompactionTokens?: number;
+  /** Whether the "compaction is not making room" notice was already recorded. Default false. */
+  stalledNoticeShown?: boolean;
 }
 
 export interface CompactionOutput {

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import {
-  AUTOCOMPACT_BUFFER_TOKENS,
+  autoCompactBufferTokens,
   buildArtifactTrail,
   DEFAULT_SUMMARY_MAX_TOKENS,
   estimateEntriesTokens,
@@ -123,7 +123,7 @@ export class SessionMemory {
     const last = view.at(-1);
     if (last === undefined) return false;
     const share = this.#options.startShare ?? DEFAULT_SESSION_MEMORY_START_SHARE;
-    if (tokenCountWithEstimation(view) < share * (budget - AUTOCOMPACT_BUFFER_TOKENS)) return false;
+    if (tokenCountWithEstimation(view) < share * (budget - autoCompactBufferTokens(budget))) return false;
     const instruction = summaryInstruction(undefined, renderArtifactTrail(buildArtifactTrail(entries)));
     const request = {
       messages: view,

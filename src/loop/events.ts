@@ -21,8 +21,10 @@ export type ContinueReason =
   | "media_stripped"
   /** The server refused a feature; it is off for the session and the request goes again without it. */
   | "feature_off"
+  | "overflow_clear"
   | "collapse_drain"
-  | "reactive_compact";
+  | "reactive_compact"
+  | "overflow_drop";
 
 /** Why the loop stopped (defined with the vocabulary, where the Agent tool reads it too). */
 export type { TerminalReason };

@@ -64,6 +64,8 @@ export interface LoopState {
   featuresOff?: Set<ServerFeature>;
   /** What the last request was assembled from: forked requests (summaries, ctx-agent) reuse it exactly. */
   lastRequest?: Omit<ForkParent, "provider" | "signal">;
+  /** A context window a server's overflow error named, smaller than the model table's: kept for the session. Default none. */
+  learnedContextWindow?: number;
 }
 
 export interface QueryContext {

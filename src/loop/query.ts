@@ -3,7 +3,7 @@
  * Each iteration compacts, assembles, streams, then decides (running tools on the way); a failed request
  * goes to the recovery stage instead. Stages record through the turn's recorder and yield the events.
  */
-import type { MessageEntry } from "../messages/index.js";
+import type { MessageEntry, ModelLimits } from "../messages/index.js";
 import { modelLimits } from "../messages/index.js";
 import type { ThinkingConfig } from "../request/index.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
@@ -28,6 +28,11 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
   }
 }
 
+/** `limits` with the window a server's overflow error named, when that is smaller (docs/ARCHITECTURE.md "Overflow chain"). */
+function withLearnedWindow(limits: ModelLimits, learned: number | undefined): ModelLimits {
+  return learned !== undefined && learned < limits.contextWindow ? { ...limits, contextWindow: learned } : limits;
+}
+
 /** One model request and what follows from it. */
 async function* iteration(turn: TurnState): AsyncGenerator<EngineEvent, Decision> {
   const { config, state, signal } = turn.context;
@@ -36,7 +41,7 @@ async function* iteration(turn: TurnState): AsyncGenerator<EngineEvent, Decision
   if (config.maxTurns !== undefined && turn.iterations >= config.maxTurns)
     return stop("max_turns", `Reached the limit of ${config.maxTurns} model requests for this turn.`);
   turn.iterations++;
-  const limits = modelLimits(state.model, config.modelOverrides);
+  const limits = withLearnedWindow(modelLimits(state.model, config.modelOverrides), state.learnedContextWindow);
   const compaction = yield* compactStage(turn, limits);
   const assembled = yield* assembleStage(turn, compaction, limits);
   if (assembled.type !== "assembled") return assembled;

@@ -5,6 +5,7 @@
 import {
   COMPACTION_TIERS,
   type CompactionInput,
+  dropOverflowStep,
   type OverflowFacts,
   type OverflowOutcome,
   type OverflowReason,
@@ -109,9 +110,22 @@ function overflowFacts(error: ProviderError): OverflowFacts {
 }
 
 /**
- * The 413 / prompt-too-long chain: each tier's overflow step, in tier order (collapse drain: commit every
- * staged span, no model call → reactive compact), then a clear error. Each step runs at most once per turn and
- * only when its tier is on, so the chain always ends.
+ * The chain's last step, after every tier's: drop the oldest rounds behind a marker (no model call). It is
+ * compaction's own fallback, so it runs only while autocompact is on (with every tier off, nothing is dropped).
+ */
+const DROP_STEP: Tier = {
+  name: "drop-oldest-rounds",
+  enabled: (settings) => settings.autocompact,
+  run: () => ({}),
+  overflow: dropOverflowStep,
+};
+
+/**
+ * The 413 / prompt-too-long chain (docs/ARCHITECTURE.md "Overflow chain"): each tier's overflow step, in tier
+ * order (microcompact: clear old tool results, no model call → collapse drain: commit every staged span →
+ * reactive compact), then dropping the oldest rounds behind a marker, then a clear error. A step that fails (a
+ * summary that came back empty, a tool call, an error) moves on to the next. Each step runs at most once per
+ * turn and only when its tier is on, so the chain always ends.
  */
 export async function recoverFromPromptTooLong(
   input: CompactionInput,
@@ -120,7 +134,8 @@ export async function recoverFromPromptTooLong(
   tiers: readonly Tier[] = COMPACTION_TIERS,
 ): Promise<PromptTooLongStep> {
   const failures: string[] = [];
-  for (const tier of tiers) {
+  const steps = [...tiers, DROP_STEP];
+  for (const tier of steps) {
     const step = tier.overflow;
     if (step === undefined || !tier.enabled(input.settings) || used.outcomes.has(tier.name)) continue;
     if (step.available?.(input) === false) continue;
@@ -144,7 +159,7 @@ export async function recoverFromPromptTooLong(
       ? ` (${error.options.actualTokens.toLocaleString("en-US")} tokens > ${error.options.maxTokens.toLocaleString("en-US")} maximum)`
       : "";
   // A step with nothing to offer (a drain with nothing staged) did not try to make it fit: it is not blamed.
-  const tried = tiers
+  const tried = steps
     .flatMap((tier) => {
       const outcome = used.outcomes.get(tier.name);
       return tier.overflow !== undefined && outcome !== undefined && outcome.kind !== "nothing"

@@ -46,6 +46,13 @@ export async function* overflowRecovery(
   error: ProviderError,
   billNow: boolean,
 ): AsyncGenerator<EngineEvent, string | undefined> {
+  // The server said how big its window is: kept for the session, and the chain already works to it.
+  const learned = error.options.maxTokens;
+  const state = turn.context.state;
+  if (learned !== undefined && learned > 0 && learned < limits.contextWindow) {
+    state.learnedContextWindow = Math.min(learned, state.learnedContextWindow ?? learned);
+    limits = { ...limits, contextWindow: state.learnedContextWindow };
+  }
   const recovering = recoverFromPromptTooLong(compactionInput(turn, limits), error, turn.promptTooLong);
   const step = await (billNow ? recovering.finally(() => recordSideRequests(turn)) : recovering);
   if (step.action === "surface") return step.message;

@@ -28,7 +28,7 @@ describe("threadline demo", () => {
     const modelRequests = Number(/Prompts: +4 \((\d+) model requests\)/.exec(out)?.[1] ?? 0);
     expect(out).toMatch(/Tool calls: +18 \(0 failed\): Read ×7, Glob ×1, Grep ×1, Bash ×7, Edit ×2/);
     expect(out).toMatch(/Cache hit ratio: +[1-9]\d?\.\d%/);
-    expect(out).toMatch(/Context window: +48,000 tokens \(demo setting; \S+ has 200,000\)/);
+    expect(out).toMatch(/Context window: +21,000 tokens \(demo setting; \S+ has 200,000\)/);
     for (const tier of ["snip", "microcompact", "collapse", "autocompact"])
       expect(out).toMatch(new RegExp(`^ +${tier} +(on|off) `, "m"));
     // The public path: no cache editing announced or used; microcompact clears in a client-side batch and the

@@ -132,9 +132,10 @@ describe("microcompact, cached-path policy", () => {
     // The same session, but its window is small enough that autocompact fires (from session memory: no model).
     const output = await runCompactionTiers({
       ...input,
-      contextWindow: 45_000,
+      // 30K: autocompact at 22,050 (thresholds scale with the window), under the session's ~27K.
+      contextWindow: 30_000,
       fork: {
-        contextWindow: 45_000,
+        contextWindow: 30_000,
         estimate: () => 0,
         run: () => Promise.reject(new Error("the session memory should have been used")),
       },

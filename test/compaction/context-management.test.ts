@@ -54,8 +54,9 @@ describe("microcompact, public context_management path", () => {
   });
 
   it("moves the trigger below autocompact for small windows", () => {
-    // 50K window: effective 30,000, autocompact 17,000, trigger 75% of that.
-    expect(contextManagementTrigger(100_000, MODEL, 50_000)).toBe(12_750);
+    // 50K window: effective 40,000 (the output reserve is 20 % of a small window), autocompact 36,750
+    // (its buffer 6.5 % of the window), trigger 75% of that.
+    expect(contextManagementTrigger(100_000, MODEL, 50_000)).toBe(27_562);
     expect(contextManagementTrigger(100_000, MODEL, 200_000)).toBe(100_000);
   });
 

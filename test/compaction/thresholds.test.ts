@@ -3,6 +3,7 @@ import {
   autoCompactThreshold,
   blockingLimit,
   calculateTokenWarningState,
+  compactionTargetTokens,
   effectiveContextWindow,
   estimateEntriesTokens,
   tokenCountWithEstimation,
@@ -17,6 +18,19 @@ describe("window thresholds", () => {
     expect(autoCompactThreshold(MODEL, 200_000)).toBe(167_000);
     expect(warningThreshold(MODEL, 200_000)).toBe(147_000);
     expect(blockingLimit(MODEL, 200_000)).toBe(177_000);
+  });
+
+  // Mutation caught: dropping the window shares (the fixed 20,000 / 13,000 / 3,000 at every window) makes the
+  // 16K and 8K thresholds negative.
+  it("scales with small windows: 16K and 8K compact at a sensible point, 200K keeps its numbers", () => {
+    expect(effectiveContextWindow(MODEL, 16_000)).toBe(12_800);
+    expect(autoCompactThreshold(MODEL, 16_000)).toBe(11_760);
+    expect(warningThreshold(MODEL, 16_000)).toBe(10_160);
+    expect(blockingLimit(MODEL, 16_000)).toBe(12_560);
+    expect(compactionTargetTokens(MODEL, 16_000)).toBe(4_704);
+    expect(autoCompactThreshold(MODEL, 8_000)).toBe(5_880);
+    expect(compactionTargetTokens(MODEL, 200_000)).toBe(66_800);
+    expect(autoCompactThreshold(MODEL, 1_000_000)).toBe(967_000);
   });
 
   it("reserves only the model's max output when it is below 20,000", () => {

@@ -9,7 +9,8 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const WINDOW = 60_000;
+/** Autocompact at 32,340 (the buffers scale with a small window), which the ten reads cross; blocking at 34,540. */
+const WINDOW = 44_000;
 
 /** Ten big reads (crossing the autocompact threshold), then six tiny Bash calls, then an answer. */
 function breakerSteps(): ScenarioStep[] {
@@ -71,8 +72,12 @@ describe("AutoCompact circuit breaker", () => {
 });
 
 describe("Summary request over the window", () => {
-  it("retries at most 3 times after prompt-too-long, each request smaller, and the last succeeds", async () => {
-    // The client believes in a 100K window; the server enforces 70K, so the summary request is too long there.
+  it("never sends a summary request the server finds too long: the window its error named is kept and worked to", async () => {
+    // The client believes in a 100K window; the server enforces 70K. Every summary request is sized by the
+    // client's estimate kept under 95 % of its budget, pre-cleared where it would not fit: none is refused, so
+    // there is no 400 → shrink → retry loop. Mutation applied: a slack of 1.5 (the estimate may overfill the
+    // budget) sends a summary the server rejects and fails this. (Ignoring the window learned from the error
+    // alone does not: this session's summaries fit either way.)
     const steps = taskSteps(0, 12, 12);
     harness = await startHarness(
       { scenario: steps, contextWindow: 70_000 },
@@ -85,16 +90,10 @@ describe("Summary request over the window", () => {
     await writeDataFiles(harness.workspace, 12, 8_000);
     const { end } = await runTask(harness.engine, 0);
     expect(end.reason).toBe("completed");
-    const all = messageRecords(harness).filter((record) => isSummaryRequest(record.body));
-    // The first compaction: rejected attempts up to the first accepted one.
-    const firstAccepted = all.findIndex((record) => record.status === 200);
-    const summaries = all.slice(0, firstAccepted + 1);
-    const rejected = summaries.filter((record) => record.status === 400);
-    expect(rejected.length).toBeGreaterThanOrEqual(1);
-    expect(rejected.length).toBeLessThanOrEqual(3);
-    expect(summaries.at(-1)!.status).toBe(200);
-    const sizes = summaries.map((record) => estimateRequestTokens(record.body as EmulatorRequest));
-    for (let index = 1; index < sizes.length; index++) expect(sizes[index]!).toBeLessThan(sizes[index - 1]!);
-    expect(rejected[0]!.error?.message).toContain("prompt is too long");
+    const summaries = messageRecords(harness).filter((record) => isSummaryRequest(record.body));
+    expect(summaries.length).toBeGreaterThanOrEqual(1);
+    expect(summaries.filter((record) => record.status !== 200)).toEqual([]);
+    for (const record of summaries)
+      expect(estimateRequestTokens(record.body as EmulatorRequest)).toBeLessThanOrEqual(70_000);
   });
 });

@@ -42,7 +42,8 @@ describe("AutoCompact on the emulator", () => {
     expect(summaryBody.tools).toEqual(parentBody.tools);
     expect(summaryBody.system).toEqual(parentBody.system);
     expect(summaryBody.model).toBe(parentBody.model);
-    expect(summaryBody.max_tokens).toBe(20_000);
+    // The summary may write what the window reserves for output: 20 % of a 60K window.
+    expect(summaryBody.max_tokens).toBe(12_000);
 
     // The next main request starts from the summary and is valid.
     const next = records[summaryIndex + 1]!.body as MessagesRequest;

@@ -18,10 +18,12 @@ import {
   writeLongSessionFiles,
 } from "../../bench/lib/long-session.js";
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
-import type { Turn } from "../../src/emulator/index.js";
+import type { RequestLogEntry, Turn } from "../../src/emulator/index.js";
+import type { MessagesRequest } from "../../src/request/types.js";
 import { collect } from "../../support/collect.js";
 import { startHarness } from "../../support/engine-harness.js";
 import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
+import { isSummaryRequest } from "./compaction-scenario.js";
 
 const STEPS = 40;
 const FIRST_LINE = "export function helper0_0(value: number): number { return value * 0 + 0; }";
@@ -143,4 +145,76 @@ describe("default-on tiers never cost more than going without them (public path)
       expect({ tier, over: defaults.cost > without.cost }).toEqual({ tier, over: false });
     }
   }, 240_000);
+
+  // Sessions that really compact (issue 33): autocompact alone on the long session at 200K, session memory
+  // off so every summary is a model call. Oracles are literals and the logged requests, never the constants:
+  // - one summary request per compaction (mutation: sending the summary request three times fails it);
+  // - the files attached again after a compaction take at most 18,000 tokens, 10 % of the 180,000 effective
+  //   window (mutation: tripling the restore budget's window share attaches 5 files, 24,866 tokens, and fails it);
+  // - the first request after each compaction is at most 66,800 tokens, 40 % of the 167,000 threshold (the
+  //   tail rule itself is pinned with literal sizes in test/compaction/tail-budget.test.ts);
+  // - the session costs no more than a literal ceiling from a run of it (mutation: any extra summary or
+  //   restore pushes it over).
+  it("long session at 200K, autocompact alone: it compacts, one summary each, restore and target within their literals", async () => {
+    const harness = await startHarness(
+      { scenario: longSessionSteps(LONG), contextWindow: 200_000, cacheEditing: false },
+      {
+        contextWindow: 200_000,
+        transcript: false,
+        sessionMemory: false,
+        compaction: { cacheEdits: "off", ...OFF, autocompact: true },
+      },
+    );
+    try {
+      await writeLongSessionFiles(harness.workspace, LONG);
+      for (let task = 0; task < LONG.tasks; task++) {
+        const events = await collect(harness.engine.submitMessage(longSessionPrompt(task)));
+        expect(events.findLast((event) => event.type === "turn_end")?.reason).toBe("completed");
+      }
+      await harness.engine.idle();
+      const records = harness.emulator.requests.filter((record) => record.path === "/v1/messages");
+      const boundaries = harness.engine.timeline.entries.filter(
+        (entry) => entry.type === "system" && entry.subtype === "compact_boundary",
+      );
+      const summaries = records.filter((record) => isSummaryRequest(record.body));
+      expect(boundaries.length).toBeGreaterThanOrEqual(1);
+      expect(summaries).toHaveLength(boundaries.length);
+      const afterEach = summaries.map((summary) => records[records.indexOf(summary) + 1]!);
+      for (const next of afterEach) {
+        expect(inputTokens(next)).toBeLessThanOrEqual(66_800);
+        expect(restoredTokens(next)).toBeGreaterThan(0);
+        expect(restoredTokens(next)).toBeLessThanOrEqual(18_000);
+      }
+      const figures = sessionCost(harness.emulator.requests);
+      expect(figures.factsLost).toBe(0);
+      expect(figures.cost).toBeLessThanOrEqual(COMPACTING_COST_CEILING);
+    } finally {
+      await harness.close();
+    }
+  }, 240_000);
 });
+
+/** Ceiling for the compacting session's cost: 633,816 measured on this commit (one compaction), plus 2 %. */
+const COMPACTING_COST_CEILING = 646_000;
+
+const RESTORED_HEADER = "Files read before the compaction, attached again as they are now:";
+
+function inputTokens(record: RequestLogEntry): number {
+  const usage = record.usage;
+  return usage === undefined
+    ? 0
+    : usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+}
+
+/** Tokens (4 characters each) of the re-attached files' message in a logged request; 0 when there is none. */
+function restoredTokens(record: RequestLogEntry): number {
+  for (const message of (record.body as MessagesRequest).messages) {
+    const blocks = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+    for (const block of blocks) {
+      if (block.type !== "text" || !("text" in block)) continue;
+      const at = block.text.indexOf(RESTORED_HEADER);
+      if (at !== -1) return Math.ceil((block.text.length - at) / 4);
+    }
+  }
+  return 0;
+}

@@ -48,8 +48,10 @@ function input() {
 }
 
 describe("the overflow chain over the tier list", () => {
-  it("the default list offers collapse drain, then reactive compaction", () => {
+  it("the default list offers clearing old results, collapse drain, then reactive compaction", () => {
+    // The chain then drops the oldest rounds behind a marker (loop/recovery.ts), after every tier's step.
     expect(COMPACTION_TIERS.flatMap((tier) => (tier.overflow ? [tier.overflow.reason] : []))).toEqual([
+      "overflow_clear",
       "collapse_drain",
       "reactive_compact",
     ]);

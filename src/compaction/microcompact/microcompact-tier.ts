@@ -3,6 +3,7 @@
  * server's `context_management` edit). Its cache-edit boundary is recorded at the end of the pass, and only
  * when no later tier replaced the messages the edits name.
  */
+import { clearOverflowStep } from "../overflow-steps.js";
 import type { Tier, TierOutput } from "../tier.js";
 import { runMicrocompact } from "./run-microcompact.js";
 
@@ -22,4 +23,6 @@ export const microcompactTier: Tier = {
     if (result.recordCachedDeletes !== undefined) output.recordIfKept = result.recordCachedDeletes;
     return output;
   },
+  // The prompt-too-long chain's first step: clear old results, no model call (overflow-steps.ts).
+  overflow: clearOverflowStep,
 };

@@ -1,0 +1,321 @@
+/**
+ * Compaction under pressure (issue 28): a grid of windows × tool-result sizes on the closed-loop scripted
+ * model, on the public path (no cache editing; the emulator answers 400 "prompt is too long" above the
+ * window). Each cell is a read-heavy session of bench/lib/pressure-session.ts (results of ≈1 %, 3 % or 8 % of
+ * the window, each between ¼ and 1¾ of that; reads adding up to several windows, so it must compact several
+ * times; answers that need facts read tasks earlier). Per cell and configuration: finished, summaries,
+ * compactions against the bound ⌈new tokens ÷ (½ threshold)⌉ + 1, re-reads, facts lost, peak context, the
+ * largest context right after a compaction against its target, cost, and the ratio to autocompact only and
+ * (where it finishes) tiers off. Every figure comes from the emulator's request log or the engine's records.
+ *
+ * Each (cell, configuration) runs in a child process, `--jobs` at a time, like bench/compaction-tiers.ts.
+ *
+ *   node --import tsx bench/compaction-pressure.ts [--quick] [--windows 16000,…] [--shares 1,3,8]
+ *     [--configs "defaults|autocompact only|tiers off"] [--jobs N] [--no-readme]
+ *   --repro: the issue's three sessions (40K with 1–7K results, 120K with 3–20K, 400K with 10–70K).
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { autoCompactThreshold, type CompactionSettings, compactionTargetTokens } from "../src/compaction/index.js";
+import { startEmulator } from "../src/emulator/index.js";
+import { QueryEngine } from "../src/engine/query-engine.js";
+import { DEFAULT_MODEL } from "../src/messages/index.js";
+import { AnthropicProvider } from "../src/provider/index.js";
+import { sessionCost } from "./lib/cost.js";
+import {
+  type PressureShape,
+  pressureNewTokens,
+  pressurePrompt,
+  pressureSteps,
+  writePressureFiles,
+} from "./lib/pressure-session.js";
+import { writeReadmeSection } from "./lib/readme-section.js";
+import { reportResult } from "./lib/result.js";
+
+const MODEL = DEFAULT_MODEL;
+const OFF = { snip: false, microcompact: false, collapse: false, autocompact: false } as const;
+
+interface Config {
+  name: string;
+  compaction: Partial<CompactionSettings>;
+}
+
+const CONFIGS: Config[] = [
+  { name: "defaults", compaction: {} },
+  { name: "autocompact only", compaction: { ...OFF, autocompact: true } },
+  { name: "tiers off", compaction: { ...OFF } },
+];
+
+interface Cell {
+  window: number;
+  /** Label of the result sizes ("3 %" or "1–7K"). */
+  sizes: string;
+  shape: PressureShape;
+}
+
+const READS_PER_TASK = 4;
+
+/** A grid cell: results of `share` of the window on average, reads adding up to ~`windows` windows. */
+function gridCell(window: number, sharePercent: number, windows: number): Cell {
+  const mean = (window * sharePercent) / 100;
+  const reads = Math.max(28, Math.min(96, Math.round((windows * 100) / sharePercent)));
+  const tasks = Math.max(7, Math.ceil(reads / READS_PER_TASK));
+  return {
+    window,
+    sizes: `${sharePercent} %`,
+    shape: {
+      tasks,
+      readsPerTask: READS_PER_TASK,
+      minTokens: Math.round(mean / 4),
+      maxTokens: Math.round((mean * 7) / 4),
+      factLag: 3,
+    },
+  };
+}
+
+/** The issue's sessions: 41 steps at each window with its result sizes. */
+const REPRO: Cell[] = [
+  [40_000, 1_000, 7_000],
+  [120_000, 3_000, 20_000],
+  [400_000, 10_000, 70_000],
+].map(([window, min, max]) => ({
+  window: window!,
+  sizes: `${min! / 1000}–${max! / 1000}K`,
+  shape: { tasks: 7, readsPerTask: READS_PER_TASK, minTokens: min!, maxTokens: max!, factLag: 3 },
+}));
+
+interface Result {
+  finished: boolean;
+  stoppedBy: string;
+  summaries: number;
+  compactions: number;
+  bound: number;
+  rereads: number;
+  factsLost: number;
+  peak: number;
+  /** Largest context of the first main request after a compaction, as a share of the target (0: none). */
+  worstAfterTarget: number;
+  cost: number;
+  seconds: number;
+  steps: number;
+}
+
+function contextOf(record: {
+  usage?: {
+    input_tokens: number;
+    cache_read_input_tokens?: number | null;
+    cache_creation_input_tokens?: number | null;
+  };
+}): number {
+  const usage = record.usage;
+  if (usage === undefined) return 0;
+  return usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+}
+
+async function run(config: Config, cell: Cell): Promise<Result> {
+  const started = performance.now();
+  const workspace = await mkdtemp(join(tmpdir(), "threadline-pressure-ws-"));
+  await writePressureFiles(workspace, cell.shape);
+  const steps = pressureSteps(cell.shape);
+  const emulator = await startEmulator({ scenario: steps, contextWindow: cell.window, cacheEditing: false });
+  const engine = new QueryEngine({
+    cwd: workspace,
+    model: MODEL,
+    provider: new AnthropicProvider({ baseURL: emulator.url, apiKey: "bench", sleep: async () => {} }),
+    permission: { mode: "bypassPermissions" },
+    transcript: false,
+    contextWindow: cell.window,
+    compaction: { cacheEdits: "off", ...config.compaction },
+  });
+  let compactions = 0;
+  /** Request-log index of the first request after each compaction. */
+  const afterCompaction: number[] = [];
+  let finished = true;
+  let stoppedBy = "completed";
+  for (let task = 0; task < cell.shape.tasks; task++) {
+    let reason = "";
+    for await (const event of engine.submitMessage(pressurePrompt(task))) {
+      if (event.type === "entry" && event.entry.type === "system" && event.entry.subtype === "compact_boundary") {
+        compactions++;
+        afterCompaction.push(emulator.requests.length);
+      }
+      if (event.type === "turn_end") reason = event.reason;
+    }
+    if (reason !== "completed") {
+      finished = false;
+      stoppedBy = `${reason} at task ${task}`;
+      break;
+    }
+  }
+  await engine.idle();
+  await engine.close();
+  const requests = emulator.requests;
+  const figures = sessionCost(requests);
+  const main = (record: (typeof requests)[number]): boolean =>
+    record.path === "/v1/messages" && (record.source === "scenario" || record.source === "reread");
+  let peak = 0;
+  for (const record of requests) if (main(record)) peak = Math.max(peak, contextOf(record));
+  const target = compactionTargetTokens(MODEL, cell.window);
+  let worstAfterTarget = 0;
+  for (const index of afterCompaction) {
+    const next = requests.slice(index).find(main);
+    if (next !== undefined) worstAfterTarget = Math.max(worstAfterTarget, contextOf(next) / target);
+  }
+  const summaries = requests.filter((record) => record.path === "/v1/messages" && record.source === "summary").length;
+  const threshold = autoCompactThreshold(MODEL, cell.window);
+  await emulator.close();
+  await rm(workspace, { recursive: true, force: true });
+  return {
+    finished,
+    stoppedBy,
+    summaries,
+    compactions,
+    bound: Math.ceil(pressureNewTokens(cell.shape) / (threshold / 2)) + 1,
+    rereads: figures.rereads,
+    factsLost: figures.factsLost,
+    peak,
+    worstAfterTarget,
+    cost: figures.cost,
+    seconds: (performance.now() - started) / 1000,
+    steps: steps.length,
+  };
+}
+
+const CHILD_RESULT_PREFIX = "CHILD_RESULT ";
+
+function runInChild(config: Config, cell: Cell): Promise<Result> {
+  const script = fileURLToPath(import.meta.url);
+  const args = [...process.execArgv, script, "--child", JSON.stringify({ config: config.name, cell })];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const line = stdout.split("\n").find((text) => text.startsWith(CHILD_RESULT_PREFIX));
+      if (code === 0 && line !== undefined) resolve(JSON.parse(line.slice(CHILD_RESULT_PREFIX.length)) as Result);
+      else reject(new Error(`${config.name} at ${cell.window}: child exited ${code}: ${stderr.trim().slice(-2000)}`));
+    });
+  });
+}
+
+async function pool<T>(tasks: ReadonlyArray<() => Promise<T>>, jobs: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await tasks[index]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, tasks.length)) }, worker));
+  return results;
+}
+
+const { values } = parseArgs({
+  options: {
+    windows: { type: "string", default: "16000,32000,64000,128000,200000,400000,1000000" },
+    shares: { type: "string", default: "1,3,8" },
+    reads: { type: "string", default: "2.5" },
+    configs: { type: "string", default: "" },
+    jobs: { type: "string", default: String(availableParallelism()) },
+    quick: { type: "boolean", default: false },
+    repro: { type: "boolean", default: false },
+    "no-readme": { type: "boolean", default: false },
+    child: { type: "string" },
+  },
+});
+
+if (values.child !== undefined) {
+  process.stdin.on("end", () => process.exit(1));
+  process.stdin.resume();
+  const { config: name, cell } = JSON.parse(values.child) as { config: string; cell: Cell };
+  const config = CONFIGS.find((candidate) => candidate.name === name);
+  if (config === undefined) throw new Error(`--child: no configuration named "${name}"`);
+  const result = await run(config, cell);
+  process.stdout.write(`${CHILD_RESULT_PREFIX}${JSON.stringify(result)}\n`);
+  process.stdin.destroy();
+} else {
+  await main();
+}
+
+function format(value: number): string {
+  return Math.round(value).toLocaleString("en-US");
+}
+
+async function main(): Promise<void> {
+  const windows = values.quick ? [16_000, 64_000, 200_000] : values.windows.split(",").map(Number);
+  const shares = values.quick ? [3, 8] : values.shares.split(",").map(Number);
+  const cells = values.repro
+    ? REPRO
+    : windows.flatMap((window) => shares.map((share) => gridCell(window, share, Number(values.reads))));
+  const wanted = values.configs === "" ? undefined : new Set(values.configs.split("|").map((name) => name.trim()));
+  const configs = CONFIGS.filter((config) => wanted === undefined || wanted.has(config.name));
+  const jobs = Number(values.jobs);
+  console.log(
+    `compaction pressure, closed loop, public path: ${cells.length} cells × ${configs.length} configurations, ${jobs} at a time`,
+  );
+  console.log("cost = input at cache prices (1× / write 1.25× / read 0.1×) + output 5×, every request");
+  const started = performance.now();
+  const order = cells
+    .flatMap((cell) => configs.map((config) => ({ cell, config })))
+    .sort((a, b) => b.cell.window * b.cell.shape.tasks - a.cell.window * a.cell.shape.tasks);
+  const done = await pool(
+    order.map(({ cell, config }) => async () => {
+      const result = await runInChild(config, cell);
+      console.error(`  done: ${cell.window / 1000}K ${cell.sizes} ${config.name} (${result.seconds.toFixed(1)} s)`);
+      return { cell, config, result };
+    }),
+    jobs,
+  );
+  const header =
+    "| window | results | steps | config | finished | summary requests | compactions (bound) | re-reads | lost | peak context | after compaction / target | cost | × autocompact only | × tiers off |";
+  const rows = [header, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"];
+  for (const cell of cells) {
+    const of = (name: string) => done.find((item) => item.cell === cell && item.config.name === name)?.result;
+    const autocompactOnly = of("autocompact only");
+    const off = of("tiers off");
+    for (const config of configs) {
+      const result = of(config.name);
+      if (result === undefined) continue;
+      const ratio = (base: Result | undefined): string =>
+        base === undefined || !base.finished ? "–" : (result.cost / base.cost).toFixed(2);
+      rows.push(
+        `| ${cell.window / 1000}K | ${cell.sizes} | ${result.steps} | ${config.name} | ${result.finished ? "yes" : result.stoppedBy} | ${result.summaries} | ${result.compactions} (${result.bound}) | ${result.rereads} | ${result.factsLost} | ${format(result.peak)} | ${result.compactions === 0 ? "–" : `${(result.worstAfterTarget * 100).toFixed(1)} %`} | ${format(result.cost)} | ${ratio(autocompactOnly)} | ${ratio(off)} |`,
+      );
+      reportResult({
+        bench: "compaction-pressure",
+        metric: `cost, ${cell.window / 1000}K window, results ${cell.sizes}, ${config.name}`,
+        value: Math.round(result.cost),
+        unit: "input-eq tokens",
+        note: `${result.finished ? "finished" : result.stoppedBy}, ${result.compactions} compactions (bound ${result.bound}), ${result.rereads} re-reads, ${result.factsLost} lost`,
+      });
+    }
+  }
+  const table = rows.join("\n");
+  console.log(`\n${table}`);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`\nwall time ${seconds.toFixed(0)} s`);
+  if (!values["no-readme"] && !values.repro && wanted === undefined) {
+    const what = values.quick ? "the --quick subset" : "the whole grid";
+    await writeReadmeSection(
+      "compaction-pressure",
+      [
+        `Written by \`node --import tsx bench/compaction-pressure.ts${values.quick ? " --quick" : ""}\` (${what}, ${done.length} runs, ${jobs} at a time, ${seconds.toFixed(0)} s wall).`,
+        'Closed-loop model, public path (no cache editing; 400 above the window). Results average the given share of the window (each between ¼ and 1¾ of it); four reads, an Edit and an answer needing a fact read three tasks back per task. Bound = ⌈new tokens ÷ (½ autocompact threshold)⌉ + 1. "After compaction / target": the largest context of a first request after a compaction, as a share of the post-compaction target.',
+        "",
+        table,
+      ].join("\n"),
+    );
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The prompt-too-long chain's steps around the tiers' own (docs/ARCHITECTURE.md "Overflow chain"): first clear
+ * old tool results (no model call; microcompact's step, as its projection applies the clears), then the tiers'
+ * steps (collapse drain, reactive compaction), and last drop the oldest rounds behind a marker that says what was
+ * dropped, so a session never ends while something can still be dropped.
+ */
+
+import type { MessageEntry } from "../messages/index.js";
+import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../messages/index.js";
+import { groupByApiRound, startsWithResponse } from "./api-rounds.js";
+import { planRoomClear, recordRoomClear } from "./clear-for-room.js";
+import { copyTail } from "./compact-conversation.js";
+import { estimateEntriesTokens } from "./entry-tokens.js";
+import { projectApiView } from "./project-view.js";
+import { compactionTargetTokens, effectiveContextWindow, tokenCountWithEstimation } from "./thresholds.js";
+import type { OverflowFacts, OverflowStep } from "./tier.js";
+
+/** The token count to make room from: the server's, when it said, else the estimate. */
+function countOf(overflow: OverflowFacts, view: readonly MessageEntry[]): number {
+  return overflow.actualTokens ?? tokenCountWithEstimation(view);
+}
+
+/** Step 1: clear every old compactable result (microcompact's overflow step). */
+export const clearOverflowStep: OverflowStep = {
+  reason: "overflow_clear",
+  label: "clearing old tool results",
+  relieve(input, chain, overflow) {
+    const view = projectApiView(input.entries, input.settings);
+    const tokens = countOf(overflow, view);
+    const clear = planRoomClear(input, view, tokens);
+    if (clear === undefined) return Promise.resolve({ kind: "nothing" });
+    recordRoomClear(chain, clear, tokens, "the prompt was over the context window");
+    return Promise.resolve({ kind: "retry", compacted: false });
+  },
+};
+
+/** Tool names and file paths of `entries`' tool calls, for the marker (at most 12 listed). */
+function whatWasDone(entries: readonly MessageEntry[]): string {
+  const seen: string[] = [];
+  for (const entry of entries) {
+    if (entry.type !== "assistant") continue;
+    for (const block of entry.message.content) {
+      if (block.type !== "tool_use") continue;
+      const input = block.input as Record<string, unknown> | null;
+      const target = input?.file_path ?? input?.path ?? input?.command ?? input?.pattern;
+      const label = typeof target === "string" ? `${block.name} ${target.slice(0, 80)}` : block.name;
+      if (!seen.includes(label)) seen.push(label);
+    }
+  }
+  if (seen.length === 0) return "no tool calls";
+  const listed = seen.slice(0, 12).join("; ");
+  return seen.length > 12 ? `${listed}; and ${seen.length - 12} more` : listed;
+}
+
+/** The marker that replaces dropped rounds: how many, how big, and what they did. */
+export function droppedRoundsMarker(rounds: number, tokens: number, entries: readonly MessageEntry[]): string {
+  return (
+    `[${rounds} earlier round${rounds === 1 ? "" : "s"} of this conversation (~${tokens.toLocaleString("en-US")} tokens) ` +
+    `were dropped to fit the context window, without a summary. They included: ${whatWasDone(entries)}. ` +
+    "Read a file again if you need what it said.]"
+  );
+}
+
+/**
+ * Step 3: a compaction with no model call. The oldest rounds are replaced by the marker until the rest fits
+ * the target (at least the newest round stays); recorded as a compact boundary, so a resume agrees.
+ */
+export const dropOverflowStep: OverflowStep = {
+  reason: "overflow_drop",
+  label: "dropping the oldest rounds",
+  relieve(input, chain, overflow) {
+    const view = projectApiView(input.entries, input.settings);
+    const rounds = groupByApiRound(view);
+    if (rounds.length <= 1) return Promise.resolve({ kind: "nothing" });
+    const tokens = countOf(overflow, view);
+    const overhead = Math.max(0, tokens - estimateEntriesTokens(view));
+    const room = Math.min(
+      compactionTargetTokens(input.model, input.contextWindow),
+      effectiveContextWindow(input.model, overflow.maxTokens ?? input.contextWindow),
+    );
+    let keep = rounds.length - 1;
+    let kept = rounds.slice(-keep).reduce((sum, round) => sum + round.tokens, 0);
+    while (keep > 1 && (overhead + kept + 200 > room || !startsWithResponse(rounds[rounds.length - keep]!))) {
+      kept -= rounds[rounds.length - keep]!.tokens;
+      keep--;
+    }
+    const dropped = rounds.slice(0, rounds.length - keep);
+    const droppedEntries = dropped.flatMap((round) => round.entries);
+    const droppedTokens = dropped.reduce((sum, round) => sum + round.tokens, 0);
+    const marker = droppedRoundsMarker(dropped.length, droppedTokens, droppedEntries);
+    const tail = rounds.slice(-keep).flatMap((round) => round.entries);
+    const logicalParent = chain.context().parentUuid;
+    const postTokens = kept + estimateTextTokens(marker);
+    chain.push(
+      createSystemEntry(
+        { ...chain.context(), parentUuid: null },
+        "compact_boundary",
+        `Conversation cut to fit (reactive): ~${tokens.toLocaleString("en-US")} → ~${postTokens.toLocaleString("en-US")} tokens; ${dropped.length} oldest rounds dropped`,
+        {
+          logicalParentUuid: logicalParent,
+          compactMetadata: { trigger: "reactive", preTokens: tokens, postTokens },
+        },
+      ),
+    );
+    chain.push(createUserEntry(chain.context(), [textBlock(marker)], { isCompactSummary: true, isMeta: true }));
+    copyTail(tail, chain);
+    return Promise.resolve({ kind: "retry", compacted: true });
+  },
+};

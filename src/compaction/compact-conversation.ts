@@ -154,7 +154,8 @@ export async function compactConversation(
       ? requestOverhead(input.fork, input.sessionId)
       : Math.min(Math.max(0, options.preTokens - viewTokens), Math.floor(target * MAX_OVERHEAD_SHARE));
   const attachments = (input.restoreAttachments ?? []).filter((text) => text !== "");
-  const attachmentTokens = attachments.reduce((sum, text) => sum + estimateTextTokens(text), 0);
+  const attachmentTokens =
+    attachments.reduce((sum, text) => sum + estimateTextTokens(text), 0) + (input.reservedAttachmentTokens ?? 0);
   const maxTail = Math.floor(effective * DEFAULT_TAIL_BUDGET_RATIO);
   const rounds = groupByApiRound(view);
   // Built from the whole timeline: what earlier compactions summarized away is still listed.

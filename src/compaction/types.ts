@@ -47,6 +47,12 @@ export interface CompactionInput {
    * the summary, counted inside the post-compaction target. Default none.
    */
   restoreAttachments?: readonly string[];
+  /**
+   * Tokens the loop itself attaches right after this pass when a compaction took them out of the view (the
+   * session's memory files, re-attached verbatim by memory/reattach), counted inside the post-compaction
+   * target so the context after a compaction still fits it. Default 0.
+   */
+  reservedAttachmentTokens?: number;
   /** The prompt-cache TTL requests use (the time-based clear runs once the idle time passes it). Default "5m". */
   cacheTtl?: "5m" | "1h";
 }

@@ -4,7 +4,7 @@
  */
 import { type CompactionInput, type CompactionOutput, runCompactionTiers } from "../compaction/index.js";
 import { attachmentExtra, loadedMemory, MEMORY_ATTACHMENT_TYPE, memoryToReattach } from "../memory/index.js";
-import { createAttachmentEntry, type ModelLimits } from "../messages/index.js";
+import { createAttachmentEntry, estimateTextTokens, type ModelLimits } from "../messages/index.js";
 import { emptyLatches } from "../request/index.js";
 import type { EngineEvent } from "./events.js";
 import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
@@ -34,7 +34,13 @@ export function compactionInput(turn: TurnState, limits: ModelLimits): Compactio
     ...(context.autoCompact ? { autoCompact: context.autoCompact } : {}),
     ...(turn.restoreFile ? { restoreFile: turn.restoreFile } : {}),
     cacheTtl: config.cacheTtl ?? "5m",
+    ...(context.memory !== undefined ? { reservedAttachmentTokens: memoryTokens(timeline.entries) } : {}),
   };
+}
+
+/** What the session's memory files take when re-attached after a compaction (reattachMemory below). */
+function memoryTokens(entries: CompactionInput["entries"]): number {
+  return loadedMemory(entries).reduce((sum, memory) => sum + estimateTextTokens(memory.content), 0);
 }
 
 /** Runs the tiers and records what they produced; yields the records a person should see. */

@@ -164,7 +164,7 @@ class Repl implements ReplHost {
       process.off("SIGINT", onSignal);
       this.#sink?.flush?.();
       this.#reader.close();
-      await this.#engine?.close();
+      await this.#engine?.close("prompt_input_exit");
     }
     const path = this.#engine?.transcriptPath;
     if (path !== undefined) this.print(this.#style.dim(`Transcript: ${path}`));
@@ -172,10 +172,10 @@ class Repl implements ReplHost {
   }
 
   async clearSession(): Promise<void> {
-    await this.#engine?.close();
+    await this.#engine?.close("clear");
     this.#engine = undefined;
     const { resume: _resume, sessionId: _sessionId, ...rest } = this.#cli;
-    this.#adopt(await openSession({ ...rest, continue: false }, this.#options()));
+    this.#adopt(await openSession({ ...rest, continue: false }, { ...this.#options(), sessionStartSource: "clear" }));
   }
 
   async resumeSession(sessionIdOrPath: string): Promise<void> {

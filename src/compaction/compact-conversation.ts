@@ -122,6 +122,11 @@ export async function compactConversation(
   let summary: string | undefined;
   let tail: MessageEntry[] | undefined;
   let calls = 0;
+  // PreCompact hooks (docs/HOOKS.md): what they print is extra instructions for this summary.
+  const extra = await input.beforeCompact?.(options.trigger === "manual" ? "manual" : "auto", options.instructions);
+  const instructions = [options.instructions, extra]
+    .filter((part) => part !== undefined && part.trim() !== "")
+    .join("\n\n");
   const memory = options.instructions === undefined ? input.autoCompact?.sessionMemory?.() : undefined;
   if (memory !== undefined) {
     tail = memoryTail(rounds, memory.throughUuid, tailBudget);
@@ -136,7 +141,7 @@ export async function compactConversation(
       .flatMap((round) => round.entries);
     const result = await summarizeConversation(view, {
       fork,
-      instruction: summaryInstruction(options.instructions, trailText),
+      instruction: summaryInstruction(instructions === "" ? undefined : instructions, trailText),
       budget: Math.min(effective, fork.contextWindow),
       sessionId: input.sessionId,
     });

@@ -6,6 +6,7 @@ import type { LoopConfig } from "../loop/query.js";
 import type { TimelineEntry } from "../messages/index.js";
 import type { PlatformName } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
+import type { HooksSettings } from "../settings/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
 import type { SecretEnvSettings } from "../tools/secret-env.js";
 import type { AnyTool } from "../tools/types.js";
@@ -73,6 +74,15 @@ export interface QueryEngineOptions {
   additionalDirectories?: string[];
   /** Entries to start from (resume). */
   initialEntries?: readonly TimelineEntry[];
+  /**
+   * Command hooks by event, as settings files hold them (`loadSettings(...).settings.hooks`). They run with the
+   * tools' environment (secrets removed) and `CLAUDE_PROJECT_DIR` = `cwd`. Default none.
+   */
+  hooks?: HooksSettings;
+  /** SessionStart's `source` for a new session: "clear" after /clear. Default "startup" ("resume" when resuming). */
+  sessionStartSource?: "startup" | "clear";
+  /** A hook's time limit when its settings give none. Default DEFAULT_HOOK_TIMEOUT_MS (60 s). */
+  hookTimeoutMs?: number;
   /** Clock, for tests. Default `() => new Date()`. */
   now?: () => Date;
   env?: NodeJS.ProcessEnv;

@@ -25,8 +25,11 @@ const MATCHED_EVENTS: ReadonlySet<HookEventName> = new Set([
   "Notification",
 ]);
 
-/** Events where exit 0 stdout that is not JSON becomes context for the model. */
-const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["SessionStart", "UserPromptSubmit"]);
+/**
+ * Events where exit 0 stdout that is not JSON is taken as text: context for the model (SessionStart,
+ * UserPromptSubmit), extra summary instructions (PreCompact).
+ */
+const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["SessionStart", "UserPromptSubmit", "PreCompact"]);
 
 /** Events that exit 2 (or `decision: "block"`) blocks. */
 const BLOCKING_EVENTS: ReadonlySet<HookEventName> = new Set([

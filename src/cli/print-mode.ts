@@ -2,6 +2,7 @@
  * `threadline -p`: one prompt (argument, piped stdin, or both), one turn, output as text, one JSON result,
  * or one JSON event a line. Ctrl-C interrupts the turn and still writes a resumable transcript.
  */
+import { isHookNotice } from "../hooks/index.js";
 import type { EngineEvent, TerminalReason } from "../loop/events.js";
 import { checkNever } from "../messages/index.js";
 import { sandboxNotice } from "../tools/tool-runtime.js";
@@ -70,6 +71,9 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     let sawPrompt = false;
     for await (const event of engine.submitMessage(prompt)) {
       renderer?.handle(event);
+      // A hook that failed, timed out or was cut is one line even without -v: never a silent loss.
+      if (renderer === undefined && event.type === "notice" && isHookNotice(event.message))
+        io.stderr.write(`threadline: ${event.message}\n`);
       countdown?.handle(event);
       if (event.type === "turn_end") end = event;
       if (cli.outputFormat !== "stream-json") continue;

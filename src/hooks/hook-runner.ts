@@ -78,6 +78,13 @@ export interface HookOutcome {
   stop?: string;
 }
 
+/** Whether a notice line came from a hook (they start with the event's name): print mode always shows them. */
+export function isHookNotice(message: string): boolean {
+  return /^(?:PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|Stop|SubagentStop|PreCompact|Notification) hook /.test(
+    message,
+  );
+}
+
 export function emptyOutcome(): HookOutcome {
   return { ran: 0, context: [], notices: [] };
 }

@@ -7,6 +7,7 @@ export {
   type HookOutcome,
   HookRunner,
   type HookRunnerOptions,
+  isHookNotice,
   matcherAccepts,
 } from "./hook-runner.js";
 export { type HookCommandOptions, type HookCommandResult, runHookCommand } from "./run-hook-command.js";

@@ -6,7 +6,7 @@
  */
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
-import { globToRegExp } from "./glob-pattern.js";
+import { globToRegExp, splitGlobBase } from "./glob-pattern.js";
 
 /** Where relative patterns and paths start from. */
 export interface RuleScope {
@@ -25,6 +25,9 @@ export const PATH_RULE_FAMILIES: Readonly<Record<string, readonly string[]>> = {
   Read: ["Read", "Grep", "Glob"],
 };
 
+/** Tools whose path is a folder they search, not one file. */
+export const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob"]);
+
 /** The absolute path a call touches (a file, or the folder a search starts in); undefined when it names none. */
 export function toolCallPath(toolName: string, input: unknown, cwd: string): string | undefined {
   if (typeof input !== "object" || input === null) return undefined;
@@ -40,22 +43,42 @@ function literal(directory: string): string {
   return directory.replace(/[*?[\]{}\\]/g, (character) => `\\${character}`);
 }
 
-/** The pattern as an absolute glob (without the directory-covering tail). */
-function absolutePattern(specifier: string, scope: RuleScope): string {
-  const pattern = specifier.trim();
-  if (pattern.startsWith("//")) return pattern.slice(1);
-  if (pattern === "~" || pattern.startsWith("~/")) return `${literal(scope.home ?? homedir())}${pattern.slice(1)}`;
-  if (pattern.startsWith("/")) return `${literal(scope.root ?? scope.cwd)}${pattern}`;
+/** A pattern placed: the directory it starts from (plain text) and the glob below it; `anyDepth` for `*.env`. */
+interface PlacedPattern {
+  directory: string;
+  glob: string;
+  anyDepth: boolean;
+}
+
+function place(specifier: string, scope: RuleScope): PlacedPattern {
+  const pattern = specifier.trim().replace(/\/+$/, "");
+  if (pattern.startsWith("//")) return { directory: "", glob: pattern.slice(1), anyDepth: false };
+  if (pattern === "~" || pattern.startsWith("~/"))
+    return { directory: scope.home ?? homedir(), glob: pattern.slice(1), anyDepth: false };
+  if (pattern.startsWith("/")) return { directory: scope.root ?? scope.cwd, glob: pattern, anyDepth: false };
   const relative = pattern.startsWith("./") ? pattern.slice(2) : pattern;
   // gitignore: no separator before the end means "at any level below".
-  const anyDepth = !relative.replace(/\/+$/, "").includes("/");
-  return `${literal(scope.cwd)}/${anyDepth ? "**/" : ""}${relative}`;
+  const anyDepth = !relative.includes("/");
+  return { directory: scope.cwd, glob: `/${anyDepth ? "**/" : ""}${relative}`, anyDepth };
+}
+
+function expressionOf(placed: PlacedPattern): RegExp {
+  return globToRegExp(`${literal(placed.directory)}${placed.glob}`);
+}
+
+/** Whether `path` is `directory` or inside it. */
+function isWithin(path: string, directory: string): boolean {
+  return path === directory || path.startsWith(directory.endsWith("/") ? directory : `${directory}/`);
+}
+
+/** The literal folder a placed pattern's matches all sit in (`/p/secrets` for `./secrets/**`). */
+function literalBase(placed: PlacedPattern): string {
+  return `${placed.directory}${splitGlobBase(placed.glob).base}`.replace(/\/+$/, "") || "/";
 }
 
 /** Whether `path` (absolute) is matched by the path specifier, itself or as something inside a matched folder. */
 export function pathRuleMatches(specifier: string, path: string, scope: RuleScope): boolean {
-  const pattern = absolutePattern(specifier, scope).replace(/\/+$/, "");
-  const expression = globToRegExp(pattern);
+  const expression = expressionOf(place(specifier, scope));
   if (expression.test(path)) return true;
   // A matched folder covers everything in it: test each ancestor of the path.
   let parent = path;
@@ -64,4 +87,24 @@ export function pathRuleMatches(specifier: string, path: string, scope: RuleScop
     if (expression.test(parent)) return true;
   }
   return false;
+}
+
+/**
+ * Whether a search (Grep, Glob) from folder `root` can reach what a deny rule names: the root is matched or
+ * inside the rule's folder, or the rule's folder is inside the root. A pattern at any depth (`*.env`) only denies
+ * searches from a matched folder (it would otherwise deny every search); docs/SETTINGS.md says so.
+ */
+export function searchReaches(specifier: string, root: string, scope: RuleScope): boolean {
+  if (pathRuleMatches(specifier, root, scope)) return true;
+  const placed = place(specifier, scope);
+  if (placed.anyDepth) return false;
+  const base = literalBase(placed);
+  return isWithin(root, base) || isWithin(base, root);
+}
+
+/** Whether everything a search from `root` reads is inside what an allow rule names. */
+export function searchWithin(specifier: string, root: string, scope: RuleScope): boolean {
+  if (pathRuleMatches(specifier, root, scope)) return true;
+  const placed = place(specifier, scope);
+  return !placed.anyDepth && splitGlobBase(placed.glob).rest === "**" && isWithin(root, literalBase(placed));
 }

@@ -4,7 +4,15 @@
  * `Read(./secrets/**)` / `Edit(/src/**)` (paths, gitignore-style), `mcp__server` / `mcp__server__tool`,
  * `Agent(Explore)` (one subagent type).
  */
-import { PATH_RULE_FAMILIES, pathRuleMatches, type RuleScope, toolCallPath } from "./permission-path-rules.js";
+import {
+  PATH_RULE_FAMILIES,
+  pathRuleMatches,
+  type RuleScope,
+  SEARCH_TOOLS,
+  searchReaches,
+  searchWithin,
+  toolCallPath,
+} from "./permission-path-rules.js";
 
 export interface PermissionRule {
   toolName: string;
@@ -101,7 +109,11 @@ export function allowRuleMatches(rule: PermissionRule, toolName: string, input: 
     case "path": {
       if (scope === undefined) return false;
       const path = toolCallPath(toolName, input, scope.cwd);
-      return path !== undefined && pathRuleMatches(rule.specifier ?? "", path, scope);
+      if (path === undefined) return false;
+      const specifier = rule.specifier ?? "";
+      return SEARCH_TOOLS.has(toolName)
+        ? searchWithin(specifier, path, scope)
+        : pathRuleMatches(specifier, path, scope);
     }
     case "agent":
       return agentTypeOf(input) === rule.specifier?.trim();
@@ -140,7 +152,11 @@ export function denyRuleMatches(rule: PermissionRule, toolName: string, input: u
     case "path": {
       if (scope === undefined) return true;
       const path = toolCallPath(toolName, input, scope.cwd);
-      return path === undefined || pathRuleMatches(rule.specifier ?? "", path, scope);
+      if (path === undefined) return true;
+      const specifier = rule.specifier ?? "";
+      return SEARCH_TOOLS.has(toolName)
+        ? searchReaches(specifier, path, scope)
+        : pathRuleMatches(specifier, path, scope);
     }
     case "agent": {
       const type = agentTypeOf(input);

@@ -72,6 +72,7 @@ export function engineOptions(
     ...(directories.length > 0 ? { additionalDirectories: directories } : {}),
     ...(Object.keys(compaction).length > 0 ? { compaction } : {}),
     ...(cli.sessionEnv !== undefined ? { env: cli.sessionEnv } : {}),
+    ...(settings !== undefined && Object.keys(settings.env).length > 0 ? { toolEnv: settings.env } : {}),
     // settings.memoryFiles is the memory loader's switch; settings.mcpServers (raw, per file) is the MCP
     // loader's input. Both are wired where those loaders join the engine's options.
     ...(cli.model !== undefined ? { model: cli.model } : {}),

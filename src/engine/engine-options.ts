@@ -83,6 +83,11 @@ export interface QueryEngineOptions {
   sessionStartSource?: "startup" | "clear";
   /** A hook's time limit when its settings give none. Default DEFAULT_HOOK_TIMEOUT_MS (60 s). */
   hookTimeoutMs?: number;
+  /**
+   * Variables tool processes and hooks get on top of this process's environment (a settings file's `env`);
+   * secrets among them are removed as always (tools/secret-env.ts). Default none.
+   */
+  toolEnv?: Readonly<Record<string, string>>;
   /** Clock, for tests. Default `() => new Date()`. */
   now?: () => Date;
   env?: NodeJS.ProcessEnv;

@@ -124,6 +124,7 @@ export class QueryEngine {
     const { runtime, sandbox } = createToolRuntime({
       env,
       ...(options.secretEnv !== undefined ? { secretEnv: options.secretEnv } : {}),
+      ...(options.toolEnv !== undefined ? { extraEnv: options.toolEnv } : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
       ...(options.sandboxNetwork !== undefined ? { sandboxNetwork: options.sandboxNetwork } : {}),
     });

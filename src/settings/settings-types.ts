@@ -108,9 +108,12 @@ export interface SettingsProblem {
 
 /** `source: key: message` — the one line a person sees for a problem. */
 export function formatSettingsProblem(problem: SettingsProblem): string {
-  return problem.key === ""
-    ? `${problem.source}: ${problem.message}`
-    : `${problem.source}: ${problem.key}: ${problem.message}`;
+  const line =
+    problem.key === ""
+      ? `${problem.source}: ${problem.message}`
+      : `${problem.source}: ${problem.key}: ${problem.message}`;
+  // A key (or value quoted in the message) may hold line breaks: the problem stays one line.
+  return line.replace(/[\r\n\u2028\u2029]+/g, " ");
 }
 
 export function emptySettings(): Settings {

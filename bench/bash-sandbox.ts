@@ -5,8 +5,7 @@
  *
  * Run: node --import tsx bench/bash-sandbox.ts [runs, default 30]
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { isReadOnlyCommand } from "../src/tools/bash-read-only.js";
@@ -14,6 +13,7 @@ import { bashTool } from "../src/tools/bash-tool.js";
 import { probeSandbox } from "../src/tools/sandbox.js";
 import { SecretEnvironment } from "../src/tools/secret-env.js";
 import type { ToolContext, ToolRuntime } from "../src/tools/types.js";
+import { makeTempDir } from "../support/temp-dir.js";
 import { median, reportResult } from "./lib/result.js";
 
 /** Samples of each Bash variant unless the first argument says otherwise. */
@@ -34,7 +34,7 @@ async function timeBash(context: ToolContext, runs: number): Promise<number> {
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? DEFAULT_RUNS);
-  const cwd = await mkdtemp(join(tmpdir(), "threadline-bench-sandbox-"));
+  const cwd = await makeTempDir("bench-sandbox");
   try {
     await writeFile(join(cwd, "package.json"), "{}");
     const secrets = new SecretEnvironment({ ...process.env, BENCH_API_KEY: "bench-secret-value-0123456789" });

@@ -6,13 +6,13 @@
  * Run: node --import tsx bench/cli-cold-start.ts [runs, default 10]
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import type { Turn } from "../src/emulator/index.js";
 import { startEmulator } from "../src/emulator/index.js";
-import type { Turn } from "../src/emulator/scenario.js";
+import { makeTempDir } from "../support/temp-dir.js";
 import { median, reportResult } from "./lib/result.js";
 
 /** Cold-start samples unless the first argument says otherwise. */
@@ -124,8 +124,8 @@ async function sessionMemory(
 
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? DEFAULT_RUNS);
-  const cwd = await mkdtemp(join(tmpdir(), "threadline-bench-cwd-"));
-  const home = await mkdtemp(join(tmpdir(), "threadline-bench-home-"));
+  const cwd = await makeTempDir("bench-cwd");
+  const home = await makeTempDir("bench-home");
   try {
     const { firstRequest, nodeBaseline } = await coldStart(runs, cwd, home);
     const cold = median(firstRequest);

@@ -16,9 +16,8 @@
  *     [--configs "name|name" | --all]   (default: the published rows; --all adds the experiments)
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { availableParallelism, tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { CompactionSettings } from "../src/compaction/index.js";
@@ -28,6 +27,7 @@ import { QueryEngine } from "../src/engine/query-engine.js";
 import type { ApiMessage } from "../src/messages/index.js";
 import { AnthropicProvider } from "../src/provider/index.js";
 import type { MessagesRequest } from "../src/request/types.js";
+import { makeTempDir } from "../support/temp-dir.js";
 import { dollars, type SessionCost, sessionCost } from "./lib/cost.js";
 import {
   DEFAULT_LONG_SESSION,
@@ -120,7 +120,7 @@ function verbatimViolations(body: MessagesRequest): number {
 
 async function run(config: Config, window: number, shape: LongSessionShape): Promise<Result> {
   const started = performance.now();
-  const workspace = await mkdtemp(join(tmpdir(), "threadline-bench-ws-"));
+  const workspace = await makeTempDir("bench-ws");
   // Cache editing is emulator-only and announced (the provider no longer assumes it from a loopback URL):
   // only the cache-editing rows turn it on; every other row measures the public path.
   await writeLongSessionFiles(workspace, shape);

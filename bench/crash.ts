@@ -7,9 +7,10 @@
  * With --postgres the child writes to a throwaway PostgreSQL (skipped with a notice where none can start) and
  * resume goes through the lease takeover; "lost" there counts entries whose write was not yet acknowledged.
  */
-import { type CrashRunReport, KILL_MOMENTS, runCrash } from "../test/reliability/crash-run.js";
-import { seededRandom } from "../test/reliability/seeded-random.js";
-import { startTestPostgres, type TestPostgres } from "../test/support/postgres-cluster.js";
+
+import { startTestPostgres, type TestPostgres } from "../support/postgres-cluster.js";
+import { type CrashRunReport, KILL_MOMENTS, runCrash } from "../support/reliability/crash-run.js";
+import { seededRandom } from "../support/reliability/seeded-random.js";
 import { reportResult } from "./lib/result.js";
 
 /** Kills in the full run. */

@@ -4,9 +4,9 @@
  *
  *   node --import tsx bench/fuzz.ts [--runs 3000]
  */
-import { fuzzServerResponses } from "../test/reliability/fuzz-sse.js";
-import { fuzzToolInputs } from "../test/reliability/fuzz-tools.js";
-import { checkHugeLines, fuzzTranscriptLoader } from "../test/reliability/fuzz-transcript.js";
+import { fuzzServerResponses } from "../support/reliability/fuzz-sse.js";
+import { fuzzToolInputs } from "../support/reliability/fuzz-tools.js";
+import { checkHugeLines, fuzzTranscriptLoader } from "../support/reliability/fuzz-transcript.js";
 import { reportResult } from "./lib/result.js";
 
 /** Runs per property in the full run (the server fuzzer, which does real HTTP, gets a third of it). */

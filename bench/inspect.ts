@@ -8,12 +8,12 @@
 import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
-import { mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { runInspect } from "../src/cli/inspect.js";
+import { runInspect } from "../src/cli/inspect/inspect.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 /** Size of the generated transcript unless the first argument says otherwise. */
 export const DEFAULT_TARGET_MEGABYTES = 100;
@@ -130,7 +130,7 @@ async function child(path: string, page?: string): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv[2] === "--child" && process.argv[3] !== undefined) return child(process.argv[3], process.argv[4]);
   const targetMegabytes = Number(process.argv[2] ?? DEFAULT_TARGET_MEGABYTES);
-  const directory = await mkdtemp(join(tmpdir(), "threadline-bench-inspect-"));
+  const directory = await makeTempDir("bench-inspect");
   try {
     const path = join(directory, "bench-session.jsonl");
     const generated = await generateTranscript(path, targetMegabytes * 1_000_000);

@@ -12,8 +12,9 @@
 import { parseArgs } from "node:util";
 import type { CompactionSettings } from "../src/compaction/index.js";
 import { type EmulatorRequest, flattenRequest, type RequestLogEntry, type Turn } from "../src/emulator/index.js";
-import { collect, startHarness } from "../test/engine/helpers.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../test/support/tool-heavy-session.js";
+import { collect } from "../support/collect.js";
+import { startHarness } from "../support/engine-harness.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
 import { dollars, type SessionCost, sessionCost } from "./lib/cost.js";
 import { reportResult } from "./lib/result.js";
 

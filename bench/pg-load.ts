@@ -14,8 +14,8 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { createUserEntry } from "../src/messages/index.js";
 import { PgSessionDatabase } from "../src/transcript/index.js";
-import { startTestPostgres } from "../test/support/postgres-cluster.js";
-import { startFaultProxy, throughProxy } from "../test/support/tcp-fault-proxy.js";
+import { startTestPostgres } from "../support/postgres-cluster.js";
+import { startFaultProxy, throughProxy } from "../support/tcp-fault-proxy.js";
 import { reportResult } from "./lib/result.js";
 
 const WORKER = fileURLToPath(new URL("./lib/pg-load-worker.ts", import.meta.url));

@@ -6,16 +6,15 @@
  *
  *   node --import tsx bench/platform-providers.ts [--steps 10] [--runs 3]
  */
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Emulator, startEmulator } from "../src/emulator/index.js";
 import { QueryEngine } from "../src/engine/query-engine.js";
 import { AnthropicProvider, BedrockProvider, type Provider, VertexProvider } from "../src/provider/index.js";
-import { collect } from "../test/engine/helpers.js";
-import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "../test/provider/helpers/platform-env.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../test/support/tool-heavy-session.js";
+
+import { collect } from "../support/collect.js";
+import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "../support/platform-env.js";
+import { makeTempDir } from "../support/temp-dir.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
 import { reportResult } from "./lib/result.js";
 
 const MODEL = "claude-sonnet-4-6";
@@ -41,7 +40,7 @@ interface Figures {
 
 async function runSession(platform: string, steps: number): Promise<Figures> {
   const emulator = await startEmulator({ scenario: readEachFileScenario(sourceFileNames(steps)) });
-  const workspace = await mkdtemp(join(tmpdir(), "threadline-bench-ws-"));
+  const workspace = await makeTempDir("bench-ws");
   await writeSourceFiles(workspace, steps);
   const engine = new QueryEngine({
     cwd: workspace,

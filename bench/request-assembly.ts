@@ -7,13 +7,13 @@ import { createHash } from "node:crypto";
 import type { MessageEntry } from "../src/messages/index.js";
 import { streamingJson } from "../src/provider/index.js";
 import { assembleRequest, emptyLatches, NormalizeMemo, type RequestSettings } from "../src/request/index.js";
-import { TimelineBuilder, TOOLS } from "../test/request/messy-timeline.js";
+import { MessyTimeline, TOOLS } from "../support/messy-timeline.js";
 import { reportResult } from "./lib/result.js";
 
 const TARGET_ENTRIES = 10_000;
 const MEASURED_TURNS = 200;
 
-function grow(builder: TimelineBuilder, turn: number): void {
+function grow(builder: MessyTimeline, turn: number): void {
   builder.apply({ kind: "user", text: `turn ${turn}: please look at the next file`, meta: false });
   builder.apply({ kind: "attachment", text: `file f${turn} changed` });
   builder.apply({
@@ -52,7 +52,7 @@ const settings: RequestSettings = {
   cacheEditing: true,
 };
 
-const builder = new TimelineBuilder();
+const builder = new MessyTimeline();
 let turn = 0;
 while (builder.entries.length < TARGET_ENTRIES) grow(builder, turn++);
 const full: MessageEntry[] = process.argv.includes("--live")

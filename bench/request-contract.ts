@@ -4,7 +4,7 @@
  * Run: node --expose-gc --import tsx bench/request-contract.ts [cases=1000000] [seed=1]
  */
 import fc from "fast-check";
-import { validateRequest } from "../src/emulator/validator.js";
+import { validateRequest } from "../src/emulator/index.js";
 import { assembleRequest, EmptyConversationError, emptyLatches } from "../src/request/index.js";
 import {
   buildTimeline,
@@ -13,7 +13,7 @@ import {
   settingsChoice,
   settingsFrom,
   timelineOps,
-} from "../test/request/messy-timeline.js";
+} from "../support/messy-timeline.js";
 import { reportResult } from "./lib/result.js";
 
 const total = Number(process.argv[2] ?? 1_000_000);

@@ -8,8 +8,7 @@
  * CPU time is printed beside wall time: on a shared machine the wall time also measures the neighbours.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TimelineEntry } from "../src/messages/index.js";
@@ -24,6 +23,7 @@ import {
   toolUseBlock,
 } from "../src/messages/index.js";
 import { JsonlTranscriptStore, loadTranscript, resumeConversation } from "../src/transcript/index.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 /** Transcript size generated, in megabytes. */
 const DEFAULT_MEGABYTES = 100;
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
   if (args[0] === "--child") return child(args[1]!);
   const megabytesIndex = args.indexOf("--megabytes");
   const megabytes = megabytesIndex === -1 ? DEFAULT_MEGABYTES : Number(args[megabytesIndex + 1]);
-  const directory = await mkdtemp(join(tmpdir(), "threadline-bench-resume-"));
+  const directory = await makeTempDir("bench-resume");
   try {
     const path = join(directory, "session.jsonl");
     const generateStarted = performance.now();

@@ -6,7 +6,7 @@
  *
  *   node --import tsx bench/soak.ts [--sessions 50] [--steps 20]
  */
-import { runSoakSession } from "../test/reliability/soak-session.js";
+import { runSoakSession } from "../support/reliability/soak-session.js";
 import { reportResult } from "./lib/result.js";
 
 /** Sessions in the full soak. */

@@ -1,15 +1,13 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnthropicProvider, QueryEngine, startEmulator } from "../src/index.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 describe("the public entry", () => {
   it("is enough to run a turn: QueryEngine + provider + emulator from one import", async () => {
     const emulator = await startEmulator({ scenario: ["Hello from the library."] });
     try {
       const engine = new QueryEngine({
-        cwd: await mkdtemp(join(tmpdir(), "threadline-index-")),
+        cwd: await makeTempDir("index"),
         provider: new AnthropicProvider({ baseURL: emulator.url, apiKey: "test-key-for-index" }),
         transcript: false,
         model: "claude-sonnet-4-6",

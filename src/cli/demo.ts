@@ -22,7 +22,7 @@ import { formatTierLines, tierActivity } from "./context-report.js";
 import type { CliIo } from "./io.js";
 import { TurnRenderer } from "./render.js";
 import { cacheHitRatio, formatCost, formatStatusLine, observeEvent, type SessionStats } from "./status-line.js";
-import { createStyle } from "./style.js";
+import { createStyle } from "./terminal/style.js";
 
 /** The prompts the demo types, in order (the scenario answers them). */
 export const DEMO_PROMPTS: readonly string[] = [

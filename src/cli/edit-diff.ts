@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { Style } from "./style.js";
+import type { Style } from "./terminal/style.js";
 
 /** Diff lines shown before the rest is summarised. */
 export const DEFAULT_DIFF_LINES = 40;

@@ -7,7 +7,7 @@
 import { createReadStream } from "node:fs";
 import { storeFromEnv } from "../transcript/index.js";
 import { UsageError } from "./args.js";
-import { resolveTranscript } from "./inspect-resolve.js";
+import { resolveTranscript } from "./inspect/resolve.js";
 import type { CliIo } from "./io.js";
 import { CliError, connectStore } from "./session.js";
 

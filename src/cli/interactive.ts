@@ -15,16 +15,17 @@ import { sandboxNotice } from "../tools/tool-runtime.js";
 import type { CliOptions } from "./args.js";
 import { changeOf, formatDiff, loadDiff } from "./edit-diff.js";
 import type { CliIo } from "./io.js";
-import { LineReader } from "./line-reader.js";
-import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./markdown.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
-import { type ChangeCache, changeKey, type TextSink, TurnRenderer } from "./render.js";
+import { type ChangeCache, changeKey, TurnRenderer } from "./render.js";
 import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
 import { CliError, engineOptions, type OpenedSession, openSession, requireCredentials, resume } from "./session.js";
 import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
 import { formatStatusLine, formatTokens, observeEvent, type SessionStats, usageContextTokens } from "./status-line.js";
-import { createStyle, type Style } from "./style.js";
-import { TerminalInput } from "./terminal-input.js";
+import { TerminalInput } from "./terminal/input.js";
+import { LineReader } from "./terminal/line-reader.js";
+import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./terminal/markdown.js";
+import { createStyle, type Style } from "./terminal/style.js";
+import type { TextSink } from "./terminal/text.js";
 import { packageVersion } from "./version.js";
 
 /** Exit code after leaving with Ctrl-C (128 + SIGINT). */

@@ -4,7 +4,7 @@
  * Modes are imported lazily so `--help` and the emulator stay quick and `-p` loads only what it runs.
  * Every failure ends here as one line: no stack traces, never a credential.
  */
-import { scrubSecrets } from "../provider/scrub-secrets.js";
+import { redactSecrets } from "../messages/redact-secrets.js";
 import { SecretEnvironment } from "../tools/secret-env.js";
 import { parseCliArgs, USAGE, USAGE_EXIT_CODE, USAGE_HINT, UsageError } from "./args.js";
 import { type CliIo, processIo } from "./io.js";
@@ -39,7 +39,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     case "demo":
       return helpOr(DEMO_USAGE, rest, io, async () => (await import("./demo.js")).runDemo(rest, io));
     case "emulator": {
-      const { runEmulatorCommand } = await import("../emulator/cli.js");
+      const { runEmulatorCommand } = await import("../emulator/index.js");
       return runEmulatorCommand(rest);
     }
     case "sessions":
@@ -55,7 +55,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
         (await import("./import-command.js")).runImportCommand(rest, io),
       );
     case "inspect": {
-      const { runInspect } = await import("./inspect.js");
+      const { runInspect } = await import("./inspect/inspect.js");
       return runInspect(rest, { stdout: io.stdout, stderr: io.stderr, isTTY: io.stderr.isTTY === true, env: io.env });
     }
     case undefined:
@@ -97,7 +97,7 @@ export function reportFailure(error: unknown, io: CliIo): number {
   const secrets = [io.env.ANTHROPIC_API_KEY, io.env.ANTHROPIC_AUTH_TOKEN]
     .filter((secret): secret is string => typeof secret === "string" && secret.length >= 4)
     .concat(new SecretEnvironment(io.env).values);
-  io.stderr.write(`threadline: ${scrubSecrets(oneLine(error), secrets)}\n`);
+  io.stderr.write(`threadline: ${redactSecrets(oneLine(error), secrets)}\n`);
   return 1;
 }
 

@@ -4,7 +4,7 @@
  */
 import { allowRuleMatches, alwaysAllowRule, parsePermissionRule } from "../tools/permission-rules.js";
 import type { PermissionRequest } from "../tools/permissions.js";
-import type { Style } from "./style.js";
+import type { Style } from "./terminal/style.js";
 
 /** Where answers come from: a line reader, or the raw-mode terminal (which also answers with one key). */
 export interface PromptReader {

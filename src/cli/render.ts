@@ -7,17 +7,12 @@ import type { EngineEvent } from "../loop/events.js";
 import { checkNever, type ToolResultBlock, type UserEntry } from "../messages/index.js";
 import { summarizeToolCall } from "../tools/permissions.js";
 import { changeOf, formatDiff } from "./edit-diff.js";
-import { MarkdownStream } from "./markdown.js";
-import { createStyle, type Style } from "./style.js";
+import { MarkdownStream } from "./terminal/markdown.js";
+import { createStyle, type Style } from "./terminal/style.js";
+import type { TextSink } from "./terminal/text.js";
 
 /** Longest tool outcome shown on a tool's line, in characters. */
 export const DEFAULT_OUTCOME_CHARS = 100;
-
-/** Where rendered text goes (a process stream or a test buffer). */
-export interface TextSink {
-  write(text: string): unknown;
-  isTTY?: boolean;
-}
 
 /** One line describing a finished tool call: `12 lines`, or the first line of its error. */
 export function describeToolOutcome(entry: UserEntry, toolUseId: string, isError: boolean): string {

@@ -4,7 +4,7 @@
  * TTY and as one line elsewhere. Quick retries of an unreachable endpoint stay quiet: they end in one line.
  */
 import { type EngineEvent, isResponseEvent } from "../loop/events.js";
-import type { TextSink } from "./render.js";
+import type { TextSink } from "./terminal/text.js";
 
 /** How often the countdown is redrawn on a TTY, milliseconds. */
 export const DEFAULT_COUNTDOWN_TICK_MS = 1_000;

@@ -2,14 +2,14 @@
  * `threadline emulator [options]`: runs the emulator until SIGINT or SIGTERM (see EMULATOR_HELP).
  */
 import { parseArgs } from "node:util";
+import type { EmulatorOptions } from "./options.js";
+import { startEmulator } from "./server.js";
 import {
   type CompatibleUsage,
   DEFAULT_COMPATIBLE_USAGE,
   DEFAULT_EMULATOR_MODE,
   type EmulatorMode,
-} from "./compatible.js";
-import type { EmulatorOptions } from "./options.js";
-import { startEmulator } from "./server.js";
+} from "./wire/compatible.js";
 
 /** Exit code for bad flags. */
 export const USAGE_EXIT_CODE = 2;
@@ -23,7 +23,7 @@ define and rejects everything else with the API's 400 wording.
 
 Options:
   --port N           port to listen on (default 0: any free port; the URL is printed)
-  --scenario FILE    scripted turns and faults (JSON; see src/emulator/scenario.ts)
+  --scenario FILE    scripted turns and faults (JSON; see src/emulator/model/scenario.ts)
   --log FILE         append one JSON record per request: headers (keys scrubbed), body, violations,
                      validation mode and announced features
   --lenient          log contract violations without rejecting the request

@@ -2,20 +2,9 @@
  * threadline's local Anthropic Messages API emulator: contract validator, SSE, prompt-cache ledger,
  * scripted model and fault injection. Imports nothing from the project but `messages/`.
  */
-export { EMULATOR_HELP, runEmulatorCommand } from "./cli.js";
-export {
-  type CompatibleUsage,
-  compatibleToolId,
-  DEFAULT_COMPATIBLE_USAGE,
-  DEFAULT_EMULATOR_MODE,
-  type EmulatorMode,
-  EXCEED_CONTEXT_SIZE_ERROR,
-} from "./compatible.js";
-export { type AppliedEdit, applyContextManagement } from "./context-management.js";
-export { visibleText } from "./effective-request.js";
-export { ERROR_TYPE_BY_STATUS } from "./errors.js";
-export { FaultPlan } from "./faults.js";
-export { type FlatBlock, flattenRequest } from "./flatten.js";
+
+export { type AppliedEdit, applyContextManagement } from "./billing/context-management.js";
+export { type FlatBlock, flattenRequest } from "./billing/flatten.js";
 export {
   CACHE_LOOKBACK_BLOCKS,
   CacheLedger,
@@ -24,20 +13,12 @@ export {
   type LedgerEntry,
   type LedgerResult,
   ONE_HOUR_MS,
-} from "./ledger.js";
-export { DEFAULT_MAX_REREADS, isNeedVisible, type Need } from "./needs.js";
-export {
-  CACHE_EDITING_FEATURE,
-  DEFAULT_RETRY_AFTER_SECONDS,
-  DEFAULT_SEED,
-  DEFAULT_STALL_MS,
-  EMULATOR_FEATURES_HEADER,
-  type EmulatorOptions,
-} from "./options.js";
-export type { RequestLogEntry } from "./request-log.js";
-export { estimateRequestTokens } from "./request-tokens.js";
-export type { EmulatorRequest } from "./request-types.js";
-export type { ResponseMessage, ResponseUsage } from "./response.js";
+} from "./billing/ledger.js";
+export { deletedReferencesOf, estimateRequestTokens } from "./billing/request-tokens.js";
+export { EMULATOR_HELP, runEmulatorCommand } from "./cli.js";
+export { visibleText } from "./model/effective-request.js";
+export { FaultPlan } from "./model/faults.js";
+export { DEFAULT_MAX_REREADS, isNeedVisible, type Need } from "./model/needs.js";
 export {
   FAULT_KINDS,
   type FaultKind,
@@ -51,15 +32,35 @@ export {
   type Turn,
   type TurnBlock,
   type TurnObject,
-} from "./scenario.js";
-export { classifyRequest, ScriptedModel } from "./scripted-model.js";
+} from "./model/scenario.js";
+export { classifyRequest, ScriptedModel } from "./model/scripted-model.js";
+export { DEFAULT_SIGNATURE_SECRET, signThinking, verifyThinking } from "./model/signature.js";
+export { defaultSummary, SUMMARY_SECTIONS } from "./model/summary-text.js";
+export {
+  CACHE_EDITING_FEATURE,
+  DEFAULT_RETRY_AFTER_SECONDS,
+  DEFAULT_SEED,
+  DEFAULT_STALL_MS,
+  EMULATOR_FEATURES_HEADER,
+  type EmulatorOptions,
+} from "./options.js";
+export type { RequestLogEntry } from "./request-log.js";
+export type { EmulatorRequest } from "./request-types.js";
 export { type Emulator, type EmulatorStats, startEmulator } from "./server.js";
-export { DEFAULT_SIGNATURE_SECRET, signThinking, verifyThinking } from "./signature.js";
-export { buildStreamEvents, type StreamEvent } from "./sse.js";
-export { defaultSummary, SUMMARY_SECTIONS } from "./summary-text.js";
 export {
   DEFAULT_MAX_REQUEST_BYTES,
   type ValidateOptions,
   type Violation,
   validateRequest,
-} from "./validator.js";
+} from "./validator/index.js";
+export {
+  type CompatibleUsage,
+  compatibleToolId,
+  DEFAULT_COMPATIBLE_USAGE,
+  DEFAULT_EMULATOR_MODE,
+  type EmulatorMode,
+  EXCEED_CONTEXT_SIZE_ERROR,
+} from "./wire/compatible.js";
+export { ERROR_TYPE_BY_STATUS } from "./wire/errors.js";
+export type { ResponseMessage, ResponseUsage } from "./wire/response.js";
+export { buildStreamEvents, type StreamEvent } from "./wire/sse.js";

@@ -1,8 +1,9 @@
 /**
  * Emulator options, each with its default.
  */
-import type { CompatibleUsage, EmulatorMode } from "./compatible.js";
-import type { FaultSpec, ScenarioStep } from "./scenario.js";
+
+import type { FaultSpec, ScenarioStep } from "./model/scenario.js";
+import type { CompatibleUsage, EmulatorMode } from "./wire/compatible.js";
 
 /** Default seconds in a 429's `retry-after` (small: tests must run fast; 0 is allowed). */
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;

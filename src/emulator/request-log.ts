@@ -4,11 +4,11 @@
  */
 import { appendFileSync } from "node:fs";
 import type { StopReason } from "../messages/index.js";
-import type { AppliedEdit } from "./context-management.js";
-import type { ResponseUsage } from "./response.js";
-import type { FaultKind } from "./scenario.js";
-import type { ReplySource } from "./scripted-model.js";
-import type { Violation } from "./validator.js";
+import type { AppliedEdit } from "./billing/context-management.js";
+import type { FaultKind } from "./model/scenario.js";
+import type { ReplySource } from "./model/scripted-model.js";
+import type { Violation } from "./validator/index.js";
+import type { ResponseUsage } from "./wire/response.js";
 
 export interface RequestLogEntry {
   /** 1-based position among all HTTP requests. */

@@ -6,13 +6,14 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { KNOWN_MODEL_IDS, modelLimits } from "../messages/index.js";
-import { DEFAULT_COMPATIBLE_USAGE, DEFAULT_EMULATOR_MODE, PrefixCache } from "./compatible.js";
-import { applyContextManagement } from "./context-management.js";
-import { errorReply } from "./errors.js";
-import { FaultPlan } from "./faults.js";
-import { apiKeyOf, betasOf, header, isLoopback, readBody, sendError, sendJson } from "./http-io.js";
-import { CacheLedger } from "./ledger.js";
-import { handleMessages } from "./messages-handler.js";
+import { applyContextManagement } from "./billing/context-management.js";
+import { CacheLedger } from "./billing/ledger.js";
+import { estimateRequestTokens } from "./billing/request-tokens.js";
+import { FaultPlan } from "./model/faults.js";
+import { IdGenerator, seededRandom } from "./model/random.js";
+import { loadScenarioFile, type ScenarioStep } from "./model/scenario.js";
+import { ScriptedModel } from "./model/scripted-model.js";
+import { DEFAULT_SIGNATURE_SECRET } from "./model/signature.js";
 import {
   CACHE_EDITING_FEATURE,
   DEFAULT_RETRY_AFTER_SECONDS,
@@ -20,16 +21,15 @@ import {
   EMULATOR_FEATURES_HEADER,
   type EmulatorOptions,
 } from "./options.js";
-import { handlePlatformMessages, matchPlatformRoute } from "./platform-routes.js";
-import { IdGenerator, seededRandom } from "./random.js";
 import { RequestLog, type RequestLogEntry } from "./request-log.js";
-import { estimateRequestTokens } from "./request-tokens.js";
 import type { EmulatorRequest } from "./request-types.js";
-import { loadScenarioFile, type ScenarioStep } from "./scenario.js";
-import { ScriptedModel } from "./scripted-model.js";
-import { DEFAULT_SIGNATURE_SECRET } from "./signature.js";
 import type { EmulatorState } from "./state.js";
-import { DEFAULT_MAX_REQUEST_BYTES, validateRequest } from "./validator.js";
+import { DEFAULT_MAX_REQUEST_BYTES, validateRequest } from "./validator/index.js";
+import { DEFAULT_COMPATIBLE_USAGE, DEFAULT_EMULATOR_MODE, PrefixCache } from "./wire/compatible.js";
+import { errorReply } from "./wire/errors.js";
+import { apiKeyOf, betasOf, header, isLoopback, readBody, sendError, sendJson } from "./wire/http-io.js";
+import { handleMessages } from "./wire/messages-handler.js";
+import { handlePlatformMessages, matchPlatformRoute } from "./wire/platform-routes.js";
 
 /** Counts since start. */
 export interface EmulatorStats {

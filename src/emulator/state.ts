@@ -1,12 +1,13 @@
 /**
  * What one running emulator holds: resolved options and the parts every handler shares.
  */
-import type { CompatibleUsage, EmulatorMode, PrefixCache } from "./compatible.js";
-import type { FaultPlan } from "./faults.js";
-import type { CacheLedger } from "./ledger.js";
-import type { IdGenerator } from "./random.js";
+
+import type { CacheLedger } from "./billing/ledger.js";
+import type { FaultPlan } from "./model/faults.js";
+import type { IdGenerator } from "./model/random.js";
+import type { ScriptedModel } from "./model/scripted-model.js";
 import type { RequestLog } from "./request-log.js";
-import type { ScriptedModel } from "./scripted-model.js";
+import type { CompatibleUsage, EmulatorMode, PrefixCache } from "./wire/compatible.js";
 
 export interface EmulatorState {
   readonly ledger: CacheLedger;

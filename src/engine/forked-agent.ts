@@ -11,7 +11,7 @@ import { estimateRequestBodyTokens } from "../compaction/request-tokens.js";
 import { AssistantEntries } from "../loop/assistant-entries.js";
 import type { ForkParent } from "../loop/query-context.js";
 import { createUserEntry, modelLimits, textBlock, type Usage } from "../messages/index.js";
-import { ProviderError } from "../provider/types.js";
+import { ProviderError } from "../provider/errors.js";
 import { assembleRequest } from "../request/index.js";
 import type { AssembledRequest } from "../request/types.js";
 

@@ -9,7 +9,7 @@ import type { CompactionSettings } from "../compaction/index.js";
 import { estimateRequestBodyTokens } from "../compaction/request-tokens.js";
 import { blockingLimit, tokenCountWithEstimation } from "../compaction/thresholds.js";
 import type { MessageEntry, ModelLimits } from "../messages/index.js";
-import { ProviderError } from "../provider/types.js";
+import { ProviderError } from "../provider/errors.js";
 import type { MessagesRequest } from "../request/types.js";
 
 /** The request's size by both measures, and the limit it is held to. */

@@ -5,8 +5,8 @@
  * again for the same reason gets its error shown, never a loop.
  */
 import { checkNever } from "../messages/index.js";
-import type { ProviderCapabilities, ProviderError } from "../provider/types.js";
-import type { UnsupportedInput } from "../provider/unsupported-input.js";
+import type { ProviderError, UnsupportedInput } from "../provider/errors.js";
+import type { ProviderCapabilities } from "../provider/types.js";
 import type { AssembledRequest } from "../request/index.js";
 import { featureOfBeta, OPTIONAL_TOP_LEVEL_FIELDS, type ServerFeature } from "../request/index.js";
 

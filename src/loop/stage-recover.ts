@@ -4,7 +4,7 @@
  * once per turn, so the loop always ends.
  */
 import { createApiErrorEntry, type ModelLimits } from "../messages/index.js";
-import type { ProviderError } from "../provider/types.js";
+import type { ProviderError } from "../provider/errors.js";
 import { emptyLatches, featureOffRecord } from "../request/index.js";
 import type { AssembledRequest } from "../request/types.js";
 import type { EngineEvent, TerminalReason } from "./events.js";

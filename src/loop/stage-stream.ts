@@ -5,7 +5,8 @@
  * usage and the cache check count once the stream has ended cleanly.
  */
 import type { AssistantEntry, ModelLimits } from "../messages/index.js";
-import { ProviderError, type ProviderEvent, type StreamOptions } from "../provider/types.js";
+import { ProviderError } from "../provider/errors.js";
+import type { ProviderEvent, StreamOptions } from "../provider/types.js";
 import { AssistantEntries } from "./assistant-entries.js";
 import { addUsage, type EngineEvent } from "./events.js";
 import { type Assembled, requestFor } from "./stage-assemble.js";

@@ -195,7 +195,7 @@ export interface FeatureOffRecord {
   type: "feature-off";
   /** The feature id (`cache_editing`, `context_management`, `thinking`, `beta:<name>`, …). */
   feature: string;
-  /** What the server said, scrubbed: the evidence for the switch. */
+  /** What the server said, secrets redacted: the evidence for the switch. */
   reason: string;
   timestamp: string;
   sessionId: string;

@@ -17,6 +17,7 @@ import {
   providerProfile,
   requiresApiKey,
 } from "./capabilities.js";
+import { ProviderError } from "./errors.js";
 import {
   type MessagesClient,
   nonEmpty,
@@ -24,7 +25,7 @@ import {
   SdkProvider,
   type SdkProviderOptions,
 } from "./sdk-provider.js";
-import { type ProviderCapabilities, ProviderError } from "./types.js";
+import type { ProviderCapabilities } from "./types.js";
 
 export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./sdk-provider.js";
 
@@ -67,7 +68,7 @@ export class AnthropicProvider extends SdkProvider {
     this.secrets = [apiKey, authToken].filter((secret): secret is string => secret !== undefined);
     this.profile = options.profile ?? providerProfile(this.baseURL, env);
     this.initCapabilities(PROVIDER_PROFILES[this.profile], { ...capabilitySwitches(env), ...options.capabilities });
-    // A server other than Anthropic's needs no key: send a placeholder (it is not a secret, never scrubbed).
+    // A server other than Anthropic's needs no key: send a placeholder (it is not a secret, never redacted).
     const placeholder = this.secrets.length === 0 && !requiresApiKey(this.baseURL) ? PLACEHOLDER_API_KEY : undefined;
     this.placeholderKey = placeholder !== undefined;
     if (this.baseURL !== undefined) this.endpoint = this.baseURL;

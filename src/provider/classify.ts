@@ -5,42 +5,12 @@
  * status or error type plus a distinctive phrase, never a whole message.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import { redactSecrets } from "../messages/redact-secrets.js";
+import { type ClassificationRow, type ErrorFacts, ProviderError, type ProviderErrorKind } from "./errors.js";
 import { OVERFLOW_ROWS, overflowNumbers, overflowNumbersFromBody } from "./overflow-patterns.js";
 import { PLATFORM_CLASSIFICATION_ROWS, platformErrorFacts } from "./platform-errors.js";
 import { type HeaderReader, isRetryableStatus, retryAfterFromHeaders, shouldRetryFromHeaders } from "./retry-policy.js";
-import { scrubSecrets } from "./scrub-secrets.js";
-import { ProviderError, type ProviderErrorKind } from "./types.js";
 import { UNSUPPORTED_INPUT_ROWS, unsupportedInputOf } from "./unsupported-input.js";
-
-/** What classification reads from a failure, whatever threw it. */
-export interface ErrorFacts {
-  /** HTTP status; absent for connection failures and for `error` events after a 200. */
-  status?: number;
-  /** `error.type` from the body (e.g. `overloaded_error`). */
-  errorType?: string;
-  /** The human-readable message. */
-  message: string;
-  /** True when the failure happened below HTTP (refused, reset, timed out). */
-  network?: boolean;
-}
-
-/** One row of the table: it matches when its status/type condition and its pattern both hold. */
-export interface ClassificationRow {
-  kind: ProviderErrorKind;
-  /** Any of these statuses matches (with `errorTypes`, either one is enough). */
-  statuses?: readonly number[];
-  /** Statuses at or above this match. */
-  minStatus?: number;
-  /** Any of these body error types matches. */
-  errorTypes?: readonly string[];
-  /** Matches only failures below HTTP. */
-  network?: boolean;
-  /** Must also match the message. */
-  pattern?: RegExp;
-  retryable: boolean;
-  /** A real-world failure this row is written for; the tests classify each one. */
-  example: ErrorFacts;
-}
 
 /** The table. Order matters: first match wins. */
 export const CLASSIFICATION_TABLE: readonly ClassificationRow[] = [
@@ -204,12 +174,12 @@ function rowMatches(row: ClassificationRow, facts: ErrorFacts): boolean {
 
 /**
  * Turns anything thrown below the provider into a `ProviderError`: SDK API errors (status, body type,
- * headers), connection failures, aborts. `secrets` (the API key, the auth token) are scrubbed from the
+ * headers), connection failures, aborts. `secrets` (the API key, the auth token) are redacted from the
  * message, as is anything shaped like `sk-ant-…`.
  */
 export function classifyError(error: unknown, secrets: readonly string[] = []): ProviderError {
   if (error instanceof ProviderError) {
-    const clean = scrubSecrets(error.message, secrets);
+    const clean = redactSecrets(error.message, secrets);
     return clean === error.message ? error : new ProviderError(error.kind, clean, error.options);
   }
   if (error instanceof APIUserAbortError || isAbortError(error)) {
@@ -237,7 +207,7 @@ export function classifyError(error: unknown, secrets: readonly string[] = []): 
     const unsupported = unsupportedInputOf(facts.message);
     if (unsupported !== undefined) options.unsupported = unsupported;
   }
-  return new ProviderError(kind, scrubSecrets(describe(facts), secrets), options);
+  return new ProviderError(kind, redactSecrets(describe(facts), secrets), options);
 }
 
 function factsOf(error: unknown): ErrorFacts {

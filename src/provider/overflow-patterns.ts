@@ -11,7 +11,7 @@
  * OpenAI's `context_length_exceeded` envelope; Ollama's runner ("input length exceeds maximum context
  * length"); LiteLLM's `ContextWindowExceededError` wrapper.
  */
-import type { ClassificationRow } from "./classify.js";
+import type { ClassificationRow } from "./errors.js";
 
 /** Wordings of an overflow, any one of which in any error status means the prompt did not fit. */
 const OVERFLOW_PHRASES =

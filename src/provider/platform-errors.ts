@@ -11,7 +11,7 @@
  * Sources: Bedrock API reference, InvokeModelWithResponseStream "Errors"; Google Cloud API design guide,
  * "Errors" (canonical codes); `@anthropic-ai/bedrock-sdk` src/core/streaming.ts (exception frames).
  */
-import type { ClassificationRow } from "./classify.js";
+import type { ClassificationRow } from "./errors.js";
 import type { HeaderReader } from "./retry-policy.js";
 
 /** Platform rows, each with a real-world example; they sit before the first-party rows (first match wins). */

@@ -8,9 +8,9 @@ import type {
   MessageCreateParamsStreaming,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { AssembledRequest } from "../request/types.js";
+import { ProviderError } from "./errors.js";
 import type { PlatformProfile } from "./platform-profiles.js";
 import { type MessagesClient, type OutgoingRequest, SdkProvider, type SdkProviderOptions } from "./sdk-provider.js";
-import { ProviderError } from "./types.js";
 
 /** Either a client, or the one line saying what is missing to build one. */
 export type ClientOrProblem = { kind: "client"; client: MessagesClient } | { kind: "missing"; message: string };

@@ -11,8 +11,9 @@
 import { serializeRequest } from "../request/serialize.js";
 import type { AssembledRequest } from "../request/types.js";
 import { classifyError } from "./classify.js";
+import { ProviderError } from "./errors.js";
 import { DEFAULT_MAX_CONSECUTIVE_OVERLOADED, retryDelayMs } from "./retry-policy.js";
-import { ProviderError, type ProviderEvent } from "./types.js";
+import type { ProviderEvent } from "./types.js";
 import { DEFAULT_API_URL, DEFAULT_UNREACHABLE_BUDGET_MS, unreachableMessage, unreachableRow } from "./unreachable.js";
 
 /** Waits `ms`; should reject early when `signal` aborts (the driver re-checks the signal either way). */
@@ -23,7 +24,7 @@ export interface RetrySettings {
   fallbackModel: string | undefined;
   sleep: Sleep;
   random: () => number;
-  /** Strings scrubbed from every error message (API key, auth token). */
+  /** Strings redacted from every error message (API key, auth token). */
   secrets: readonly string[];
   /** The URL named when the endpoint cannot be reached. Default: `DEFAULT_API_URL`. */
   endpoint?: string;

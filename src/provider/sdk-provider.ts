@@ -62,7 +62,7 @@ export abstract class SdkProvider implements Provider {
   #capabilities: ProviderCapabilities = { cacheEdits: false, contextManagement: false };
   #announced: string[] = [];
   #declared: Partial<ProviderCapabilities> = {};
-  /** Strings scrubbed from every error message (keys, tokens). */
+  /** Strings redacted from every error message (keys, tokens). */
   protected abstract readonly secrets: readonly string[];
   private readonly maxRetries: number;
   readonly fallbackModel: string | undefined;

@@ -11,6 +11,7 @@
  * make every later request fail. The tool then rejects the empty input and the model sees why.
  */
 import { type AssistantContentBlock, checkNever, type StopReason, type Usage } from "../messages/index.js";
+import { ProviderError } from "./errors.js";
 import {
   contentBlockDeltaSchema,
   contentBlockStartSchema,
@@ -29,7 +30,7 @@ import {
   toolUseStartSchema,
   toStopReason,
 } from "./stream-events.js";
-import { type CacheMissReason, ProviderError, type RawStreamEvent, type ResponseEvent } from "./types.js";
+import type { CacheMissReason, RawStreamEvent, ResponseEvent } from "./types.js";
 
 /** What the reducer says after one event (the provider adds the request id and the raw passthrough). */
 export type AccumulatorOutput = Exclude<ResponseEvent, { type: "sse_passthrough" }>;

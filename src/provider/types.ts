@@ -4,7 +4,7 @@
  */
 import type { AssistantContentBlock, StopReason, Usage } from "../messages/index.js";
 import type { AssembledRequest } from "../request/types.js";
-import type { UnsupportedInput } from "./unsupported-input.js";
+import type { ProviderError } from "./errors.js";
 
 /** What a provider can do beyond the public API. */
 export interface ProviderCapabilities {
@@ -97,52 +97,6 @@ export interface CompletedMessage {
   content: AssistantContentBlock[];
   stopReason: StopReason | null;
   usage: Usage;
-}
-
-/** Classified provider failure kinds (see `classify.ts`'s pattern table). */
-export type ProviderErrorKind =
-  | "prompt_too_long"
-  | "request_too_large"
-  | "image_too_large"
-  | "pdf_too_large"
-  | "pdf_password_protected"
-  | "pdf_invalid"
-  | "overloaded"
-  | "rate_limited"
-  | "auth"
-  | "invalid_request"
-  /** A 400 naming a field, block type or beta the server does not accept (`options.unsupported` says which). */
-  | "unsupported_input"
-  | "not_found"
-  | "server"
-  | "connection"
-  | "stream_error"
-  | "aborted";
-
-export class ProviderError extends Error {
-  override readonly name = "ProviderError";
-  constructor(
-    readonly kind: ProviderErrorKind,
-    message: string,
-    readonly options: {
-      status?: number;
-      retryable?: boolean;
-      /** From retry-after / retry-after-ms headers. */
-      retryAfterMs?: number;
-      /** prompt_too_long: the numbers in "N tokens > M maximum". */
-      actualTokens?: number;
-      maxTokens?: number;
-      requestId?: string;
-      /** unsupported_input: what the server refused, when the message names it. */
-      unsupported?: UnsupportedInput;
-    } = {},
-  ) {
-    super(message);
-  }
-
-  get retryable(): boolean {
-    return this.options.retryable ?? false;
-  }
 }
 
 /**

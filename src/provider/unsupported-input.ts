@@ -9,16 +9,7 @@
  * proxies ("unknown field `<name>`"); OpenAI-style servers ("Unrecognized request argument supplied: <name>",
  * "Unknown parameter: '<name>'"); llama.cpp ("Unsupported param: <name>").
  */
-import type { ClassificationRow } from "./classify.js";
-
-/** What a 400 says the server refused. */
-export type UnsupportedInput =
-  /** A request field, as a dotted path (`messages.2.content.0.cache_reference`, `context_management`). */
-  | { kind: "field"; path: string }
-  /** Block types the server does not know (`cache_edits`). */
-  | { kind: "block_type"; type: string; path: string }
-  /** `anthropic-beta` values the server rejected. */
-  | { kind: "beta"; names: string[] };
+import type { ClassificationRow, UnsupportedInput } from "./errors.js";
 
 /** Any wording of "this input is not accepted" (the rows below say which part names it). */
 const UNSUPPORTED_PHRASES =

@@ -2,7 +2,7 @@
  * Which environment variables are secrets. Tool processes (Bash, REPL's Bash, ripgrep) start without them, and
  * their values, read once from the environment threadline started with, are redacted from every tool result.
  */
-import { scrubbableSecrets, scrubSecrets, scrubSecretsDeep } from "../messages/redact-secrets.js";
+import { redactableSecrets, redactSecrets, redactSecretsDeep } from "../messages/redact-secrets.js";
 
 /** Names that are always secrets, whatever their shape. */
 export const DEFAULT_SECRET_ENV_NAMES: readonly string[] = [
@@ -90,20 +90,20 @@ export class SecretEnvironment {
     }
     this.toolEnv = toolEnv;
     this.removedNames = removed.sort();
-    this.#secrets = scrubbableSecrets(secrets);
+    this.#secrets = redactableSecrets(secrets);
   }
 
   /** `text` with every secret value (and any `sk-ant-…` token) replaced by `[REDACTED]`. */
   redact(text: string): string {
-    return scrubSecrets(text, this.#secrets);
+    return redactSecrets(text, this.#secrets);
   }
 
   /** A copy of structured data with every string in it redacted. */
   redactDeep<T>(value: T): T {
-    return scrubSecretsDeep(value, this.#secrets);
+    return redactSecretsDeep(value, this.#secrets);
   }
 
-  /** The secret values (for error scrubbing elsewhere); never log them. */
+  /** The secret values (for error redaction elsewhere); never log them. */
   get values(): readonly string[] {
     return this.#secrets;
   }

@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile, rm } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CacheBreakDetector, formatCacheReport, parseCacheBreakNotice, TTL_5M_MS } from "../../src/cache/index.js";
 import type { Usage } from "../../src/messages/content.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { BASH_TOOL, makeRequest, READ_TOOL, SYSTEM } from "./request-fixture.js";
 
 function usage(cacheRead: number, cacheWrite = 0): Usage {
@@ -21,7 +20,7 @@ describe("CacheBreakDetector", () => {
   let detector: CacheBreakDetector;
 
   beforeEach(async () => {
-    diffDir = await mkdtemp(join(tmpdir(), "threadline-cache-test-"));
+    diffDir = await makeTempDir("cache-test");
     clock = 1_000_000;
     detector = new CacheBreakDetector({ diffDir, now: () => clock });
   });

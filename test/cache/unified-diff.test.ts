@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { unifiedDiff } from "../../src/cache/index.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 
-const directory = mkdtempSync(join(tmpdir(), "threadline-diff-test-"));
+const directory = await makeTempDir("diff-test");
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 /** Applies our diff with the system `patch` tool and returns the patched lines. */

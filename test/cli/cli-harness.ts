@@ -2,11 +2,10 @@
  * What every end-to-end CLI test file shares: the CLI built once, at most one emulator per test, and temp
  * directories (a private THREADLINE_HOME, a working directory), all closed and removed after each test.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { afterEach, beforeAll } from "vitest";
 import { type Emulator, type EmulatorOptions, startEmulator } from "../../src/emulator/index.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { buildOnce } from "./build-once.js";
 import { cliEnv } from "./cli-process.js";
 
@@ -23,10 +22,10 @@ export interface CliHarness {
   startEmulator(options: EmulatorOptions): Promise<Emulator>;
   /** The emulator the running test started, if it started one. */
   readonly emulator: Emulator | undefined;
-  /** A new directory under the system temp dir (`prefix` + random); removed after the test. */
-  tempDir(prefix: string): Promise<string>;
-  /** An emulator, `<prefix>home-` and `<prefix>cwd-` temp directories, and `cliEnv` for them. */
-  setup(options: EmulatorOptions, prefix: string): Promise<CliSetup>;
+  /** A new directory `threadline-<purpose>-XXXXXX` under the system temp dir; removed after the test. */
+  tempDir(purpose: string): Promise<string>;
+  /** An emulator, `<purpose>-home` and `<purpose>-cwd` temp directories, and `cliEnv` for them. */
+  setup(options: EmulatorOptions, purpose: string): Promise<CliSetup>;
 }
 
 /** Registers the build and the per-test clean-up; call once at the top of a test file. */
@@ -47,15 +46,15 @@ export function useCliHarness(): CliHarness {
     get emulator() {
       return emulator;
     },
-    async tempDir(prefix) {
-      const directory = await mkdtemp(join(tmpdir(), prefix));
+    async tempDir(purpose) {
+      const directory = await makeTempDir(purpose);
       directories.push(directory);
       return directory;
     },
-    async setup(options, prefix) {
+    async setup(options, purpose) {
       const server = await harness.startEmulator(options);
-      const home = await harness.tempDir(`${prefix}home-`);
-      const cwd = await harness.tempDir(`${prefix}cwd-`);
+      const home = await harness.tempDir(`${purpose}-home`);
+      const cwd = await harness.tempDir(`${purpose}-cwd`);
       return { emulator: server, home, cwd, env: cliEnv(server.url, home) };
     },
   };

@@ -8,7 +8,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EmulatorOptions } from "../../src/emulator/index.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 import { useCliHarness } from "./cli-harness.js";
 import { runCli } from "./cli-process.js";
 
@@ -45,7 +45,7 @@ describe("a 20-step tool session with default settings on every kind of server",
     async (_name, mode, told) => {
       const { emulator, home, cwd, env } = await harness.setup(
         { scenario: readEachFileScenario(sourceFileNames(STEPS)), contextWindow: WINDOW, ...mode },
-        "threadline-compat-",
+        "compat",
       );
       await writeSourceFiles(cwd, STEPS, 10_000);
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Emulator } from "../../src/emulator/index.js";
 import { probeSandbox } from "../../src/tools/sandbox.js";
-import { filesContaining } from "../reliability/soak-session.js";
+import { filesContaining } from "../../support/reliability/soak-session.js";
 import { useCliHarness } from "./cli-harness.js";
 import { cliEnv, runCli } from "./cli-process.js";
 
@@ -21,7 +21,7 @@ const harness = useCliHarness();
 
 async function setup(steps: unknown[]) {
   const emulator = await harness.startEmulator({ scenario: steps as never });
-  const base = await harness.tempDir("threadline-i17-");
+  const base = await harness.tempDir("i17");
   const home = join(base, "home");
   const cwd = join(base, "work", "project");
   await mkdir(home, { recursive: true });

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { buildOnce, ROOT } from "./build-once.js";
 import { runCli } from "./cli-process.js";
 
@@ -9,7 +9,7 @@ let home: string;
 
 beforeAll(async () => {
   buildOnce();
-  home = await mkdtemp(join(tmpdir(), "threadline-demo-home-"));
+  home = await makeTempDir("demo-home");
 });
 
 afterAll(async () => {

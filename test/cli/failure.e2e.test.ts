@@ -6,8 +6,8 @@ import { cliEnv, runCli } from "./cli-process.js";
 const harness = useCliHarness();
 
 async function dirs() {
-  const home = await harness.tempDir("threadline-fail-home-");
-  const cwd = await harness.tempDir("threadline-fail-cwd-");
+  const home = await harness.tempDir("fail-home");
+  const cwd = await harness.tempDir("fail-cwd");
   return { home, cwd };
 }
 

@@ -1,8 +1,8 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type InspectReport, runInspect, UNKNOWN_BREAK_CAUSE } from "../../src/cli/inspect.js";
+import { type InspectReport, runInspect, UNKNOWN_BREAK_CAUSE } from "../../src/cli/inspect/inspect.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { capture } from "./inspect-helpers.js";
 
 const FIXTURE = new URL("../fixtures/inspect/claude-code-session.jsonl", import.meta.url).pathname;
@@ -12,7 +12,7 @@ describe("threadline inspect on a Claude Code transcript", () => {
   let directory: string;
 
   beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), "threadline-inspect-cc-"));
+    directory = await makeTempDir("inspect-cc");
     const result = await capture((io) => runInspect(["--json", FIXTURE], io));
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);

@@ -4,12 +4,12 @@
  * Chromium is installed (CI installs it: .ci/run).
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { ROOT } from "./build-once.js";
 import { runCli } from "./cli-process.js";
 
@@ -43,7 +43,7 @@ describe.skipIf(CHROMIUM === undefined)("threadline inspect --html in headless C
   let browser: Browser;
 
   beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), "threadline-inspect-page-"));
+    directory = await makeTempDir("inspect-page");
     browser = await puppeteer.launch({
       executablePath: CHROMIUM!,
       headless: true,

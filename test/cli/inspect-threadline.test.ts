@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CacheBreakDetector } from "../../src/cache/index.js";
-import { formatInspectReport, type InspectReport, inspectRecords, runInspect } from "../../src/cli/inspect.js";
+import { formatInspectReport, type InspectReport, inspectRecords, runInspect } from "../../src/cli/inspect/inspect.js";
 import type { Usage } from "../../src/messages/content.js";
 import type { CollapseCommitRecord, TimelineEntry } from "../../src/messages/entries.js";
 import {
@@ -13,6 +12,7 @@ import {
   type EntryContext,
   textBlock,
 } from "../../src/messages/index.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { makeRequest, SYSTEM } from "../cache/request-fixture.js";
 import { capture } from "./inspect-helpers.js";
 
@@ -124,7 +124,7 @@ describe("threadline inspect on a threadline transcript", () => {
   let report: InspectReport;
 
   beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), "threadline-inspect-tl-"));
+    directory = await makeTempDir("inspect-tl");
     records = await buildTranscript(directory);
     report = await inspectRecords(records);
   });

@@ -1,11 +1,11 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspectFile, runInspect } from "../../src/cli/inspect.js";
-import { whatIf } from "../../src/cli/inspect-what-if.js";
+import { inspectFile, runInspect } from "../../src/cli/inspect/inspect.js";
+import { whatIf } from "../../src/cli/inspect/what-if.js";
 import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
 import { importClaudeCodeTranscript } from "../../src/transcript/index.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { capture } from "./inspect-helpers.js";
 
 const FIXTURE = new URL("../fixtures/inspect/claude-code-session.jsonl", import.meta.url).pathname;
@@ -76,7 +76,7 @@ function smallTranscript(): string {
 describe("threadline inspect --what-if", () => {
   let directory: string;
   beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), "threadline-what-if-"));
+    directory = await makeTempDir("what-if");
   });
   afterAll(async () => {
     await rm(directory, { recursive: true, force: true });

@@ -26,8 +26,8 @@ describe("interactive mode under a pseudo-terminal", () => {
         "The file is there: streamed answer.",
       ],
     });
-    const home = await harness.tempDir("threadline-tty-home-");
-    const cwd = await harness.tempDir("threadline-tty-cwd-");
+    const home = await harness.tempDir("tty-home");
+    const cwd = await harness.tempDir("tty-cwd");
     // script(1) gives the CLI a real pseudo-terminal on stdin and stdout.
     const child = spawn("script", ["-qfc", `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`, "/dev/null"], {
       cwd,
@@ -62,10 +62,7 @@ describe("interactive mode under a pseudo-terminal", () => {
 
 describe("interactive mode without a TTY", () => {
   it("reads prompts line by line and prints plain lines", async () => {
-    const { cwd, env } = await harness.setup(
-      { scenario: ["first plain answer", "second plain answer"] },
-      "threadline-plain-",
-    );
+    const { cwd, env } = await harness.setup({ scenario: ["first plain answer", "second plain answer"] }, "plain");
     const result = await startCli([], { cwd, env, input: "hello\n/context\nagain\n" }).done;
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(/\x1b\[/);
@@ -78,7 +75,7 @@ describe("interactive mode without a TTY", () => {
   it("/compact summarises the conversation and the next prompt starts from the summary", async () => {
     const { emulator, cwd, env } = await harness.setup(
       { scenario: ["first plain answer", "after compaction"] },
-      "threadline-compact-",
+      "compact",
     );
     const input = "remember the word MARMALADE\n/compact keep the word\nwhat was the word?\n";
     const result = await startCli([], { cwd, env, input }).done;

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EditBuffer } from "../../src/cli/edit-buffer.js";
-import { type Key, KeyDecoder } from "../../src/cli/key-decoder.js";
-import { editorRows } from "../../src/cli/terminal-input.js";
+import { EditBuffer } from "../../src/cli/terminal/edit-buffer.js";
+import { editorRows } from "../../src/cli/terminal/input.js";
+import { type Key, KeyDecoder } from "../../src/cli/terminal/keys.js";
 
 function type(buffer: EditBuffer, keys: Key[]): string[] {
   const submitted: string[] = [];

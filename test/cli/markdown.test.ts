@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadMarkdown, MarkdownStream, wrap } from "../../src/cli/markdown.js";
+import { loadMarkdown, MarkdownStream, wrap } from "../../src/cli/terminal/markdown.js";
 
 beforeAll(() => loadMarkdown());
 

@@ -3,12 +3,11 @@
  * SDK against the emulator, and a one-line refusal when the cloud credentials are missing — decided
  * locally (HOME is empty, the EC2 metadata endpoint is disabled), so nothing leaves loopback.
  */
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../src/emulator/index.js";
-import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "../provider/helpers/platform-env.js";
+import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "../../support/platform-env.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { runCli } from "./cli-process.js";
 
 let emulator: Emulator | undefined;
@@ -19,8 +18,8 @@ afterEach(async () => {
 
 /** The test process's environment without any cloud or Anthropic credential, HOME pointing at an empty dir. */
 async function bareEnv(extra: Record<string, string> = {}): Promise<{ env: NodeJS.ProcessEnv; cwd: string }> {
-  const home = await mkdtemp(join(tmpdir(), "threadline-home-"));
-  const cwd = await mkdtemp(join(tmpdir(), "threadline-ws-"));
+  const home = await makeTempDir("home");
+  const cwd = await makeTempDir("ws");
   const kept = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) => !/^(AWS_|GOOGLE_|GCLOUD_|CLOUDSDK_|ANTHROPIC_|CLOUD_ML_|THREADLINE_)/.test(name),

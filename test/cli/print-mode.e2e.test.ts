@@ -9,7 +9,7 @@ import { runCli, startCli, waitFor } from "./cli-process.js";
 const harness = useCliHarness();
 
 function setup(options: EmulatorOptions) {
-  return harness.setup(options, "threadline-cli-");
+  return harness.setup(options, "cli");
 }
 
 /** Main-loop request bodies (those that carry tools), in order. */

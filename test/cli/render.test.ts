@@ -4,7 +4,7 @@ import { parsePermissionAnswer } from "../../src/cli/permission-prompt.js";
 import { TurnRenderer } from "../../src/cli/render.js";
 import { isSlashCommand } from "../../src/cli/slash-commands.js";
 import { cacheHitRatio, formatStatusLine, formatTokens } from "../../src/cli/status-line.js";
-import { PLAIN_STYLE } from "../../src/cli/style.js";
+import { PLAIN_STYLE } from "../../src/cli/terminal/style.js";
 import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
 import { type EngineEvent, emptyUsage } from "../../src/loop/events.js";
 import { createSystemEntry, createToolResultEntry, toolResultBlock, toolUseBlock } from "../../src/messages/index.js";

@@ -12,7 +12,7 @@ import { runCli } from "./cli-process.js";
 const harness = useCliHarness();
 
 async function setup(turns: string[]) {
-  const { cwd, env } = await harness.setup({ scenario: turns }, "threadline-resume-");
+  const { cwd, env } = await harness.setup({ scenario: turns }, "resume");
   return { cwd, env };
 }
 

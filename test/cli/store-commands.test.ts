@@ -4,8 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { createAssistantEntry, createUserEntry, textBlock } from "../../src/messages/index.js";
 import { JsonlTranscriptStore } from "../../src/transcript/index.js";
-import { postgresForTests } from "../support/postgres-cluster.js";
-import { useTempDirs } from "../transcript/temp-dir.js";
+import { postgresForTests } from "../../support/postgres-cluster.js";
+import { useTempDirs } from "../../support/temp-dirs.js";
 
 const postgres = await postgresForTests(afterAll);
 const tempDir = useTempDirs();

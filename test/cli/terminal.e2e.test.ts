@@ -4,11 +4,11 @@
  * notice, where tmux is not installed.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator, type Turn } from "../../src/emulator/index.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { BIN, buildOnce } from "./build-once.js";
 import { cliEnv, waitFor } from "./cli-process.js";
 
@@ -45,8 +45,8 @@ function screen(): string {
 /** Starts the built CLI (no key: the emulator is a non-Anthropic server) in a 120×40 tmux pane. */
 async function startTerminal(turns: Turn[], files: Record<string, string> = {}): Promise<{ cwd: string }> {
   emulator = await startEmulator({ scenario: turns });
-  const home = await mkdtemp(join(tmpdir(), "threadline-tmux-home-"));
-  const cwd = await mkdtemp(join(tmpdir(), "threadline-tmux-cwd-"));
+  const home = await makeTempDir("tmux-home");
+  const cwd = await makeTempDir("tmux-cwd");
   directories.push(home, cwd);
   for (const [name, content] of Object.entries(files)) await writeFile(join(cwd, name), content);
   const { ANTHROPIC_API_KEY: _key, NO_COLOR: _noColor, ...env } = cliEnv(emulator.url, home);

@@ -14,7 +14,7 @@ import {
 } from "../../src/compaction/index.js";
 import { createToolResultEntry, toolResultBlock } from "../../src/messages/index.js";
 import { apiView } from "../../src/timeline/index.js";
-import { TimelineBuilder } from "./timeline-builder.js";
+import { TimelineBuilder } from "../../support/timeline-builder.js";
 
 function session(): TimelineBuilder {
   const builder = new TimelineBuilder();

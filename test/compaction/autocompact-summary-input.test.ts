@@ -8,7 +8,7 @@ import {
 } from "../../src/compaction/index.js";
 import { createUserEntry, imageBlock, textBlock } from "../../src/messages/index.js";
 import { apiView } from "../../src/timeline/index.js";
-import { SESSION_ID, TimelineBuilder } from "./timeline-builder.js";
+import { SESSION_ID, TimelineBuilder } from "../../support/timeline-builder.js";
 
 function rounds(count: number): TimelineBuilder {
   const builder = new TimelineBuilder();

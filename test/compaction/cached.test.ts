@@ -8,8 +8,8 @@ import {
 } from "../../src/compaction/index.js";
 import type { CacheEditPinRecord, SystemEntry } from "../../src/messages/index.js";
 import { apiViewWithErrors } from "../../src/timeline/index.js";
+import { COMPACTABLE_TOOLS, SESSION_ID, TimelineBuilder, toolUseId } from "../../support/timeline-builder.js";
 import { compactionInput, EMULATOR_CAPABILITIES, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
-import { COMPACTABLE_TOOLS, SESSION_ID, TimelineBuilder, toolUseId } from "./timeline-builder.js";
 
 /** `count` Read rounds of `size` characters each, then a prompt; all within the warm-cache window. */
 function warmSession(count: number, size: number) {

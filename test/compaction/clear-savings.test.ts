@@ -7,12 +7,12 @@ import { describe, expect, it } from "vitest";
 import { estimateEntryTokens } from "../../src/compaction/entry-tokens.js";
 import { runCompactionTiers } from "../../src/compaction/index.js";
 import { applyClearedToolResults, clearSavings, collectToolResults } from "../../src/compaction/tool-results.js";
-import { estimateRequestTokens } from "../../src/emulator/request-tokens.js";
+import { estimateRequestTokens } from "../../src/emulator/billing/request-tokens.js";
 import type { EmulatorRequest } from "../../src/emulator/request-types.js";
 import type { MessageEntry, SystemEntry } from "../../src/messages/index.js";
+import { TimelineBuilder } from "../../support/timeline-builder.js";
 import { assembleAndValidate } from "./assemble-and-validate.js";
 import { compactionInput } from "./compaction-input.js";
-import { TimelineBuilder } from "./timeline-builder.js";
 
 const HOUR = 3_600_000;
 

@@ -3,7 +3,7 @@ import type { CompactionInput, CompactionSettings } from "../../src/compaction/i
 import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
 import type { TimelineEntry } from "../../src/messages/index.js";
 import type { ProviderCapabilities } from "../../src/provider/types.js";
-import { COMPACTABLE_TOOLS, MODEL, SESSION_ID } from "./timeline-builder.js";
+import { COMPACTABLE_TOOLS, MODEL, SESSION_ID } from "../../support/timeline-builder.js";
 
 export const NO_EXTRAS: ProviderCapabilities = { cacheEdits: false, contextManagement: false };
 export const EMULATOR_CAPABILITIES: ProviderCapabilities = { cacheEdits: true, contextManagement: true };

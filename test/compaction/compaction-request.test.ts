@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { CLEARED_TOOL_RESULT_PREFIX, runCompactionTiers } from "../../src/compaction/index.js";
 import type { CacheEditPinRecord } from "../../src/messages/index.js";
 import type { CacheEditPin } from "../../src/request/index.js";
+import { SESSION_ID, TimelineBuilder } from "../../support/timeline-builder.js";
 import { assembleAndValidate } from "./assemble-and-validate.js";
 import { compactionInput, EMULATOR_CAPABILITIES, NO_EXTRAS, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
-import { SESSION_ID, TimelineBuilder } from "./timeline-builder.js";
 
 function session(rounds: number, size: number, idleMs = 0): TimelineBuilder {
   const builder = new TimelineBuilder();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { contextManagementTrigger, runCompactionTiers } from "../../src/compaction/index.js";
 import { apiViewWithErrors } from "../../src/timeline/index.js";
+import { MODEL, TimelineBuilder } from "../../support/timeline-builder.js";
 import { compactionInput, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
-import { MODEL, TimelineBuilder } from "./timeline-builder.js";
 
 describe("microcompact, public context_management path", () => {
   it("sends clear_tool_uses_20250919 with trigger, keep, clear_at_least and exclude_tools", async () => {

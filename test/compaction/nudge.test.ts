@@ -9,8 +9,8 @@ import {
 } from "../../src/compaction/index.js";
 import type { AttachmentEntry, TimelineEntry } from "../../src/messages/index.js";
 import { createAttachmentEntry, createSystemEntry } from "../../src/messages/index.js";
+import { SESSION_ID, TimelineBuilder, toolContext, toolUseId } from "../../support/timeline-builder.js";
 import { compactionInput } from "./compaction-input.js";
-import { SESSION_ID, TimelineBuilder, toolContext, toolUseId } from "./timeline-builder.js";
 
 /** Runs a pass and appends its records, as the loop does; returns the nudges it made. */
 async function pass(builder: TimelineBuilder): Promise<AttachmentEntry[]> {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { CompactionSettings } from "../../src/compaction/index.js";
 import { runCompactionTiers } from "../../src/compaction/index.js";
 import { apiViewWithErrors } from "../../src/timeline/index.js";
+import { TimelineBuilder } from "../../support/timeline-builder.js";
 import { compactionInput, EMULATOR_CAPABILITIES, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
-import { TimelineBuilder } from "./timeline-builder.js";
 
 /** A session that would trigger every implemented tier: large, idle for two hours. */
 function busySession(): TimelineBuilder {

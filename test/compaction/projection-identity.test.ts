@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { applyClearedToolResults, CLEARED_TOOL_RESULT_PREFIX, collapsedSpanEntry } from "../../src/compaction/index.js";
 import type { CollapseCommitRecord } from "../../src/messages/index.js";
 import { apiViewWithErrors } from "../../src/timeline/index.js";
-import { SESSION_ID, TimelineBuilder, toolUseId } from "./timeline-builder.js";
+import { SESSION_ID, TimelineBuilder, toolUseId } from "../../support/timeline-builder.js";
 
 describe("projection identity", () => {
   it("a cleared result is the same copy turn after turn, and a new clear makes a new one", () => {

@@ -8,8 +8,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MIN_BATCH_KEEP_RECENT, runCompactionTiers } from "../../src/compaction/index.js";
 import type { MessageEntry } from "../../src/messages/index.js";
+import { TimelineBuilder, toolUseId } from "../../support/timeline-builder.js";
 import { compactionInput, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
-import { TimelineBuilder, toolUseId } from "./timeline-builder.js";
 
 const TOOLS = ["Read", "Bash", "Grep", "Edit", "Agent"] as const;
 const GAPS_MS = [0, 30_000, 4 * 60_000, 6 * 60_000, 2 * 60 * 60_000] as const;

@@ -4,8 +4,8 @@ import { createSnipTool, snipShortId } from "../../src/compaction/index.js";
 import type { AssistantEntry, MessageEntry } from "../../src/messages/index.js";
 import { createAttachmentEntry } from "../../src/messages/index.js";
 import { apiView } from "../../src/timeline/index.js";
+import { SESSION_ID, TimelineBuilder, toolContext, toolUseId } from "../../support/timeline-builder.js";
 import { assembleAndValidate } from "./assemble-and-validate.js";
-import { SESSION_ID, TimelineBuilder, toolContext, toolUseId } from "./timeline-builder.js";
 
 /** One step of a generated conversation. */
 type Step =

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createSnipTool, snipShortId } from "../../src/compaction/index.js";
 import type { SystemEntry } from "../../src/messages/index.js";
 import { apiView } from "../../src/timeline/index.js";
+import { TimelineBuilder, toolContext, toolUseId } from "../../support/timeline-builder.js";
 import { assembleAndValidate } from "./assemble-and-validate.js";
-import { TimelineBuilder, toolContext, toolUseId } from "./timeline-builder.js";
 
 /** A conversation: prompt, two tool rounds, a reply, a second prompt, then the model calling Snip. */
 function conversation() {

@@ -9,7 +9,7 @@ import {
   warningThreshold,
 } from "../../src/compaction/index.js";
 import { createAssistantEntry, createUserEntry, textBlock } from "../../src/messages/index.js";
-import { MODEL } from "./timeline-builder.js";
+import { MODEL } from "../../support/timeline-builder.js";
 
 describe("window thresholds", () => {
   it("gives PIPELINE §3.4's numbers for a 200K window", () => {

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { COMPACTION_TIERS, runCompactionTiers, type Tier } from "../../src/compaction/index.js";
 import { createSystemEntry, type MessageEntry } from "../../src/messages/index.js";
+import { TimelineBuilder } from "../../support/timeline-builder.js";
 import { compactionInput, EMULATOR_CAPABILITIES } from "./compaction-input.js";
-import { TimelineBuilder } from "./timeline-builder.js";
 
 /** Large and idle past the cache TTL: microcompact's time-based clear fires (a boundary and a changed view). */
 function idleSession(): TimelineBuilder {

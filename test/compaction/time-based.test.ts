@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { CLEARED_TOOL_RESULT_TEXT, runCompactionTiers } from "../../src/compaction/index.js";
 import type { MessageEntry, SystemEntry, TimelineEntry } from "../../src/messages/index.js";
 import { apiViewWithErrors } from "../../src/timeline/index.js";
+import { TimelineBuilder, toolUseId } from "../../support/timeline-builder.js";
 import { compactionInput, EMULATOR_CAPABILITIES } from "./compaction-input.js";
-import { TimelineBuilder, toolUseId } from "./timeline-builder.js";
 
 const HOUR = 3_600_000;
 

@@ -2,12 +2,12 @@
  * `threadline emulator`: in-process with a stop promise, and as a real child process via tsx.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runEmulatorCommand } from "../../src/emulator/index.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 
 const HEADERS = { "x-api-key": "k", "anthropic-version": "2023-06-01" };
 
@@ -54,7 +54,7 @@ describe("runEmulatorCommand", () => {
   });
 
   it("--cache-editing --lenient: announced on every response, logged with scrubbed headers", async () => {
-    const directory = await mkdtemp(join(tmpdir(), "emulator-cli-"));
+    const directory = await makeTempDir("emulator-cli");
     const logPath = join(directory, "log.jsonl");
     const { lines, base, exit, stop } = await startCommand(["--cache-editing", "--lenient", "--log", logPath]);
     const response = await fetch(`${base}/v1/messages`, {
@@ -98,7 +98,7 @@ describe("runEmulatorCommand", () => {
   });
 
   it("runs as a child process and stops on SIGTERM", async () => {
-    const directory = await mkdtemp(join(tmpdir(), "emulator-cli-"));
+    const directory = await makeTempDir("emulator-cli");
     const entry = join(directory, "run.mts");
     const source = pathToFileURL(join(process.cwd(), "src/emulator/index.ts")).href;
     await writeFile(

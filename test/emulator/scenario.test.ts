@@ -2,8 +2,7 @@
  * The scripted model: scenario files, step order, side requests that consume nothing, function steps,
  * stop_reason overrides, and the default echo and 9-section summary.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -14,6 +13,7 @@ import {
   scenarioJsonSchema,
   startEmulator,
 } from "../../src/emulator/index.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { body, post, READ_TOOL } from "./helpers.js";
 
 let emulator: Emulator | undefined;
@@ -32,7 +32,7 @@ async function answer(running: Emulator, payload: unknown): Promise<Record<strin
 
 describe("scenario files", () => {
   it("parse, run in order, and carry faults", async () => {
-    const directory = await mkdtemp(join(tmpdir(), "emulator-scenario-"));
+    const directory = await makeTempDir("emulator-scenario");
     const file = join(directory, "scenario.json");
     await writeFile(
       file,

@@ -2,11 +2,11 @@
  * The HTTP envelope: routes, error shape, auth, anthropic-version, 413, loopback-only binding,
  * count_tokens, models, lenient mode and the JSONL request log.
  */
-import { mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Emulator, startEmulator } from "../../src/emulator/index.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 import { body, MODEL, post } from "./helpers.js";
 
 let emulator: Emulator | undefined;
@@ -102,7 +102,7 @@ describe("emulator HTTP envelope", () => {
   });
 
   it("lenient mode records violations without rejecting, and logs every request to JSONL", async () => {
-    const directory = await mkdtemp(join(tmpdir(), "emulator-log-"));
+    const directory = await makeTempDir("emulator-log");
     const logPath = join(directory, "requests.jsonl");
     emulator = await startEmulator({ lenient: true, logPath });
     const { status } = await post(

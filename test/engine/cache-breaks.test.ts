@@ -5,8 +5,9 @@ import { parseCacheBreakNotice } from "../../src/cache/index.js";
 import type { EngineEvent } from "../../src/loop/events.js";
 import { defaultTools } from "../../src/tools/index.js";
 import type { Tool } from "../../src/tools/types.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
-import { collect, type Harness, startHarness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 
 const MODEL = "claude-sonnet-4-20250514";
 let harness: Harness | undefined;

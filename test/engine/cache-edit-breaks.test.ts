@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CACHE_BREAK_NOTICE_PREFIX } from "../../src/cache/index.js";
 import type { ScenarioStep } from "../../src/emulator/index.js";
 import type { QueryEngine } from "../../src/engine/query-engine.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
-import { collect, type Harness, startHarness } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness } from "../../support/engine-harness.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 
 const STEPS = 40;
 const MODEL = "claude-sonnet-4-20250514";

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CompactionSettings } from "../../src/compaction/index.js";
 import type { TurnObject } from "../../src/emulator/index.js";
-import { collect, startHarness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { startHarness, turnEnd } from "../../support/engine-harness.js";
 
 const CONFIG = "export const retries = 3;\nexport const timeoutMs = 5000;\n";
 const OLD = "export const retries = 3;";

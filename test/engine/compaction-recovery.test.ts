@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type EmulatorRequest, estimateRequestTokens, type ScenarioStep } from "../../src/emulator/index.js";
+import { fastProvider, type Harness, startHarness } from "../../support/engine-harness.js";
 import { isSummaryRequest, messageRecords, runTask, taskSteps, writeDataFiles } from "./compaction-scenario.js";
-import { fastProvider, type Harness, startHarness } from "./helpers.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { QueryEngine, type QueryEngineOptions } from "../../src/engine/query-engine.js";
 import type { EngineEvent } from "../../src/loop/events.js";
 import type { TimelineEntry } from "../../src/messages/index.js";
+import { fastProvider, type Harness, startHarness } from "../../support/engine-harness.js";
 import { runTask, taskSteps, writeDataFiles } from "./compaction-scenario.js";
-import { fastProvider, type Harness, startHarness } from "./helpers.js";
 
 const WINDOW = 60_000;
 let harness: Harness | undefined;

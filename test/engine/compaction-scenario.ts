@@ -4,7 +4,8 @@ import { join } from "node:path";
 import type { EmulatorRequest, ScenarioStep } from "../../src/emulator/index.js";
 import type { QueryEngine } from "../../src/engine/query-engine.js";
 import type { MessagesRequest } from "../../src/request/types.js";
-import { collect, type Harness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, turnEnd } from "../../support/engine-harness.js";
 
 /** Writes `count` files `data-N.txt` of about `tokens` tokens each (as Read shows them). */
 export async function writeDataFiles(workspace: string, count: number, tokens: number): Promise<void> {

@@ -3,8 +3,8 @@ import { COMPACT_SUMMARY_PREFIX, collapsedSpanText } from "../../src/compaction/
 import { type EmulatorRequest, estimateRequestTokens, validateRequest } from "../../src/emulator/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
 import { uiView } from "../../src/timeline/index.js";
+import { type Harness, startHarness } from "../../support/engine-harness.js";
 import { isSummaryRequest, messageRecords, runTask, taskSteps, writeDataFiles } from "./compaction-scenario.js";
-import { type Harness, startHarness } from "./helpers.js";
 
 const WINDOW = 60_000;
 let harness: Harness | undefined;

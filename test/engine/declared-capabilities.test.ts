@@ -3,15 +3,14 @@
  * loopback server that announces nothing, no request carries cache_edits, cache_reference, context_management
  * or a beta; an emulator that announces cache editing gets it, and a resume of that session agrees.
  */
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Emulator, type RequestLogEntry, startEmulator } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { AnthropicProvider } from "../../src/provider/index.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
-import { collect, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { turnEnd } from "../../support/engine-harness.js";
+import { makeTempDir } from "../../support/temp-dir.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 
 const MODEL = "claude-sonnet-4-20250514";
 const STEPS = 12;
@@ -46,8 +45,8 @@ async function run(cacheEditing: boolean) {
     cacheEditing,
   });
   running.push(emulator);
-  const workspace = await mkdtemp(join(tmpdir(), "threadline-declared-"));
-  const home = await mkdtemp(join(tmpdir(), "threadline-declared-home-"));
+  const workspace = await makeTempDir("declared");
+  const home = await makeTempDir("declared-home");
   await writeSourceFiles(workspace, STEPS);
   const engine = await session(emulator, workspace, home);
   running.push(engine);

@@ -1,7 +1,7 @@
 /** The engine's ForkRunner tells compaction why a forked request failed, in compaction's own terms. */
 import { describe, expect, it } from "vitest";
 import { forkFailure } from "../../src/engine/forked-agent.js";
-import { ProviderError } from "../../src/provider/types.js";
+import { ProviderError } from "../../src/provider/errors.js";
 
 describe("forkFailure", () => {
   it("reads a prompt-too-long refusal with the server's numbers, or without them", () => {

@@ -3,8 +3,9 @@ import type { RequestLogEntry } from "../../src/emulator/index.js";
 import { validateRequest } from "../../src/emulator/index.js";
 import { announcedFeaturesFromEntries } from "../../src/request/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
-import { collect, type Harness, startHarness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 
 const MODEL = "claude-sonnet-4-20250514";
 const STEPS = 40;

@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { MessagesRequest } from "../../src/request/types.js";
+import { type Harness, startHarness } from "../../support/engine-harness.js";
 import { isSummaryRequest, messageRecords, runTask, taskSteps, writeDataFiles } from "./compaction-scenario.js";
-import { type Harness, startHarness } from "./helpers.js";
 
 const WINDOW = 60_000;
 const ATTACHED = "Files read before the compaction, attached again as they are now:";

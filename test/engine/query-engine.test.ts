@@ -7,7 +7,8 @@ import type { MessagesRequest } from "../../src/request/types.js";
 import { apiView } from "../../src/timeline/index.js";
 import { defaultTools } from "../../src/tools/index.js";
 import { loadTranscript } from "../../src/transcript/index.js";
-import { collect, fastProvider, type Harness, sleepyTool, startHarness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { fastProvider, type Harness, sleepyTool, startHarness, turnEnd } from "../../support/engine-harness.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -19,8 +19,9 @@ import {
 } from "../../src/emulator/index.js";
 import type { EngineEvent } from "../../src/loop/events.js";
 import type { TimelineEntry } from "../../src/messages/index.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 import { messageRecords, taskSteps, writeDataFiles } from "./compaction-scenario.js";
-import { collect, type Harness, startHarness, turnEnd } from "./helpers.js";
 
 /** What the emulator (the "server") accepts; every engine here believes in a larger window. */
 const SERVER_WINDOW = 30_000;

@@ -8,8 +8,8 @@ import type { SessionMemorySnapshot } from "../../src/compaction/index.js";
 import { COMPACT_SUMMARY_PREFIX, compactSummaryText } from "../../src/compaction/index.js";
 import { classifyRequest, type EmulatorRequest } from "../../src/emulator/index.js";
 import type { EngineEvent } from "../../src/loop/events.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 import { messageRecords, taskSteps, writeDataFiles } from "./compaction-scenario.js";
-import { type Harness, startHarness, turnEnd } from "./helpers.js";
 
 /** Client and server agree: autocompact runs at 60K − 20K − 13K = 27K, proactively (collapse is off). */
 const WINDOW = 60_000;

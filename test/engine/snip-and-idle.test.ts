@@ -4,8 +4,9 @@ import type { EmulatorRequest, RequestLogEntry } from "../../src/emulator/index.
 import { validateRequest } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import type { MessagesRequest } from "../../src/request/types.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
-import { collect, fastProvider, type Harness, startHarness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { fastProvider, type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 
 const MODEL = "claude-sonnet-4-20250514";
 let harness: Harness | undefined;

@@ -3,7 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { inspectFile } from "../../src/cli/inspect.js";
+import { inspectFile } from "../../src/cli/inspect/inspect.js";
 import type { EmulatorRequest, ScenarioStep } from "../../src/emulator/index.js";
 import { SUBAGENT_PROMPT_PREFIX, sidechainTranscriptPath, subagentUsage } from "../../src/engine/subagent.js";
 import { DEFAULT_SUBAGENT_TYPES } from "../../src/engine/subagent-types.js";
@@ -11,7 +11,8 @@ import { isMessageEntry, type TimelineEntry, type UserEntry } from "../../src/me
 import { type AgentToolDisplay, defaultTools, isAgentToolDisplay } from "../../src/tools/index.js";
 import type { Tool } from "../../src/tools/types.js";
 import { loadTranscript, resumeConversation } from "../../src/transcript/index.js";
-import { collect, type Harness, startHarness, turnEnd } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 
 /** Longest a test waits for concurrent arrivals before failing (instead of hanging). */
 const ARRIVAL_TIMEOUT_MS = 5_000;

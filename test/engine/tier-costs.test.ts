@@ -19,8 +19,9 @@ import {
 } from "../../bench/lib/long-session.js";
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
 import type { Turn } from "../../src/emulator/index.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
-import { collect, startHarness } from "./helpers.js";
+import { collect } from "../../support/collect.js";
+import { startHarness } from "../../support/engine-harness.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 
 const STEPS = 40;
 const FIRST_LINE = "export function helper0_0(value: number): number { return value * 0 + 0; }";

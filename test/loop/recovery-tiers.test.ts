@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { COMPACTION_TIERS, type OverflowOutcome, type OverflowReason, type Tier } from "../../src/compaction/index.js";
 import { newPromptTooLongRecovery, recoverFromPromptTooLong } from "../../src/loop/recovery.js";
 import { createSystemEntry } from "../../src/messages/index.js";
-import { ProviderError } from "../../src/provider/types.js";
+import { ProviderError } from "../../src/provider/errors.js";
+import { TimelineBuilder } from "../../support/timeline-builder.js";
 import { compactionInput } from "../compaction/compaction-input.js";
-import { TimelineBuilder } from "../compaction/timeline-builder.js";
 
 const TOO_LONG = new ProviderError("prompt_too_long", "prompt is too long: 210000 tokens > 200000 maximum", {
   actualTokens: 210_000,

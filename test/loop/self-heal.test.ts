@@ -10,8 +10,9 @@ import {
   type ServerFeature,
   withoutServerFeatures,
 } from "../../src/request/index.js";
-import { collect, fastProvider, type Harness, startHarness, turnEnd } from "../engine/helpers.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
+import { collect } from "../../support/collect.js";
+import { fastProvider, type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 
 function request(body: Partial<AssembledRequest["body"]>, betas: string[] = [], json?: string): AssembledRequest {
   const full = { model: "m", max_tokens: 10, messages: [], ...body };

@@ -1,12 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cutAtMaxTokens } from "../../src/emulator/output-limit.js";
+import { cutAtMaxTokens } from "../../src/emulator/model/output-limit.js";
 import { DEFAULT_MAX_CONTINUATIONS } from "../../src/loop/recovery.js";
 import { CUT_TOOL_USE_RESULT } from "../../src/loop/stop-reasons.js";
 import { DEFAULT_OUTPUT_TOKENS, ESCALATED_MAX_TOKENS } from "../../src/messages/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
-import { collect, type Harness, startHarness, turnEnd } from "../engine/helpers.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 
 const MODEL = "claude-sonnet-4-6";
 const harnesses: Harness[] = [];

@@ -7,8 +7,9 @@ import { estimateEntriesTokens, tokenCountWithEstimation } from "../../src/compa
 import { type Emulator, type EmulatorRequest, estimateRequestTokens, startEmulator } from "../../src/emulator/index.js";
 import type { QueryEngine } from "../../src/engine/query-engine.js";
 import type { MessageEntry } from "../../src/messages/index.js";
-import { TimelineBuilder } from "../compaction/timeline-builder.js";
-import { collect, resumeSession, saveSession, turnEnd } from "../engine/helpers.js";
+import { collect } from "../../support/collect.js";
+import { resumeSession, saveSession, turnEnd } from "../../support/engine-harness.js";
+import { TimelineBuilder } from "../../support/timeline-builder.js";
 
 const WINDOW = 40_000;
 let emulator: Emulator | undefined;

@@ -8,9 +8,9 @@ import { type Emulator, type EmulatorOptions, FAULT_KINDS, startEmulator } from 
 import type { AssistantEntry } from "../../src/messages/index.js";
 import { AnthropicProvider, streamingJson } from "../../src/provider/index.js";
 import type { AssembledRequest, MessagesRequest } from "../../src/request/types.js";
+import { collect } from "../../support/collect.js";
 import {
   chainedContext,
-  collect,
   makeRequest,
   ofType,
   type RecordedEvent,

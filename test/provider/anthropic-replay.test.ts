@@ -3,9 +3,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { AnthropicProvider, type AnthropicProviderOptions, ProviderError } from "../../src/provider/index.js";
+import { collect } from "../../support/collect.js";
 import {
   chainedContext,
-  collect,
   collectUntilError,
   makeRequest,
   ofType,

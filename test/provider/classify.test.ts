@@ -1,13 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import {
-  CLASSIFICATION_TABLE,
-  classifyError,
-  classifyFacts,
-  ProviderError,
-  REDACTED,
-  scrubSecrets,
-} from "../../src/provider/index.js";
+import { REDACTED, redactSecrets } from "../../src/messages/index.js";
+import { CLASSIFICATION_TABLE, classifyError, classifyFacts, ProviderError } from "../../src/provider/index.js";
 import { TEST_API_KEY } from "./helpers/harness.js";
 
 /** An SDK error as the SDK itself builds it from a response. */
@@ -126,10 +120,10 @@ describe("classification table", () => {
   });
 });
 
-describe("secret scrubbing", () => {
+describe("secret redaction", () => {
   it("removes the exact key and anything shaped like sk-ant-…", () => {
     const text = `bad key ${TEST_API_KEY} and sk-ant-oat01-abc_DEF-123 and my-custom-secret`;
-    const clean = scrubSecrets(text, ["my-custom-secret"]);
+    const clean = redactSecrets(text, ["my-custom-secret"]);
     expect(clean).not.toContain(TEST_API_KEY);
     expect(clean).not.toContain("sk-ant-oat01-abc_DEF-123");
     expect(clean).not.toContain("my-custom-secret");
@@ -137,10 +131,10 @@ describe("secret scrubbing", () => {
   });
 
   it("leaves messages intact for placeholder keys too short to be secrets", () => {
-    expect(scrubSecrets("Number of request tokens exceeded", ["k"])).toBe("Number of request tokens exceeded");
+    expect(redactSecrets("Number of request tokens exceeded", ["k"])).toBe("Number of request tokens exceeded");
   });
 
-  it("classifyError scrubs given secrets from every kind of failure", () => {
+  it("classifyError redacts given secrets from every kind of failure", () => {
     const secret = "plain-token-without-prefix";
     for (const error of [
       apiError(401, "authentication_error", `invalid token ${secret}`),

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { firstPartyModel } from "../../src/emulator/platform-routes.js";
+import { firstPartyModel } from "../../src/emulator/wire/platform-routes.js";
 import { KNOWN_MODEL_IDS } from "../../src/messages/index.js";
 import {
   bedrockInferencePrefix,

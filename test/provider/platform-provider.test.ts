@@ -3,8 +3,7 @@
  * one-shot calls, mid-stream exception frames, overload fallback, missing credentials, and the emulator
  * refusing bodies the platforms would refuse.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Emulator, type EmulatorOptions, startEmulator } from "../../src/emulator/index.js";
@@ -17,8 +16,10 @@ import {
   VertexProvider,
 } from "../../src/provider/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
-import { chainedContext, collect, collectUntilError, makeRequest, ofType, recorded } from "./helpers/harness.js";
-import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "./helpers/platform-env.js";
+import { collect } from "../../support/collect.js";
+import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "../../support/platform-env.js";
+import { makeTempDir } from "../../support/temp-dir.js";
+import { chainedContext, collectUntilError, makeRequest, ofType, recorded } from "./helpers/harness.js";
 
 let emulator: Emulator | undefined;
 afterEach(async () => {
@@ -142,7 +143,7 @@ describe("credentials", () => {
 
   it("a named profile resolves through the credential chain (no metadata probe), a missing one fails on its own", async () => {
     const server = await setup({ scenario: ["Signed with a profile."] });
-    const directory = await mkdtemp(join(tmpdir(), "threadline-aws-"));
+    const directory = await makeTempDir("aws");
     const credentials = join(directory, "credentials");
     await writeFile(credentials, "[dev]\naws_access_key_id = test\naws_secret_access_key = test-secret-not-real\n");
     const env = {

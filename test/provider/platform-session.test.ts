@@ -7,9 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Emulator, EmulatorOptions } from "../../src/emulator/index.js";
 import { BedrockProvider, VertexProvider } from "../../src/provider/index.js";
 import type { Provider } from "../../src/provider/types.js";
-import { collect, type Harness, startHarness, turnEnd } from "../engine/helpers.js";
-import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
-import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "./helpers/platform-env.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "../../support/platform-env.js";
+import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 
 const STEPS = 10;
 const MODEL = "claude-sonnet-4-5";

@@ -12,9 +12,9 @@ import {
   unreachableMessage,
   unreachableRow,
 } from "../../src/provider/unreachable.js";
+import { collect } from "../../support/collect.js";
 import {
   chainedContext,
-  collect,
   collectUntilError,
   makeRequest,
   recorded,

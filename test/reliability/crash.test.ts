@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadTranscript } from "../../src/transcript/index.js";
-import { KILL_MOMENTS, runCrash } from "./crash-run.js";
-import { seededRandom } from "./seeded-random.js";
+import { KILL_MOMENTS, runCrash } from "../../support/reliability/crash-run.js";
+import { seededRandom } from "../../support/reliability/seeded-random.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 
 /** `npm test` size; bench/crash.ts runs the full 50 kills. */
 const KILLS = 8;
@@ -30,7 +30,7 @@ describe("crash and resume (SIGKILL of a child session)", () => {
   // Found by the crash suite: appends were once batched until the next setImmediate, so a SIGKILL after two
   // appends in one event-loop turn lost both (DESIGN.md invariant 5). Each append is now written at once.
   it("a kill loses at most the one entry being written", async () => {
-    const directory = await mkdtemp(join(tmpdir(), "threadline-batch-"));
+    const directory = await makeTempDir("batch");
     try {
       const path = join(directory, "batch.jsonl");
       const child = fileURLToPath(new URL("./fixtures/append-then-kill.ts", import.meta.url));

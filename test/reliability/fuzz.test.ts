@@ -1,10 +1,15 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fuzzServerResponses } from "./fuzz-sse.js";
-import { fuzzToolInputs } from "./fuzz-tools.js";
-import { baseLines, checkHugeLines, checkTranscriptBytes, fuzzTranscriptLoader } from "./fuzz-transcript.js";
+import { fuzzServerResponses } from "../../support/reliability/fuzz-sse.js";
+import { fuzzToolInputs } from "../../support/reliability/fuzz-tools.js";
+import {
+  baseLines,
+  checkHugeLines,
+  checkTranscriptBytes,
+  fuzzTranscriptLoader,
+} from "../../support/reliability/fuzz-transcript.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 
 /** `npm test` sizes; bench/fuzz.ts runs each property with many more runs. */
 const RUNS = 300;
@@ -24,7 +29,7 @@ describe("bad input never crashes the process", () => {
     const block = entry.message.content[0];
     if (block !== undefined) block.text = 0;
     lines[2] = JSON.stringify(entry);
-    const directory = await mkdtemp(join(tmpdir(), "threadline-fuzz-bug-"));
+    const directory = await makeTempDir("fuzz-bug");
     try {
       expect(await checkTranscriptBytes(join(directory, "bug.jsonl"), `${lines.join("\n")}\n`)).toEqual([]);
     } finally {

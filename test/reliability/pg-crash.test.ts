@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { postgresForTests } from "../support/postgres-cluster.js";
-import { KILL_MOMENTS, runCrash } from "./crash-run.js";
-import { seededRandom } from "./seeded-random.js";
+import { postgresForTests } from "../../support/postgres-cluster.js";
+import { KILL_MOMENTS, runCrash } from "../../support/reliability/crash-run.js";
+import { seededRandom } from "../../support/reliability/seeded-random.js";
 
 const postgres = await postgresForTests(afterAll);
 

@@ -1,12 +1,17 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { AnthropicProvider } from "../../src/provider/index.js";
-import { escapeAttempts, makeFuzzWorkspace, outputText } from "./fuzz-tools.js";
-import { fakeSecretKey, filesContaining, runSoakSession, SECRET_MARKER } from "./soak-session.js";
+import { escapeAttempts, makeFuzzWorkspace, outputText } from "../../support/reliability/fuzz-tools.js";
+import {
+  fakeSecretKey,
+  filesContaining,
+  runSoakSession,
+  SECRET_MARKER,
+} from "../../support/reliability/soak-session.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 
 describe("security", () => {
   it("no API key in any transcript, emulator log or event log of a faulted session", async () => {
@@ -28,7 +33,7 @@ describe("security", () => {
   it("a rejected key does not appear in the error, the transcript or the event stream", async () => {
     const key = fakeSecretKey(7);
     const emulator = await startEmulator({ scenario: ["never reached"], apiKey: "sk-ant-the-right-key-000000" });
-    const home = await mkdtemp(join(tmpdir(), "threadline-sec-"));
+    const home = await makeTempDir("sec");
     try {
       const engine = new QueryEngine({
         cwd: home,

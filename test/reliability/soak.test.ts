@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditTranscript, runSoakSession, soakScenario } from "./soak-session.js";
+import { auditTranscript, runSoakSession, soakScenario } from "../../support/reliability/soak-session.js";
 
 /** `npm test` size; bench/soak.ts runs the full 50 sessions. */
 const SESSIONS = 6;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validateRequest } from "../../src/emulator/validator.js";
+import { validateRequest } from "../../src/emulator/validator/index.js";
 import {
   type AssembleOutput,
   assembleRequest,
@@ -9,7 +9,7 @@ import {
   type LatchState,
   type RequestSettings,
 } from "../../src/request/index.js";
-import { SIGNATURE_SECRET, TimelineBuilder, type TimelineOp, TOOLS } from "./messy-timeline.js";
+import { MessyTimeline, SIGNATURE_SECRET, type TimelineOp, TOOLS } from "../../support/messy-timeline.js";
 
 /** One round of a session that only grows: the person speaks, then the model works through tool calls. */
 const round = fc.record({
@@ -54,7 +54,7 @@ describe("byte stability", () => {
           cacheTtl: choice.ttl,
         };
         if (choice.thinking) settings.thinking = { type: "enabled", budgetTokens: 2_000 };
-        const builder = new TimelineBuilder();
+        const builder = new MessyTimeline();
         let latches: LatchState = emptyLatches();
         const pins: CacheEditPin[] = [];
         let previous: AssembleOutput | undefined;

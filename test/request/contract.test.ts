@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validateRequest } from "../../src/emulator/validator.js";
+import { validateRequest } from "../../src/emulator/validator/index.js";
 import { assembleRequest, EmptyConversationError, emptyLatches } from "../../src/request/index.js";
 import {
   buildTimeline,
@@ -11,7 +11,7 @@ import {
   settingsFrom,
   type TimelineOp,
   timelineOps,
-} from "./messy-timeline.js";
+} from "../../support/messy-timeline.js";
 
 /** Violations for one generated case (an empty conversation is skipped: assembly refuses it by design). */
 function violationsFor(ops: readonly TimelineOp[], choice: SettingsChoice): string[] {

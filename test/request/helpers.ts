@@ -2,13 +2,13 @@
 import type { AssistantContentBlock, EntryContext, MessageEntry, UserContentBlock } from "../../src/messages/index.js";
 import { createAssistantEntry, createAttachmentEntry, createUserEntry } from "../../src/messages/index.js";
 import type { WorkingMessage } from "../../src/request/normalize/working-message.js";
-import { SESSION_ID, uuidFor } from "./messy-timeline.js";
+import { SESSION_ID, testUuid } from "../../support/timeline-builder.js";
 
 let counter = 1000;
 
 export function context(): EntryContext {
   counter++;
-  return { sessionId: SESSION_ID, parentUuid: null, uuid: uuidFor(counter), now: new Date(Date.UTC(2025, 0, 1)) };
+  return { sessionId: SESSION_ID, parentUuid: null, uuid: testUuid(counter), now: new Date(Date.UTC(2025, 0, 1)) };
 }
 
 export function user(content: string | UserContentBlock[], isMeta = false): MessageEntry {

@@ -14,7 +14,7 @@ import {
   settingsFrom,
   type TimelineOp,
   timelineOps,
-} from "./messy-timeline.js";
+} from "../../support/messy-timeline.js";
 
 /** Ops that close a turn now and then, so the memo has closed turns to reuse. */
 const closing: fc.Arbitrary<TimelineOp> = fc.constant({

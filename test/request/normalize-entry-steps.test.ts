@@ -15,8 +15,8 @@ import { dropUnsendable } from "../../src/request/normalize/drop-unsendable.js";
 import { reorderAttachments } from "../../src/request/normalize/reorder-attachments.js";
 import { stripOversizeMedia } from "../../src/request/normalize/strip-oversize-media.js";
 import { toWorkingMessages } from "../../src/request/normalize/to-working-messages.js";
+import { TINY_PNG } from "../../support/messy-timeline.js";
 import { assistant, attachment, context, snapshotOf, user } from "./helpers.js";
-import { TINY_PNG } from "./messy-timeline.js";
 
 describe("step 0: drop unsendable", () => {
   it("prevents \"Input tag 'progress' found using 'type' does not match\": progress, virtual and notices never reach the wire", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signThinking } from "../../src/emulator/signature.js";
+import { signThinking } from "../../src/emulator/model/signature.js";
 import type { ContentBlock } from "../../src/messages/index.js";
 import { imageBlock, textBlock, toolResultBlock, toolUseBlock } from "../../src/messages/index.js";
 import { appendSnipTags } from "../../src/request/normalize/append-snip-tags.js";
@@ -17,8 +17,8 @@ import { trimFinalAssistant } from "../../src/request/normalize/trim-final-assis
 import { EXCESS_MEDIA_TEXT, OVERSIZE_IMAGE_TEXT, validateImages } from "../../src/request/normalize/validate-images.js";
 import { NO_CONTENT_PLACEHOLDER } from "../../src/request/normalize/working-message.js";
 import { shortId } from "../../src/request/short-id.js";
+import { TINY_PNG } from "../../support/messy-timeline.js";
 import { snapshotOf, working } from "./helpers.js";
-import { TINY_PNG } from "./messy-timeline.js";
 
 const thinking = (text: string): ContentBlock => ({
   type: "thinking",

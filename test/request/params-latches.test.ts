@@ -16,8 +16,8 @@ import {
   toolDefinitions,
 } from "../../src/request/index.js";
 import type { AnyTool } from "../../src/tools/types.js";
+import { TOOLS } from "../../support/messy-timeline.js";
 import { context, user } from "./helpers.js";
-import { TOOLS } from "./messy-timeline.js";
 
 const base: RequestSettings = { model: "claude-sonnet-4-5", systemPrompt: ["sys"], tools: TOOLS };
 const assemble = (settings: RequestSettings, latches = emptyLatches()) =>

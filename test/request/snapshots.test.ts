@@ -9,7 +9,8 @@ import {
   textBlock,
 } from "../../src/messages/index.js";
 import { assembleRequest, CONTINUE_TEXT, emptyLatches, type RequestSettings } from "../../src/request/index.js";
-import { buildTimeline, SESSION_ID, TINY_PNG, TOOLS } from "./messy-timeline.js";
+import { buildTimeline, TINY_PNG, TOOLS } from "../../support/messy-timeline.js";
+import { SESSION_ID } from "../../support/timeline-builder.js";
 
 const fixed = (uuid: string) => ({
   sessionId: SESSION_ID,

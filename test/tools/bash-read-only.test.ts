@@ -1,17 +1,17 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isReadOnlyCommand } from "../../src/tools/bash-read-only.js";
 import { readShellSegments } from "../../src/tools/shell-words.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 
 let base: string;
 let workspace: string;
 let outside: string;
 
 beforeAll(async () => {
-  base = await mkdtemp(join(tmpdir(), "threadline-ro-"));
+  base = await makeTempDir("ro");
   workspace = join(base, "ws");
   outside = join(base, "outside");
   await mkdir(join(workspace, "src"), { recursive: true });

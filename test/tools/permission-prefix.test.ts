@@ -1,9 +1,9 @@
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { LineReader } from "../../src/cli/line-reader.js";
 import { PermissionPrompter } from "../../src/cli/permission-prompt.js";
-import { createStyle } from "../../src/cli/style.js";
+import { LineReader } from "../../src/cli/terminal/line-reader.js";
+import { createStyle } from "../../src/cli/terminal/style.js";
 import { alwaysAllowRule, bashCommandPrefix } from "../../src/tools/permission-rules.js";
 
 describe("bashCommandPrefix", () => {

@@ -13,7 +13,8 @@ import { createReplTool, defaultTools, REPL_TOOL_NAME, type ReplToolDisplay, run
 import type { PermissionPolicy } from "../../src/tools/permissions.js";
 import type { ToolSessionAccess } from "../../src/tools/types.js";
 import { loadTranscript } from "../../src/transcript/index.js";
-import { collect, type Harness, startHarness, turnEnd } from "../engine/helpers.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 import { BYPASS, makeContext, makeTempDirectory, outputText, removeDirectory } from "./tool-test-context.js";
 
 let harness: Harness | undefined;

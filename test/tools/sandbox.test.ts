@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import { bashTool } from "../../src/tools/bash-tool.js";
 import { probeSandbox, sandboxArguments } from "../../src/tools/sandbox.js";
 import { SecretEnvironment } from "../../src/tools/secret-env.js";
 import type { ToolContext } from "../../src/tools/types.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 
 describe("sandboxArguments", () => {
   it("binds / read-only, /tmp private, the roots writable, and unshares pid and network", () => {
@@ -48,7 +49,7 @@ if (!probe.available) console.warn(`[skip] sandboxed Bash tests: ${probe.reason}
 
 describe.skipIf(!probe.available)("Bash in the sandbox", () => {
   it("writes the workspace, not beside it; sees no secrets; has a private /tmp and /proc", async () => {
-    const base = await mkdtemp(join(tmpdir(), "threadline-sandbox-"));
+    const base = await makeTempDir("sandbox");
     const cwd = join(base, "ws");
     await mkdir(cwd);
     try {

@@ -1,6 +1,5 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -16,6 +15,7 @@ import {
   SecretEnvironment,
 } from "../../src/tools/secret-env.js";
 import type { Tool, ToolContext, ToolOutput } from "../../src/tools/types.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 
 describe("secret environment", () => {
   it("removes the named list, the name shapes and THREADLINE_SECRET_ENV names; keeps the rest", () => {
@@ -95,7 +95,7 @@ const envTool: Tool<{ name: string }> = {
   },
 };
 
-/** Realistic secret values: key-shaped, long enough to scrub, not part of the marker itself. */
+/** Realistic secret values: key-shaped, long enough to redact, not part of the marker itself. */
 const secretValue = fc.stringMatching(/^[A-Za-z0-9_-]{8,40}$/).filter((value) => !"[REDACTED]".includes(value));
 
 describe("redaction of tool results", () => {
@@ -142,7 +142,7 @@ describe("redaction of tool results", () => {
         "done",
       ],
     });
-    const home = await mkdtemp(join(tmpdir(), "threadline-redact-"));
+    const home = await makeTempDir("redact");
     try {
       const engine = new QueryEngine({
         cwd: home,

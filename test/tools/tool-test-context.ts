@@ -1,13 +1,12 @@
 /** Shared helpers for the tool tests: real temp workspaces and contexts. */
-import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
+import { readFile, realpath, rm } from "node:fs/promises";
 import type { PermissionPolicy } from "../../src/tools/permissions.js";
 import type { ToolContext } from "../../src/tools/types.js";
+import { makeTempDir } from "../../support/temp-dir.js";
 
 /** A fresh temp directory (realpath'd, since macOS-style /tmp symlinks would confuse path assertions). */
-export async function makeTempDirectory(prefix = "threadline-tools-"): Promise<string> {
-  return realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
+export async function makeTempDirectory(purpose = "tools"): Promise<string> {
+  return realpath(await makeTempDir(purpose));
 }
 
 export async function removeDirectory(directory: string): Promise<void> {

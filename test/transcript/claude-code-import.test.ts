@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { isMessageEntry } from "../../src/messages/index.js";
 import { apiView, Timeline } from "../../src/timeline/index.js";
 import { claudeCodeProjectDir, importClaudeCodeTranscript, resumeConversation } from "../../src/transcript/index.js";
-import { useTempDirs } from "./temp-dir.js";
+import { useTempDirs } from "../../support/temp-dirs.js";
 
 const tempDir = useTempDirs();
 const FIXTURE = fileURLToPath(new URL("../fixtures/claude-code/session-basic.jsonl", import.meta.url));

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { TimelineEntry } from "../../src/messages/index.js";
 import { JsonlTranscriptStore, loadTranscript, resumeConversation } from "../../src/transcript/index.js";
-import { useTempDirs } from "./temp-dir.js";
+import { useTempDirs } from "../../support/temp-dirs.js";
 import { buildTimeline, SESSION_ID } from "./timeline-arbitrary.js";
 
 const tempDir = useTempDirs();

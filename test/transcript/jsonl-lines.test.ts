@@ -3,7 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { forEachJsonlLine } from "../../src/transcript/index.js";
-import { useTempDirs } from "./temp-dir.js";
+import { useTempDirs } from "../../support/temp-dirs.js";
 
 const tempDir = useTempDirs();
 

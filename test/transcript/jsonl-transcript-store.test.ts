@@ -12,7 +12,7 @@ import {
   threadlineHome,
   transcriptPath,
 } from "../../src/transcript/index.js";
-import { useTempDirs } from "./temp-dir.js";
+import { useTempDirs } from "../../support/temp-dirs.js";
 
 const tempDir = useTempDirs();
 

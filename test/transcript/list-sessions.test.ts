@@ -2,7 +2,7 @@ import { utimes } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createUserEntry, textBlock } from "../../src/messages/index.js";
 import { JsonlTranscriptStore, listSessions, resumeSession } from "../../src/transcript/index.js";
-import { useTempDirs } from "./temp-dir.js";
+import { useTempDirs } from "../../support/temp-dirs.js";
 
 const tempDir = useTempDirs();
 

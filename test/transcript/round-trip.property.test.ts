@@ -5,7 +5,7 @@ import type { MessageEntry, TimelineEntry } from "../../src/messages/index.js";
 import { isMessageEntry } from "../../src/messages/index.js";
 import { apiView, removedUuids, Timeline } from "../../src/timeline/index.js";
 import { JsonlTranscriptStore, loadTranscript, resumeConversation } from "../../src/transcript/index.js";
-import { useTempDirs } from "./temp-dir.js";
+import { useTempDirs } from "../../support/temp-dirs.js";
 import { buildTimeline, operationArbitrary, SESSION_ID } from "./timeline-arbitrary.js";
 
 const BOUNDARIES = new Set(["compact_boundary", "microcompact_boundary", "snip_boundary", "stream_superseded"]);

@@ -16,6 +16,7 @@ import {
   toolResultBlock,
   toolUseBlock,
 } from "../../src/messages/index.js";
+import { testUuid } from "../../support/timeline-builder.js";
 
 /** Strings that stress JSONL framing: line separators, lone surrogates, newlines, quotes, escapes. */
 const SPECIAL = ["\u2028", "\u2029", "\ud800", "\udfff", "\udc00x\ud83d", "\n", "\r\n", '"', "\\", "\u0000", "é", "😀"];
@@ -115,7 +116,7 @@ export function buildTimeline(operations: readonly Operation[]): TimelineEntry[]
   let counter = 0;
   let mainLast: string | null = null;
   const sidechainLast = new Map<string, string>();
-  const nextUuid = (): string => `00000000-0000-4000-8000-${(++counter).toString(16).padStart(12, "0")}`;
+  const nextUuid = (): string => testUuid(++counter);
   const context = (sidechain?: "a" | "b") => {
     const parentUuid = sidechain === undefined ? mainLast : (sidechainLast.get(sidechain) ?? null);
     const base = {

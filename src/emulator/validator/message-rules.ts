@@ -2,7 +2,7 @@
  * Conversation-level rules over `messages`: roles and alternation, non-empty content, prefill whitespace,
  * thinking placement and signatures, and tool_use / tool_result pairing and order.
  */
-import { verifyThinking } from "../signature.js";
+import { verifyThinking } from "../model/signature.js";
 import { checkMessageBlock } from "./block-rules.js";
 import type { ValidationContext } from "./context.js";
 import { checkExtraKeys, invalid, isRecord } from "./violation.js";

@@ -9,8 +9,8 @@ import {
 } from "../../../src/compaction/index.js";
 import type { CollapseCommitRecord, MessageEntry } from "../../../src/messages/index.js";
 import { apiView, uiView } from "../../../src/timeline/index.js";
+import { COMPACTABLE_TOOLS, SESSION_ID, TimelineBuilder } from "../../../support/timeline-builder.js";
 import { compactionInput } from "../compaction-input.js";
-import { COMPACTABLE_TOOLS, SESSION_ID, TimelineBuilder } from "../timeline-builder.js";
 
 function twoTasks(): TimelineBuilder {
   const builder = new TimelineBuilder();

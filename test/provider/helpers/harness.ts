@@ -1,10 +1,11 @@
 /**
- * Shared test scaffolding: a request, a chaining entry context, an event collector, a recording sleep.
+ * Shared test scaffolding: a request, a chaining entry context, a recording sleep.
  */
 import { AssistantEntries } from "../../../src/loop/assistant-entries.js";
 import type { AssistantEntry, EntryContext } from "../../../src/messages/index.js";
 import type { ProviderEvent } from "../../../src/provider/index.js";
 import type { AssembledRequest, MessagesRequest } from "../../../src/request/types.js";
+import { testUuid } from "../../../support/timeline-builder.js";
 
 /** The fake key used throughout; it must never show up in an error message. */
 export const TEST_API_KEY = "sk-ant-api03-TESTKEY0123456789abcdefghijklmnopqrstuvwxyz";
@@ -30,7 +31,7 @@ export function chainedContext(sessionId = "session-1"): { next: () => EntryCont
     next() {
       state.handed++;
       counter++;
-      const uuid = `00000000-0000-4000-8000-${String(counter).padStart(12, "0")}`;
+      const uuid = testUuid(counter);
       const context: EntryContext = { sessionId, parentUuid: state.parent, uuid, now: new Date(0) };
       state.parent = uuid;
       return context;
@@ -66,12 +67,6 @@ export async function* recorded(
       attempt = [];
     } else yield event;
   }
-}
-
-export async function collect(events: AsyncIterable<RecordedEvent>): Promise<RecordedEvent[]> {
-  const out: RecordedEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
 }
 
 /** Collects until the stream throws; returns the events and the error. */

@@ -1,8 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
@@ -10,8 +8,9 @@ import { startEmulator } from "../../../src/emulator/index.js";
 import { QueryEngine } from "../../../src/engine/query-engine.js";
 import { AnthropicProvider } from "../../../src/provider/index.js";
 import { PgSessionDatabase } from "../../../src/transcript/index.js";
-import { postgresForTests } from "../../support/postgres-cluster.js";
-import { startFaultProxy, throughProxy } from "../../support/tcp-fault-proxy.js";
+import { postgresForTests } from "../../../support/postgres-cluster.js";
+import { startFaultProxy, throughProxy } from "../../../support/tcp-fault-proxy.js";
+import { makeTempDir } from "../../../support/temp-dir.js";
 
 const postgres = await postgresForTests(afterAll);
 const RESUME_CHILD = fileURLToPath(new URL("./fixtures/resume-child.ts", import.meta.url));
@@ -77,7 +76,7 @@ describe.skipIf(postgres === undefined)("PostgreSQL going away and coming back",
     const url = postgres!.url;
     const proxy = await startFaultProxy(Number(new URL(url).port));
     const emulator = await startEmulator({ scenario: ["First answer.", "Third answer."] });
-    const workspace = await mkdtemp(join(tmpdir(), "threadline-pg-outage-"));
+    const workspace = await makeTempDir("pg-outage");
     const database = await PgSessionDatabase.connect(url);
     try {
       const engine = new QueryEngine({

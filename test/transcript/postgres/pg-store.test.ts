@@ -11,8 +11,8 @@ import {
   PgSessionDatabase,
   resumeConversation,
 } from "../../../src/transcript/index.js";
-import { postgresForTests } from "../../support/postgres-cluster.js";
-import { useTempDirs } from "../temp-dir.js";
+import { postgresForTests } from "../../../support/postgres-cluster.js";
+import { useTempDirs } from "../../../support/temp-dirs.js";
 import { buildTimeline, operationArbitrary, SESSION_ID } from "../timeline-arbitrary.js";
 
 const postgres = await postgresForTests(afterAll);

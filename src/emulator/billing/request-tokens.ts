@@ -1,0 +1,53 @@
+/**
+ * Input-token estimate of a whole request with the shared ruler (src/messages/tokens.ts: characters / 4,
+ * images and documents 2,000 each). Tools count as their JSON definition (cache_control excluded),
+ * system blocks as their text. The same ruler bills every client, so comparisons between clients are fair.
+ */
+import { type ContentBlock, estimateBlockTokens, estimateTextTokens } from "../../messages/index.js";
+import type { EmulatorRequest, EmulatorTool } from "../request-types.js";
+
+/** JSON of a tool definition without its cache marker: the bytes that are billed and cached. */
+export function toolBytes(tool: EmulatorTool): string {
+  const { cache_control: _marker, ...rest } = tool;
+  return JSON.stringify(rest);
+}
+
+/** Tokens of one message block; a tool_result whose `cache_reference` was deleted by cache_edits counts 0. */
+export function messageBlockTokens(block: ContentBlock, deletedReferences: ReadonlySet<string>): number {
+  if (
+    block.type === "tool_result" &&
+    block.cache_reference !== undefined &&
+    deletedReferences.has(block.cache_reference)
+  ) {
+    return 0;
+  }
+  return estimateBlockTokens(block);
+}
+
+/** Every `cache_edits` delete reference in the request's messages. */
+export function deletedReferencesOf(request: EmulatorRequest): Set<string> {
+  const deleted = new Set<string>();
+  for (const message of request.messages) {
+    if (typeof message.content === "string") continue;
+    for (const block of message.content) {
+      if (block.type === "cache_edits") for (const edit of block.edits) deleted.add(edit.cache_reference);
+    }
+  }
+  return deleted;
+}
+
+/** Estimated input tokens of the whole request (tools, system and messages). */
+export function estimateRequestTokens(
+  request: EmulatorRequest,
+  deletedReferences = deletedReferencesOf(request),
+): number {
+  let total = 0;
+  for (const tool of request.tools ?? []) total += estimateTextTokens(toolBytes(tool));
+  if (typeof request.system === "string") total += estimateTextTokens(request.system);
+  else for (const block of request.system ?? []) total += estimateTextTokens(block.text);
+  for (const message of request.messages) {
+    if (typeof message.content === "string") total += estimateTextTokens(message.content);
+    else for (const block of message.content) total += messageBlockTokens(block, deletedReferences);
+  }
+  return total;
+}

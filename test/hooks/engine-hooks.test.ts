@@ -7,7 +7,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HooksSettings } from "../../src/settings/index.js";
-import { collect, type Harness, startHarness, turnEnd } from "../engine/helpers.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {

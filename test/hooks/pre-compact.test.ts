@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { EmulatorRequest } from "../../src/emulator/index.js";
 import type { HooksSettings } from "../../src/settings/index.js";
+import { type Harness, startHarness } from "../../support/engine-harness.js";
 import {
   isSummaryRequest,
   lastUserText,
@@ -16,7 +17,6 @@ import {
   taskSteps,
   writeDataFiles,
 } from "../engine/compaction-scenario.js";
-import { type Harness, startHarness } from "../engine/helpers.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -48,7 +48,8 @@ describe("hooks in the engine", () => {
     );
     const events = await collect(harness.engine.submitMessage("run it"));
     expect(turnEnd(events).reason).toBe("completed");
-    const last = JSON.stringify((messagesRequests(harness).at(-1)?.body as { messages: unknown[] }).messages.at(-1));
+    const body = messagesRequests(harness).at(-1)?.body as { messages: unknown[] } | undefined;
+    const last = JSON.stringify(body?.messages.at(-1));
     // Mutation caught: ignoring updatedInput runs "echo original"; ignoring allow leaves it denied (default mode, no ask).
     expect(last).toContain("rewritten-by-hook");
     expect(last).not.toContain("Permission denied");

@@ -1,20 +1,22 @@
 #!/usr/bin/env node
 /**
- * Dev script: records the first requests real clients send, as fixtures the emulator must accept.
+ * Dev script: records whole sessions of real clients (a prompt answered with a tool call, the tool's result,
+ * then a resumed session with a second tool call), as fixtures the emulator must accept.
  *
  *   node scripts/record-clients.mjs [--clients-dir DIR] [--only claude,pi,opencode] [--max N] [--dry-run]
  *
  * 1. Installs Claude Code, pi and opencode with npm into a temporary folder (or DIR, reused when present).
  *    They are never dependencies of threadline.
  * 2. Starts `threadline emulator --lenient --log FILE` (from dist/: run `npm run build` first).
- * 3. Runs each client once, non-interactively, with a fake key and ANTHROPIC_BASE_URL at the emulator. When
+ * 3. Runs each client twice, non-interactively, with a fake key and ANTHROPIC_BASE_URL at the emulator: a first
+ *    prompt, then the same session resumed (`--continue`) with a second prompt. When
  *    `unshare -rn` works, emulator and clients run in a private network namespace with only loopback, so no
  *    client can reach any other host (telemetry, update checks, model lists).
- * 4. Writes the first N `POST /v1/messages*` bodies per client to test/fixtures/real-clients/, with the
+ * 4. Writes the first N `POST /v1/messages*` bodies per client (both runs) to test/fixtures/real-clients/, with the
  *    headers the emulator logged (keys scrubbed) and the violations the default emulator found.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,12 +30,14 @@ const CLIENT_TIMEOUT_SECONDS = 90;
 
 /** What each client is asked; the emulator's scenario answers with a read of notes.txt, then a text reply. */
 const PROMPT = "What does notes.txt say?";
+/** The second prompt, in the resumed session; answered with a read of todo.txt, then a text reply. */
+const RESUME_PROMPT = "And what does todo.txt say?";
 
 const CLIENTS = {
   claude: {
     package: "@anthropic-ai/claude-code",
     bin: "claude",
-    args: ["-p", PROMPT, "--output-format", "json"],
+    args: (prompt, resume) => [...(resume ? ["--continue"] : []), "-p", prompt, "--output-format", "json"],
     env: {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       DISABLE_TELEMETRY: "1",
@@ -46,7 +50,7 @@ const CLIENTS = {
   pi: {
     package: "@mariozechner/pi-coding-agent",
     bin: "pi",
-    args: ["--provider", "anthropic", "-p", PROMPT],
+    args: (prompt, resume) => [...(resume ? ["--continue"] : []), "--provider", "anthropic", "-p", prompt],
     env: {},
     readTool: (file) => ({ name: "read", input: { path: file } }),
     // pi takes a base URL for a built-in provider from ~/.pi/agent/models.json (docs/models.md).
@@ -59,7 +63,14 @@ const CLIENTS = {
   opencode: {
     package: "opencode-ai",
     bin: "opencode",
-    args: ["run", "--model", "anthropic/claude-sonnet-4-5", PROMPT],
+    // `--continue` belongs to the `run` subcommand.
+    args: (prompt, resume) => [
+      "run",
+      ...(resume ? ["--continue"] : []),
+      "--model",
+      "anthropic/claude-sonnet-4-6",
+      prompt,
+    ],
     env: { OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_MODELS_FETCH: "1" },
     readTool: (file) => ({ name: "read", input: { filePath: file } }),
     // opencode passes provider options to @ai-sdk/anthropic; baseURL set in its config file.
@@ -79,7 +90,7 @@ const { values } = parseArgs({
   options: {
     "clients-dir": { type: "string" },
     only: { type: "string" },
-    max: { type: "string", default: "10" },
+    max: { type: "string", default: "20" },
     "dry-run": { type: "boolean", default: false },
     "in-namespace": { type: "boolean", default: false },
   },
@@ -156,17 +167,26 @@ async function runClient(name, clientsDir, work) {
   mkdirSync(workspace, { recursive: true });
   const notes = join(workspace, "notes.txt");
   writeFileSync(notes, "The build runs with `npm test`.\n");
+  const todo = join(workspace, "todo.txt");
+  writeFileSync(todo, "Ship the release notes.\n");
   const scenarioPath = join(work, `${name}-scenario.json`);
-  const read = client.readTool(notes);
+  const readTurn = (file, text) => ({
+    content: [
+      { type: "text", text },
+      { type: "tool_use", ...client.readTool(file) },
+    ],
+  });
+  // Side requests (titles, topics, token counts) may take scenario steps too; the trailing texts answer them.
   const scenario = {
     turns: [
-      {
-        content: [
-          { type: "text", text: "Reading it." },
-          { type: "tool_use", name: read.name, input: read.input },
-        ],
-      },
+      readTurn(notes, "Reading it."),
       "It says the build runs with npm test.",
+      readTurn(todo, "Reading the todo list."),
+      "It says to ship the release notes.",
+      "Done.",
+      "Done.",
+      "Done.",
+      "Done.",
     ],
   };
   writeFileSync(scenarioPath, JSON.stringify(scenario));
@@ -187,21 +207,9 @@ async function runClient(name, clientsDir, work) {
     ...client.env,
   };
   const started = Date.now();
-  const result = await new Promise((resolveRun) => {
-    const child = spawn(bin, client.args, { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), CLIENT_TIMEOUT_SECONDS * 1000);
-    child.on("exit", (code, signal) => {
-      clearTimeout(timer);
-      resolveRun({ code, signal, output });
-    });
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      resolveRun({ code: -1, signal: null, output: String(error) });
-    });
-  });
+  const first = await runOnce(bin, client.args(PROMPT, false), workspace, env);
+  const resumed = await runOnce(bin, client.args(RESUME_PROMPT, true), workspace, env);
+  const result = first.code === 0 ? resumed : first;
   emulator.child.kill("SIGTERM");
   const entries = readLog(logPath)
     .filter((entry) => entry.method === "POST" && entry.path.startsWith("/v1/messages") && entry.body !== undefined)
@@ -211,6 +219,10 @@ async function runClient(name, clientsDir, work) {
       ? `exit 0 in ${Math.round((Date.now() - started) / 1000)} s`
       : `exit ${result.code ?? result.signal}: ${result.output.trim().split("\n").slice(-2).join(" | ").slice(0, 160)}`;
   let accepted = 0;
+  // A new recording replaces the client's old fixtures whole (their count changes from client version to version).
+  if (!values["dry-run"] && existsSync(FIXTURES)) {
+    for (const file of readdirSync(FIXTURES)) if (file.startsWith(`${name}-`)) rmSync(join(FIXTURES, file));
+  }
   entries.forEach((entry, index) => {
     if (entry.violations.length === 0) accepted++;
     const fixture = {
@@ -233,6 +245,25 @@ async function runClient(name, clientsDir, work) {
       console.log(`  ${name}#${index + 1}: ${violation}`);
   });
   return { name, version, requests: entries.length, accepted, status };
+}
+
+/** Runs the client once; resolves with its exit and output (killed after CLIENT_TIMEOUT_SECONDS). */
+function runOnce(bin, args, cwd, env) {
+  return new Promise((resolveRun) => {
+    const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), CLIENT_TIMEOUT_SECONDS * 1000);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      resolveRun({ code, signal, output });
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolveRun({ code: -1, signal: null, output: String(error) });
+    });
+  });
 }
 
 function readLog(path) {

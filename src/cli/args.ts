@@ -62,6 +62,8 @@ export interface CliOptions {
   sandbox?: boolean;
   /** `--sandbox-network`: sandboxed commands may use the network. Default false. */
   sandboxNetwork: boolean;
+  /** `--no-memory`: read no CLAUDE.md / AGENTS.md memory files and offer no skills. Default false. */
+  noMemory: boolean;
   verbose: boolean;
   includePartialMessages: boolean;
   help: boolean;
@@ -92,6 +94,7 @@ const OPTIONS = {
   sandbox: { type: "boolean" },
   "no-sandbox": { type: "boolean" },
   "sandbox-network": { type: "boolean" },
+  "no-memory": { type: "boolean" },
   verbose: { type: "boolean" },
   "include-partial-messages": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -120,6 +123,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     allowedTools: splitToolLists([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),
     disallowedTools: splitToolLists([...(values.disallowedTools ?? []), ...(values["disallowed-tools"] ?? [])]),
     sandboxNetwork: values["sandbox-network"] ?? false,
+    noMemory: values["no-memory"] ?? false,
     verbose: values.verbose ?? false,
     includePartialMessages: values["include-partial-messages"] ?? false,
     help: values.help ?? false,
@@ -294,6 +298,7 @@ Options:
       --context-window <tokens>    Override the model's context window ($${CONTEXT_WINDOW_ENV})
       --sandbox / --no-sandbox     Run Bash under bubblewrap (default: on when bwrap works here; $${SANDBOX_ENV})
       --sandbox-network            Let sandboxed commands use the network
+      --no-memory                  Read no CLAUDE.md / AGENTS.md memory files, offer no skills ($THREADLINE_DISABLE_MEMORY=1)
       --verbose                    Show tool calls, notices and requests (headers redacted)
   -h, --help                       Show this help
   -v, --version                    Show the version

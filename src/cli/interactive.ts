@@ -6,9 +6,11 @@
  * (node:readline) and prints plain lines.
  */
 import { createInterface } from "node:readline";
+import { userPlaces } from "../engine/memory-setup.js";
 import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
 import { emptyUsage, type TurnUsage } from "../loop/events.js";
+import { type CustomCommand, customCommandPrompt, loadCustomCommands } from "../memory/index.js";
 import { modelLimits } from "../messages/index.js";
 import { type PermissionRequest, summarizeToolCall } from "../tools/permissions.js";
 import { sandboxNotice } from "../tools/tool-runtime.js";
@@ -19,7 +21,7 @@ import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { type ChangeCache, changeKey, TurnRenderer } from "./render.js";
 import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
 import { CliError, engineOptions, type OpenedSession, openSession, requireCredentials, resume } from "./session.js";
-import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
+import { isBuiltinCommand, isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
 import { formatStatusLine, formatTokens, observeEvent, type SessionStats, usageContextTokens } from "./status-line.js";
 import { TerminalInput } from "./terminal/input.js";
 import { LineReader } from "./terminal/line-reader.js";
@@ -117,6 +119,9 @@ class Repl implements ReplHost {
     return this.#engine;
   }
 
+  /** The custom commands found when the REPL started. */
+  customCommands: CustomCommand[] = [];
+
   get home(): string | undefined {
     return undefined; // transcripts follow THREADLINE_HOME, read by the transcript layer
   }
@@ -148,6 +153,7 @@ class Repl implements ReplHost {
     try {
       this.#adopt(await openSession(this.#cli, this.#options()));
       this.#banner();
+      await this.#loadCustomCommands();
       this.#recap();
       if (this.#cli.prompt.trim() !== "") await this.#turn(this.#cli.prompt);
       while (this.#exitCode === undefined) {
@@ -155,6 +161,13 @@ class Repl implements ReplHost {
         if (line === null) break;
         const text = line.trim();
         if (text === "") continue;
+        const custom = isBuiltinCommand(/^\/(\S*)/.exec(text)?.[1] ?? "")
+          ? undefined
+          : customCommandPrompt(text, this.customCommands);
+        if (custom !== undefined) {
+          await this.#turn(custom.prompt, custom.command.allowedTools);
+          continue;
+        }
         if (isSlashCommand(text)) {
           if ((await this.#slash(text)) === "exit") break;
           continue;
@@ -238,7 +251,13 @@ class Repl implements ReplHost {
     }
   }
 
-  async #turn(text: string): Promise<void> {
+  async #loadCustomCommands(): Promise<void> {
+    const found = await loadCustomCommands(userPlaces(this.engine.cwd, undefined, this.#io.env));
+    this.customCommands = found.commands;
+    for (const line of found.notices) this.print(this.#style.warning(`! ${line}`));
+  }
+
+  async #turn(text: string, allowedTools: readonly string[] = []): Promise<void> {
     const engine = this.engine;
     this.#turnRunning = true;
     this.#interruptsThisTurn = 0;
@@ -248,7 +267,8 @@ class Repl implements ReplHost {
     this.#activity = { label: "Thinking", started, outputChars: 0, outputTokens: 0 };
     this.#terminal?.startActivity(() => this.#describeActivity());
     try {
-      for await (const event of engine.submitMessage(text)) this.render(event);
+      for await (const event of engine.submitMessage(text, allowedTools.length > 0 ? { allowedTools } : {}))
+        this.render(event);
     } catch (error) {
       this.print(this.#style.error(`✗ ${error instanceof Error ? error.message : String(error)}`));
     } finally {

@@ -2,8 +2,10 @@
  * `threadline -p`: one prompt (argument, piped stdin, or both), one turn, output as text, one JSON result,
  * or one JSON event a line. Ctrl-C interrupts the turn and still writes a resumable transcript.
  */
+import { userPlaces } from "../engine/memory-setup.js";
 import { isHookNotice } from "../hooks/index.js";
 import type { EngineEvent, TerminalReason } from "../loop/events.js";
+import { customCommandPrompt, loadCustomCommands } from "../memory/index.js";
 import { checkNever } from "../messages/index.js";
 import { sandboxNotice } from "../tools/tool-runtime.js";
 import type { CliOptions } from "./args.js";
@@ -32,7 +34,19 @@ async function printPrompt(cli: CliOptions, io: CliIo): Promise<string> {
 
 /** Runs print mode; resolves to the exit code. */
 export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> {
-  const prompt = await printPrompt(cli, io);
+  let prompt = await printPrompt(cli, io);
+  let allowedTools: readonly string[] = [];
+  // `-p "/name args"` runs a custom command as in the interactive mode.
+  if (cli.prompt.trim().startsWith("/")) {
+    const found = await loadCustomCommands(userPlaces(io.cwd, undefined, io.env));
+    for (const line of found.notices) io.stderr.write(`threadline: ${line}\n`);
+    const custom = customCommandPrompt(cli.prompt, found.commands);
+    if (custom !== undefined) {
+      // The argument comes last in the prompt (after piped stdin): it is what the command replaces.
+      prompt = prompt.slice(0, prompt.length - cli.prompt.length) + custom.prompt;
+      allowedTools = custom.command.allowedTools;
+    }
+  }
   requireCredentials(io.env, cli.provider);
   const { engine, problems } = await openSession(cli, engineOptions(cli, io.cwd));
   const write = (text: string) => io.stdout.write(text);
@@ -69,7 +83,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
       );
     }
     let sawPrompt = false;
-    for await (const event of engine.submitMessage(prompt)) {
+    for await (const event of engine.submitMessage(prompt, allowedTools.length > 0 ? { allowedTools } : {})) {
       renderer?.handle(event);
       // A hook that failed, timed out or was cut is one line even without -v: never a silent loss.
       if (renderer === undefined && event.type === "notice" && isHookNotice(event.message))

@@ -84,6 +84,7 @@ export function engineOptions(
     ...(cli.contextWindow !== undefined ? { contextWindow: cli.contextWindow } : {}),
     ...(cli.sandbox !== undefined ? { sandbox: cli.sandbox } : {}),
     ...(cli.sandboxNetwork ? { sandboxNetwork: true } : {}),
+    ...(cli.noMemory ? { memoryFiles: false } : {}),
     ...(cli.project !== undefined ? { project: cli.project } : {}),
   };
 }

@@ -35,6 +35,8 @@ export function estimateRequestBodyTokens(body: MessagesRequest): number {
   const deleted = deletedReferences(body);
   for (const message of body.messages) {
     if (typeof message.content === "string") total += estimateTextTokens(message.content);
+    // A tool change (request/tool-changes.ts) costs its JSON, as the emulator's ruler counts it.
+    else if (message.role === "system") total += estimateTextTokens(JSON.stringify(message.content));
     else for (const block of message.content) total += blockTokens(block, deleted);
   }
   return total;

@@ -35,6 +35,8 @@ export interface TierOutput {
   tokens?: number;
   /** Cache edits to place (and pin) this turn. */
   newCacheEdits?: CacheEditDelete[];
+  /** Relay cache markers for assembly (see CompactionOutput.relayBreakpoints). */
+  relayBreakpoints?: string[];
   /** Assembly sends cache_reference marks and pinned blocks. */
   cacheEditing?: boolean;
   /** Assembly tags non-meta user messages with short ids. */

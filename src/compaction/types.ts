@@ -73,6 +73,11 @@ export interface CompactionOutput {
   records: TimelineEntry[];
   /** Cached path: deletes to place (and pin) this turn. */
   newCacheEdits: CacheEditDelete[];
+  /**
+   * Pass as `relayBreakpoints` to assembly: tool_use_ids whose results get a cache marker just before them
+   * (a public-path batch clear's unchanged prefix, and the next batch's). Empty when none.
+   */
+  relayBreakpoints: string[];
   /** Pass as settings.cacheEditing to assembly (cache_reference marks and pinned blocks). */
   cacheEditing: boolean;
   /** Pass as settings.snipTags to assembly (short id tags on non-meta user messages). */

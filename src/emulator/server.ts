@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { KNOWN_MODEL_IDS, modelLimits } from "../messages/index.js";
+import { CacheDiagnostics } from "./billing/cache-diagnostics.js";
 import { applyContextManagement } from "./billing/context-management.js";
 import { CacheLedger } from "./billing/ledger.js";
 import { estimateRequestTokens } from "./billing/request-tokens.js";
@@ -80,6 +81,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const signatureSecret = options.signatureSecret ?? DEFAULT_SIGNATURE_SECRET;
   const state: EmulatorState = {
     ledger: new CacheLedger(now),
+    cacheDiagnostics: new CacheDiagnostics(),
     log: new RequestLog(options.logPath),
     model: new ScriptedModel(steps, {
       signatureSecret,

@@ -2,6 +2,7 @@
  * What one running emulator holds: resolved options and the parts every handler shares.
  */
 
+import type { CacheDiagnostics } from "./billing/cache-diagnostics.js";
 import type { CacheLedger } from "./billing/ledger.js";
 import type { FaultPlan } from "./model/faults.js";
 import type { IdGenerator } from "./model/random.js";
@@ -11,6 +12,8 @@ import type { CompatibleUsage, EmulatorMode, PrefixCache } from "./wire/compatib
 
 export interface EmulatorState {
   readonly ledger: CacheLedger;
+  /** Request fingerprints by response id, for cache diagnostics. */
+  readonly cacheDiagnostics: CacheDiagnostics;
   readonly log: RequestLog;
   readonly model: ScriptedModel;
   readonly faults: FaultPlan;

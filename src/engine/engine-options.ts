@@ -61,6 +61,18 @@ export interface QueryEngineOptions {
   /** Project key sessions are filed under in a database store. Default the cwd's slug (`cwdSlug(cwd)`). */
   project?: string;
   compaction?: Partial<CompactionSettings>;
+  /**
+   * Read memory files (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md, AGENTS.md; the user's under ~/.claude and
+   * threadline's home; nested ones when a tool touches their subtree) and keep them in every request.
+   * Default true; `THREADLINE_DISABLE_MEMORY=1` in `env` turns it off too. See docs/MEMORY.md.
+   */
+  memoryFiles?: boolean;
+  /**
+   * Offer the `Skill` tool for the skills under `.claude/skills/`, `~/.claude/skills/` and threadline's home
+   * `skills/` (found when the first message of the process is submitted). Default: on while memory files are
+   * on, unless `tools` is given.
+   */
+  skills?: boolean;
   /** Keep a background session-memory summary that autocompact can use without a model call. Default true. */
   sessionMemory?: boolean;
   /** Model requests allowed per turn (default unlimited). */
@@ -95,4 +107,9 @@ export interface QueryEngineOptions {
 
 export interface SubmitOptions {
   signal?: AbortSignal;
+  /**
+   * Permission rules allowed for this turn only, on top of the session's (a custom command's
+   * `allowed-tools`). Deny rules still win. Default none.
+   */
+  allowedTools?: readonly string[];
 }

@@ -15,8 +15,10 @@ import { HookRunner, hookContextEntries } from "../hooks/index.js";
 import { type EngineEvent, emptyUsage, type TurnUsage } from "../loop/events.js";
 import { type LoopConfig, type LoopState, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
+import { attachmentExtra, createSkillTool, loadSkills, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
 import {
   contentText,
+  createAttachmentEntry,
   createUserEntry,
   DEFAULT_MODEL,
   type ModelLimits,
@@ -41,6 +43,7 @@ import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
 import { createForkRunner } from "./forked-agent.js";
+import { type MemorySession, memoryFilesEnabled, memorySessionFor, userPlaces } from "./memory-setup.js";
 import { SessionCompaction } from "./session-compaction.js";
 import type { SessionMemory } from "./session-memory.js";
 import { defaultTranscript, loadResumedSession } from "./session-store.js";
@@ -76,8 +79,12 @@ export class QueryEngine {
   readonly #hooks: HookRunner | undefined;
   /** Whether SessionStart hooks have run in this process (they run before the first prompt). */
   #sessionStarted = false;
+  /** The session's memory files; undefined when they are off. */
+  readonly memory: MemorySession | undefined;
   #controller: AbortController | undefined;
   #turns = 0;
+  /** Whether the Skill tool is still to be looked for (once, before the process's first message). */
+  #skillsPending: boolean;
 
   constructor(options: QueryEngineOptions = {}) {
     const env = options.env ?? process.env;
@@ -182,6 +189,10 @@ export class QueryEngine {
       model,
       normalizeMemo: new NormalizeMemo(),
     };
+    this.memory = memoryFilesEnabled(options.memoryFiles, env)
+      ? memorySessionFor(this.cwd, options.additionalDirectories ?? [], options.home, env)
+      : undefined;
+    this.#skillsPending = options.skills ?? (this.memory !== undefined && options.tools === undefined);
     this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
     this.#compaction = new SessionCompaction(
       {
@@ -252,6 +263,8 @@ export class QueryEngine {
     const relay = () => controller.abort();
     options.signal?.addEventListener("abort", relay, { once: true });
     try {
+      yield* this.#startMemory();
+      yield* this.#startSkills();
       yield* this.#startSession();
       const prompt = yield* this.#promptHooks(input, controller.signal);
       if (prompt.blocked !== undefined) {
@@ -282,7 +295,9 @@ export class QueryEngine {
         provider: this.provider,
         tools: this.#tools,
         toolDefinitions: toolDefinitions([...this.#tools.values()]),
-        policy: this.#policy,
+        policy: options.allowedTools?.length
+          ? { ...this.#policy, allow: [...this.#policy.allow, ...options.allowedTools] }
+          : this.#policy,
         toolRuntime: this.toolRuntime,
         cwd: this.cwd,
         additionalDirectories: this.#options.additionalDirectories ?? [],
@@ -294,6 +309,7 @@ export class QueryEngine {
         forkFactory: createForkRunner,
         autoCompact: this.#autoCompact,
         ...(this.#hooks ? { hooks: this.#hooks } : {}),
+        ...(this.memory ? { memory: this.memory } : {}),
       });
       for await (const event of turn) {
         if (event.type === "turn_end") this.#addTotals(event.usage);
@@ -393,6 +409,35 @@ export class QueryEngine {
   /** The session memory kept for autocompact, when on. */
   get sessionMemory(): SessionMemory | undefined {
     return this.#compaction.sessionMemory;
+  }
+
+  /**
+   * The memory files known at session start, recorded once before the session's first message so they sit at
+   * one fixed place in the first request; a resumed session already holds them and reads nothing.
+   */
+  async *#startMemory(): AsyncGenerator<EngineEvent> {
+    if (this.memory === undefined) return;
+    const found = await this.memory.start(this.timeline.entries);
+    for (const line of found.notices) yield this.#recorder.notice("warning", line);
+    if (found.attachment === undefined) return;
+    const entry = createAttachmentEntry(
+      this.#recorder.context(),
+      MEMORY_ATTACHMENT_TYPE,
+      found.attachment.content,
+      attachmentExtra(found.attachment),
+    );
+    this.#recorder.append(entry);
+    yield { type: "entry", entry };
+  }
+
+  /** The Skill tool, appended last to the tools (the tools block is fixed from the first request on). */
+  async *#startSkills(): AsyncGenerator<EngineEvent> {
+    if (!this.#skillsPending) return;
+    this.#skillsPending = false;
+    const found = await loadSkills(userPlaces(this.cwd, this.#options.home, this.#options.env ?? process.env));
+    for (const line of found.notices) yield this.#recorder.notice("warning", line);
+    const tool = createSkillTool(found.skills);
+    if (tool !== undefined && !this.#tools.has(tool.name)) this.#tools.set(tool.name, tool as AnyTool);
   }
 
   readonly #now = (): Date => (this.#options.now ? this.#options.now() : new Date());

@@ -6,6 +6,7 @@ import type { CacheBreakDetector } from "../cache/index.js";
 import type { AutoCompactSession, CompactionSettings, ForkRunner, SideRequestBill } from "../compaction/index.js";
 import { cacheEditingEnabled } from "../compaction/index.js";
 import type { HookRunner } from "../hooks/index.js";
+import type { MemorySession } from "../memory/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import { isPinOrCompactBoundary } from "../messages/index.js";
 import type { Provider } from "../provider/types.js";
@@ -86,6 +87,11 @@ export interface QueryContext {
   hooks?: HookRunner;
   /** Which event runs when the loop is about to stop: "SubagentStop" inside a subagent. Default "Stop". */
   stopHookEvent?: "Stop" | "SubagentStop";
+  /**
+   * The session's memory files: nested ones are attached when a tool first touches their subtree, and every
+   * loaded one is attached again when a tier took it out of the view. Default none (memory files off).
+   */
+  memory?: MemorySession;
 }
 
 /**

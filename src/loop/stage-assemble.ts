@@ -5,7 +5,7 @@
  * own overflow error.
  */
 import type { CompactionOutput } from "../compaction/index.js";
-import type { ModelLimits } from "../messages/index.js";
+import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import { assembleRequest, latchRecord, type RequestSettings, withoutServerFeatures } from "../request/index.js";
 import type { AssembledRequest } from "../request/types.js";
 import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
@@ -31,9 +31,27 @@ export function settingsFor(turn: TurnState, compaction: CompactionOutput, model
       snipTags: compaction.snipTags,
       cacheEditing: compaction.cacheEditing,
       ...(compaction.contextManagement ? { contextManagement: compaction.contextManagement } : {}),
+      ...(capabilities(turn).cacheDiagnostics
+        ? { diagnostics: { previousMessageId: lastResponseId(turn.context.timeline.entries) } }
+        : {}),
     },
     turn.featuresOff,
   );
+}
+
+/**
+ * The id of the last response the server sent in this conversation (`null`: none yet), read from the timeline
+ * so that the request stays a pure function of it and a resume names the same message (docs/API-SURFACE.md).
+ * Synthetic and virtual assistant entries are the client's own and never had a server id.
+ */
+export function lastResponseId(entries: readonly TimelineEntry[]): string | null {
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index]!;
+    if (entry.type !== "assistant" || entry.isApiErrorMessage || entry.isVirtual) continue;
+    if (entry.message.id.startsWith("msg_synthetic_")) continue;
+    return entry.message.id;
+  }
+  return null;
 }
 
 /** Assembles the request, records new latches and pins; over the window, recovers or stops instead. */
@@ -51,6 +69,7 @@ export async function* assembleStage(
     latches: state.latches,
     pins,
     newCacheEdits: compaction.newCacheEdits,
+    relayBreakpoints: compaction.relayBreakpoints,
     ...(state.normalizeMemo ? { memo: state.normalizeMemo } : {}),
   });
   if (assembled.latches.betas.length !== state.latches.betas.length) {

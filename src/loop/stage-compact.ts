@@ -4,7 +4,8 @@
  */
 import { type CompactionInput, type CompactionOutput, runCompactionTiers } from "../compaction/index.js";
 import { type HookRunner, hookContextEntries } from "../hooks/index.js";
-import type { ModelLimits } from "../messages/index.js";
+import { attachmentExtra, loadedMemory, MEMORY_ATTACHMENT_TYPE, memoryToReattach } from "../memory/index.js";
+import { createAttachmentEntry, type ModelLimits } from "../messages/index.js";
 import { emptyLatches } from "../request/index.js";
 import type { EngineEvent } from "./events.js";
 import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
@@ -73,14 +74,18 @@ export async function* compactStage(
     turn.recorder.append(record);
     if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
   }
+  yield* reattachMemory(turn, compaction);
   for (const notice of turn.hookNotices.splice(0)) yield turn.recorder.notice("warning", notice);
   // After a compaction the session starts over from its summary: SessionStart hooks run with source "compact".
   if (compaction.compacted === true && context.hooks?.has("SessionStart") === true) {
     const outcome = await context.hooks.run("SessionStart", { source: "compact" }, "compact", context.signal);
-    for (const entry of hookContextEntries(turn.recorder.context(), "SessionStart", outcome.context)) {
+    const entries = hookContextEntries(turn.recorder.context(), "SessionStart", outcome.context);
+    for (const entry of entries) {
       turn.recorder.append(entry);
       yield { type: "entry", entry };
     }
+    // Sent in this request too; the records sit at the timeline's end, where the next pass projects them.
+    if (entries.length > 0) compaction.messages = [...compaction.messages, ...entries];
     for (const notice of outcome.notices) yield turn.recorder.notice("warning", notice);
   }
   // Latches reset on compaction (PIPELINE §4); the boundary makes a resume agree.
@@ -95,4 +100,24 @@ export async function* compactStage(
       Math.ceil(cachedDeleteTokens(compaction.records) * DEFAULT_CACHE_EDIT_ESTIMATE_SLACK),
     );
   return compaction;
+}
+
+/**
+ * Memory files a tier took out of the view are recorded again, verbatim, and sent in this request: the
+ * records land at the end of the timeline, so the next pass projects them at the same place
+ * (docs/MEMORY.md "Kept through compaction").
+ */
+function* reattachMemory(turn: TurnState, compaction: CompactionOutput): Generator<EngineEvent> {
+  const { context, recorder } = turn;
+  if (context.memory === undefined) return;
+  const missing = memoryToReattach(compaction.messages, loadedMemory(context.timeline.entries));
+  if (missing.length === 0) return;
+  const added = missing.map((memory) =>
+    createAttachmentEntry(recorder.context(), MEMORY_ATTACHMENT_TYPE, memory.content, attachmentExtra(memory)),
+  );
+  for (const entry of added) {
+    recorder.append(entry);
+    yield { type: "entry", entry };
+  }
+  compaction.messages = [...compaction.messages, ...added];
 }

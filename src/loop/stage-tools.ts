@@ -5,8 +5,10 @@
  */
 
 import { hookContextEntries } from "../hooks/index.js";
+import { attachmentExtra, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
 import {
   type AssistantEntry,
+  createAttachmentEntry,
   createProgressEntry,
   createToolResultEntry,
   createUserEntry,
@@ -121,7 +123,25 @@ export async function* collectResults(turn: TurnState, attempt: AttemptState): A
       yield { type: "entry", entry: attachment };
     }
     for (const notice of item.hookNotices) yield recorder.notice("warning", notice);
+    if (!isError) yield* attachNestedMemory(turn, item.block);
   }
+}
+
+/** Nested memory files the tool's path brings into force, attached once, right after its result. */
+async function* attachNestedMemory(turn: TurnState, block: ToolUseBlock): AsyncGenerator<EngineEvent> {
+  const { context, recorder } = turn;
+  if (context.memory === undefined) return;
+  const found = await context.memory.touched(block.name, block.input, context.timeline.entries);
+  for (const line of found.notices) yield recorder.notice("warning", line);
+  if (found.attachment === undefined) return;
+  const attachment = createAttachmentEntry(
+    recorder.context(),
+    MEMORY_ATTACHMENT_TYPE,
+    found.attachment.content,
+    attachmentExtra(found.attachment),
+  );
+  recorder.append(attachment);
+  yield { type: "entry", entry: attachment };
 }
 
 /** Answers tool_use blocks cut by max_tokens: they never ran, and the model is told why. */

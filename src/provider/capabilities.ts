@@ -32,6 +32,8 @@ export const PROVIDER_ENV = {
   profile: "THREADLINE_PROVIDER",
   contextManagement: "THREADLINE_CONTEXT_MANAGEMENT",
   betas: "THREADLINE_BETAS",
+  cacheDiagnostics: "THREADLINE_CACHE_DIAGNOSTICS",
+  toolChanges: "THREADLINE_TOOL_CHANGES",
 } as const;
 
 /** Response header in which a server announces extra features (comma-separated). */
@@ -76,6 +78,10 @@ export function capabilitySwitches(env: Readonly<Record<string, string | undefin
   if (contextManagement !== undefined) out.contextManagement = contextManagement;
   const betas = read(PROVIDER_ENV.betas);
   if (betas !== undefined) out.betas = betas;
+  const cacheDiagnostics = read(PROVIDER_ENV.cacheDiagnostics);
+  if (cacheDiagnostics !== undefined) out.cacheDiagnostics = cacheDiagnostics;
+  const toolChanges = read(PROVIDER_ENV.toolChanges);
+  if (toolChanges !== undefined) out.toolChanges = toolChanges;
   return out;
 }
 

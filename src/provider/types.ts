@@ -14,6 +14,17 @@ export interface ProviderCapabilities {
   contextManagement: boolean;
   /** Accepts `anthropic-beta` headers; when false none is sent. Default true. */
   betas?: boolean;
+  /**
+   * Answers `diagnostics: {previous_message_id}` with `diagnostics.cache_miss_reason` (cache diagnostics). Only a
+   * declared server is sent it: no profile turns it on, THREADLINE_CACHE_DIAGNOSTICS=on does. Default false.
+   */
+  cacheDiagnostics?: boolean;
+  /**
+   * Accepts tool_addition blocks with inline definitions in system messages (mid-conversation tool changes), so a
+   * late tool need not rewrite the cached prefix. No profile turns it on; THREADLINE_TOOL_CHANGES=on does.
+   * Default false. (The loop wires it through `RequestSettings.toolArrivals`.)
+   */
+  toolChanges?: boolean;
 }
 
 /**

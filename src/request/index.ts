@@ -8,5 +8,6 @@ export * from "./params.js";
 export * from "./server-features.js";
 export * from "./settings.js";
 export * from "./short-id.js";
+export * from "./tool-changes.js";
 export * from "./tool-definitions.js";
 export * from "./types.js";

@@ -8,6 +8,7 @@ import { featureBetas } from "./betas.js";
 import { type LatchState, latchBetas } from "./latches.js";
 import { serializeRequest } from "./serialize.js";
 import type { RequestSettings } from "./settings.js";
+import { INLINE_TOOLS_BETA, TOOL_CHANGES_BETA, withToolArrivals } from "./tool-changes.js";
 import { sortedToolDefinitions } from "./tool-definitions.js";
 import type { AssembledRequest, MessagesRequest, SystemBlock, ThinkingConfig, ToolChoice } from "./types.js";
 
@@ -59,10 +60,11 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   const tools = sortedToolDefinitions(settings.tools);
   const thinking = thinkingFor(settings, maxTokens, tools.length > 0);
   // Keys are assigned in serialization order: model, max_tokens, system, messages, tools, tool_choice,
-  // thinking, metadata, context_management.
+  // thinking, metadata, context_management, diagnostics.
   const body = { model: settings.model, max_tokens: maxTokens } as MessagesRequest;
   if (context.system.length > 0) body.system = context.system.slice();
-  body.messages = context.messages.slice();
+  const arrivals = settings.toolArrivals ?? [];
+  body.messages = withToolArrivals(context.messages, arrivals);
   if (tools.length > 0) {
     body.tools = tools;
     if (settings.toolChoice) body.tool_choice = settings.toolChoice;
@@ -70,6 +72,7 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   if (thinking) body.thinking = thinking;
   if (settings.metadata?.user_id !== undefined) body.metadata = { user_id: settings.metadata.user_id };
   if (settings.contextManagement) body.context_management = settings.contextManagement;
+  if (settings.diagnostics) body.diagnostics = { previous_message_id: settings.diagnostics.previousMessageId };
   const omitted = settings.omitBetas ?? [];
   const latches = latchBetas(
     context.latches,
@@ -78,7 +81,9 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
       oneHourTtl: settings.cacheTtl === "1h",
       cacheEditing: settings.cacheEditing === true,
       thinkingWithTools: thinking !== undefined && tools.length > 0,
-    }).filter((beta) => !omitted.includes(beta)),
+    })
+      .concat(arrivals.length > 0 ? [TOOL_CHANGES_BETA, INLINE_TOOLS_BETA] : [])
+      .filter((beta) => !omitted.includes(beta)),
   );
   // A refused beta is never sent again, even when it was latched before the server said no.
   const betas = omitted.length === 0 ? [...latches.betas] : latches.betas.filter((beta) => !omitted.includes(beta));

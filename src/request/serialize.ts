@@ -3,9 +3,9 @@
  * since the last turn are not serialized again (a 10,000-entry session is megabytes of JSON per turn).
  * The result is byte-identical to `JSON.stringify(body)`; a test checks it.
  */
-import type { ApiMessage } from "../messages/index.js";
 import { memoizeByObject } from "../timeline/identity-memo.js";
 import { sharedPrefixLength } from "../timeline/index.js";
+import type { WireMessage } from "./tool-changes.js";
 import type { MessagesRequest } from "./types.js";
 
 function json(value: unknown): string {
@@ -16,9 +16,9 @@ function json(value: unknown): string {
 export const serializeBlock: (block: object) => string = memoizeByObject(json);
 
 /** JSON of one wire message, memoized by identity: a session's closed turns keep their message objects. */
-export const serializeMessage: (message: ApiMessage) => string = memoizeByObject(serializeMessageFresh);
+export const serializeMessage: (message: WireMessage) => string = memoizeByObject(serializeMessageFresh);
 
-function serializeMessageFresh(message: ApiMessage): string {
+function serializeMessageFresh(message: WireMessage): string {
   if (typeof message.content === "string") return json(message);
   const parts: string[] = new Array(message.content.length);
   for (let index = 0; index < message.content.length; index++) parts[index] = serializeBlock(message.content[index]!);
@@ -27,20 +27,20 @@ function serializeMessageFresh(message: ApiMessage): string {
 
 /** A conversation's messages as serialized last time, all but the last (which carries the moving cache marker). */
 interface SerializedPrefix {
-  messages: ApiMessage[];
+  messages: WireMessage[];
   /** `joined[i]`: the comma-joined JSON of `messages[0..i]`. Each is a piece of the next, so they cost no copy. */
   joined: string[];
 }
 
 /** Keyed by the first message object, so each session (each conversation) keeps its own; updated in place. */
-const serializedPrefix = memoizeByObject((_first: ApiMessage): SerializedPrefix => ({ messages: [], joined: [] }));
+const serializedPrefix = memoizeByObject((_first: WireMessage): SerializedPrefix => ({ messages: [], joined: [] }));
 
 /**
  * The comma-joined JSON of `messages`. The messages that are the same objects as last turn's, from the
  * start, reuse last turn's joined string (V8 concatenates strings by linking them, in constant time), so a
  * long session pays only for what changed since last turn.
  */
-function serializeMessages(messages: readonly ApiMessage[]): string {
+function serializeMessages(messages: readonly WireMessage[]): string {
   const first = messages[0];
   if (first === undefined) return "";
   const stableEnd = messages.length - 1;

@@ -2,6 +2,7 @@
  * The per-request settings request assembly takes (besides the conversation, latches and pins).
  */
 import type { ModelLimits } from "../messages/index.js";
+import type { ToolArrival } from "./tool-changes.js";
 import type { ContextManagementEdit, ToolChoice, ToolDefinition } from "./types.js";
 
 export interface RequestSettings {
@@ -28,6 +29,16 @@ export interface RequestSettings {
   contextManagement?: { edits: ContextManagementEdit[] };
   /** Default none. */
   metadata?: { user_id?: string };
+  /**
+   * Tools that arrived after the session's first request, offered in system messages at their pinned place
+   * instead of in `tools` (only for a server that declares tool changes; see tool-changes.ts). Default none.
+   */
+  toolArrivals?: readonly ToolArrival[];
+  /**
+   * Ask for cache diagnostics, naming the previous response of this conversation (`null`: none yet). Sent last
+   * in the body, so the bytes before it stay turn N's. Default none (only a server that declares it gets it).
+   */
+  diagnostics?: { previousMessageId: string | null };
   /** Betas never sent, latched or not: the server refused them (see `server-features.ts`). Default none. */
   omitBetas?: readonly string[];
   /** Overrides the model table (e.g. a context-window override). Default none. */

@@ -2,7 +2,9 @@
  * The wire request shape threadline sends (a subset of the Messages API body it uses),
  * and the inputs request assembly is a pure function of.
  */
-import type { ApiMessage, CacheControl, CacheEditsBlock } from "../messages/index.js";
+
+import type { CacheControl, CacheEditsBlock } from "../messages/index.js";
+import type { WireMessage } from "./tool-changes.js";
 
 /** One segment of the system prompt. */
 export interface SystemBlock {
@@ -48,12 +50,15 @@ export interface MessagesRequest {
   model: string;
   max_tokens: number;
   system?: SystemBlock[];
-  messages: ApiMessage[];
+  /** The conversation, with tool changes between its messages where the server declares them (tool-changes.ts). */
+  messages: WireMessage[];
   tools?: ToolDefinition[];
   tool_choice?: ToolChoice;
   thinking?: ThinkingConfig;
   metadata?: { user_id?: string };
   context_management?: { edits: ContextManagementEdit[] };
+  /** Cache diagnostics: the previous response's id (`null` on the first turn), only where the server declares it. */
+  diagnostics?: { previous_message_id: string | null };
   temperature?: number;
   stream?: boolean;
 }

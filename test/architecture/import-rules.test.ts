@@ -110,6 +110,8 @@ const FLOORS: Record<string, number> = {
   provider: 3,
   compaction: 3,
   hooks: 3,
+  // The user's world: memory files, skills and commands (they become attachments and a tool).
+  memory: 3,
   loop: 4,
   engine: 5,
   cli: 6,

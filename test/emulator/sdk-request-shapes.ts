@@ -21,6 +21,21 @@ export interface SdkRequestShapes {
   /** Blocks a tool_result's content may hold → their fields. */
   toolResultContent: Map<string, string[]>;
   roles: string[];
+  /** Fields of the beta `role: "system"` message (`BetaSystemMessageParam`). */
+  systemMessage: string[];
+  /** Blocks a system message's content may hold → their fields. */
+  systemMessageBlocks: Map<string, string[]>;
+  /** The `tool` of a tool_addition / tool_removal, by type → its fields. */
+  toolChangeReferences: Map<string, string[]>;
+  /** `context_management.edits` entries, by type → their fields. */
+  contextEdits: Map<string, string[]>;
+  /** `thread`, by type → its fields. */
+  thread: Map<string, string[]>;
+  /** Fields of `diagnostics` and of the on-demand `compaction` parameter. */
+  diagnostics: string[];
+  compaction: string[];
+  /** Every beta name the SDK's `AnthropicBeta` lists. */
+  betaNames: string[];
 }
 
 export function readSdkRequestShapes(): SdkRequestShapes {
@@ -30,7 +45,8 @@ export function readSdkRequestShapes(): SdkRequestShapes {
   const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
   const regular = join(root, "resources", "messages", "messages.d.ts");
   const beta = join(root, "resources", "beta", "messages", "messages.d.ts");
-  const program = ts.createProgram([regular, beta], { strict: true, noEmit: true, skipLibCheck: true });
+  const betaIndex = join(root, "resources", "beta", "beta.d.ts");
+  const program = ts.createProgram([regular, beta, betaIndex], { strict: true, noEmit: true, skipLibCheck: true });
   const checker = program.getTypeChecker();
   const exported = (file: string, name: string): ts.Type => {
     const source = program.getSourceFile(file);
@@ -79,8 +95,43 @@ export function readSdkRequestShapes(): SdkRequestShapes {
       if (element) byTag(members(element), toolResultContent);
     }
   }
+  /** Element types of an array-typed (or union-of-arrays) property, by tag. */
+  const elementsOf = (type: ts.Type, property: string): Map<string, string[]> => {
+    const into = new Map<string, string[]>();
+    const symbol = type.getProperty(property);
+    if (!symbol) return into;
+    for (const member of members(checker.getNonNullableType(checker.getTypeOfSymbol(symbol)))) {
+      const element = checker.getIndexTypeOfType(member, ts.IndexKind.Number);
+      if (element) byTag(members(element), into);
+    }
+    return into;
+  };
+  const propertyUnion = (type: ts.Type, property: string): Map<string, string[]> => {
+    const into = new Map<string, string[]>();
+    const symbol = type.getProperty(property);
+    if (symbol) byTag(members(checker.getNonNullableType(checker.getTypeOfSymbol(symbol))), into);
+    return into;
+  };
+  const systemMessage = exported(beta, "BetaSystemMessageParam");
+  const toolChangeReferences = propertyUnion(exported(beta, "BetaRequestToolAdditionBlock"), "tool");
+  for (const [tag, keys] of propertyUnion(exported(beta, "BetaRequestToolRemovalBlock"), "tool")) {
+    toolChangeReferences.set(tag, [...new Set([...(toolChangeReferences.get(tag) ?? []), ...keys])].sort());
+  }
+  const thread = new Map<string, string[]>();
+  byTag(members(exported(beta, "BetaMessageThreadParam")), thread);
+  const betaNames = members(exported(betaIndex, "AnthropicBeta"))
+    .filter((member): member is ts.StringLiteralType => member.isStringLiteral())
+    .map((member) => member.value);
   return {
     version,
+    systemMessage: fields(systemMessage),
+    systemMessageBlocks: elementsOf(systemMessage, "content"),
+    toolChangeReferences,
+    contextEdits: elementsOf(exported(beta, "BetaContextManagementConfig"), "edits"),
+    thread,
+    diagnostics: fields(exported(beta, "BetaDiagnosticsParam")),
+    compaction: fields(exported(beta, "BetaCompactionConfig")),
+    betaNames,
     messagesParams: fields(exported(regular, "MessageCreateParamsBase")),
     betaMessagesParams: fields(exported(beta, "MessageCreateParamsBase")),
     countTokensParams: fields(exported(regular, "MessageCountTokensParams")),

@@ -186,7 +186,7 @@ describe("validateRequest: roles and content", () => {
       "messages.0.role",
       /'user', 'assistant' or 'system'/,
     ));
-  it("a system message may come mid-conversation, never first, and holds text only", () => {
+  it("a system message may come mid-conversation, never first, and holds text and tool changes only", () => {
     const mid = body({
       messages: [
         { role: "user", content: "a" },
@@ -210,7 +210,7 @@ describe("validateRequest: roles and content", () => {
         ],
       }),
       "messages.1.content.0.type",
-      /only contain `text` blocks/,
+      /may only contain `text`, `tool_addition` and `tool_removal` blocks/,
     );
   });
   it("non-final messages need content", () =>

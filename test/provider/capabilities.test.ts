@@ -118,4 +118,19 @@ describe("announcements over HTTP", () => {
       await emulator.close();
     }
   });
+
+  it("cache diagnostics and tool changes are off in every profile and only a switch turns them on", () => {
+    // Mutation caught: a profile that declared either would send diagnostics / system messages unasked.
+    for (const profile of ["anthropic", "compatible", "emulator"] as const) {
+      const provider = new AnthropicProvider({ apiKey: "k", env: { THREADLINE_PROVIDER: profile } });
+      expect(provider.capabilities.cacheDiagnostics ?? false).toBe(false);
+      expect(provider.capabilities.toolChanges ?? false).toBe(false);
+    }
+    expect(capabilitySwitches({ THREADLINE_CACHE_DIAGNOSTICS: "on", THREADLINE_TOOL_CHANGES: "on" })).toEqual({
+      cacheDiagnostics: true,
+      toolChanges: true,
+    });
+    const declared = new AnthropicProvider({ apiKey: "k", env: { THREADLINE_CACHE_DIAGNOSTICS: "on" } });
+    expect(declared.capabilities.cacheDiagnostics).toBe(true);
+  });
 });

@@ -115,6 +115,7 @@ export async function replayConversation(
           latches,
           pins: pinsFromEntries(timeline),
           newCacheEdits: pass.newCacheEdits,
+          relayBreakpoints: pass.relayBreakpoints,
         });
         latches = assembled.latches;
         for (const pin of assembled.newPins)

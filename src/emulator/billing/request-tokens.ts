@@ -12,8 +12,31 @@ export function toolBytes(tool: EmulatorTool): string {
   return JSON.stringify(rest);
 }
 
+/** Block types the shared ruler knows; beta blocks (compaction, tool changes, …) are measured here. */
+const RULER_BLOCKS: ReadonlySet<string> = new Set([
+  "text",
+  "image",
+  "document",
+  "thinking",
+  "redacted_thinking",
+  "tool_use",
+  "tool_result",
+  "cache_edits",
+]);
+
+/**
+ * Tokens of a block outside the shared vocabulary: a compaction block counts its summary, anything else (a
+ * tool_addition with its definition, server-tool blocks) its JSON, so nothing the client sends is free.
+ */
+function betaBlockTokens(block: Record<string, unknown>): number {
+  if (block.type === "compaction") return typeof block.content === "string" ? estimateTextTokens(block.content) : 0;
+  const { cache_control: _marker, ...rest } = block;
+  return estimateTextTokens(JSON.stringify(rest));
+}
+
 /** Tokens of one message block; a tool_result whose `cache_reference` was deleted by cache_edits counts 0. */
 export function messageBlockTokens(block: ContentBlock, deletedReferences: ReadonlySet<string>): number {
+  if (!RULER_BLOCKS.has(block.type)) return betaBlockTokens(block as unknown as Record<string, unknown>);
   if (
     block.type === "tool_result" &&
     block.cache_reference !== undefined &&

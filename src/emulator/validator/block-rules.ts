@@ -7,11 +7,15 @@ import type { ValidationContext } from "./context.js";
 import { imageDimensions } from "./image-size.js";
 import {
   ASSISTANT_ONLY_BLOCKS,
+  BETA_BLOCKS,
   BLOCK_KEYS,
   CACHE_EDITS_BLOCK_KEYS,
   NOT_IN_ASSISTANT,
+  TOOL_CHANGE_BETA_REFERENCES,
+  TOOL_CHANGE_REFERENCE_KEYS,
   TOOL_RESULT_CONTENT_KEYS,
   USER_ONLY_BLOCKS,
+  unlocks,
 } from "./known-fields.js";
 import { checkExtraKeys, invalid, isRecord } from "./violation.js";
 
@@ -29,7 +33,7 @@ const NO_TAG = "does not match any of the expected tags";
 export function checkMessageBlock(
   block: unknown,
   path: string,
-  role: "user" | "assistant",
+  role: "user" | "assistant" | "system",
   context: ValidationContext,
 ): string | undefined {
   const out = context.out;
@@ -44,10 +48,15 @@ export function checkMessageBlock(
     return undefined;
   }
   const misplaced =
-    role === "user" ? ASSISTANT_ONLY_BLOCKS.has(type) : USER_ONLY_BLOCKS.has(type) || NOT_IN_ASSISTANT.has(type);
+    role === "assistant" ? USER_ONLY_BLOCKS.has(type) || NOT_IN_ASSISTANT.has(type) : ASSISTANT_ONLY_BLOCKS.has(type);
   if (misplaced) {
     out.push(invalid(path, `\`${type}\` blocks are not allowed in \`${role}\` messages`));
     return type;
+  }
+  const betas = context.options.betas;
+  if (betas !== undefined && BETA_BLOCKS.has(type) && !unlocks(betas, BETA_BLOCKS.get(type))) {
+    out.push(invalid(`${path}.type`, `Input tag '${type}' found using 'type' ${NO_TAG}`));
+    return undefined;
   }
   switch (type) {
     case "text":
@@ -85,12 +94,49 @@ export function checkMessageBlock(
     case "cache_edits":
       checkCacheEditsBlock(block, path, context);
       break;
+    case "tool_addition":
+    case "tool_removal":
+      checkExtraKeys(block, BLOCK_KEYS[type]!, path, out);
+      checkToolChangeReference(block.tool, type, `${path}.tool`, context);
+      checkCacheControl(block, path, context);
+      break;
     default:
       // Server-tool, MCP, search-result and beta blocks: their fields and cache marker.
       checkExtraKeys(block, BLOCK_KEYS[type] ?? new Set(), path, out);
       checkCacheControl(block, path, context);
   }
   return type;
+}
+
+/** The `tool` of a tool change: a reference by name (or MCP server), or an inline definition under its beta. */
+function checkToolChangeReference(tool: unknown, change: string, path: string, context: ValidationContext): void {
+  const out = context.out;
+  const keys = isRecord(tool) && typeof tool.type === "string" ? TOOL_CHANGE_REFERENCE_KEYS[tool.type] : undefined;
+  if (!isRecord(tool) || keys === undefined || typeof tool.type !== "string") {
+    out.push(
+      invalid(`${path}.type`, `Input tag '${String(isRecord(tool) ? tool.type : tool)}' found using 'type' ${NO_TAG}`),
+    );
+    return;
+  }
+  const betas = context.options.betas;
+  const unlocking = TOOL_CHANGE_BETA_REFERENCES.get(tool.type);
+  // Only an addition may carry a definition; a removal names what is already there.
+  if (
+    (unlocking !== undefined && betas !== undefined && !unlocks(betas, unlocking)) ||
+    (tool.type === "tool_definition" && change === "tool_removal")
+  ) {
+    out.push(invalid(`${path}.type`, `Input tag '${tool.type}' found using 'type' ${NO_TAG}`));
+    return;
+  }
+  checkExtraKeys(tool, keys, path, out);
+  if (tool.type === "tool_definition") {
+    if (!isRecord(tool.definition)) out.push(invalid(`${path}.definition`, "Input should be a valid dictionary"));
+    return;
+  }
+  if (tool.type !== "mcp_toolset_reference" && (typeof tool.name !== "string" || tool.name.length === 0))
+    out.push(invalid(`${path}.name`, "Field required"));
+  if (tool.type !== "tool_reference" && (typeof tool.server_name !== "string" || tool.server_name.length === 0))
+    out.push(invalid(`${path}.server_name`, "Field required"));
 }
 
 function checkTextBlock(block: Record<string, unknown>, path: string, context: ValidationContext): void {

@@ -34,21 +34,95 @@ export const MESSAGES_FIELDS: ReadonlySet<string> = set(
 );
 
 /**
- * Top-level fields only the beta params define, with the beta that unlocks each (`undefined`: any beta).
- * Without a matching `anthropic-beta` they are extra inputs, as on the API.
+ * The `anthropic-beta` values that unlock a beta-only field or block: any one of them will do. The names are the
+ * SDK's `AnthropicBeta` list, plus the name a recorded real client sends where it differs (docs/API-SURFACE.md).
  */
-export const BETA_FIELDS: ReadonlyMap<string, string | undefined> = new Map<string, string | undefined>([
-  ["context_management", "context-management-2025-06-27"],
-  ["mcp_servers", undefined],
-  ["compaction", undefined],
-  ["output_format", undefined],
-  ["thread", undefined],
-  ["billing_policy", undefined],
-  ["fallback_credit_token", undefined],
-  ["fallbacks", undefined],
-  // The SDK's own `betas` parameter becomes the header; a body that still has it was built by hand.
-  ["betas", undefined],
+export type UnlockingBetas = readonly string[];
+
+const CONTEXT_MANAGEMENT = "context-management-2025-06-27";
+const COMPACT_EDIT = "compact-2026-01-12";
+const COMPACT_ON_DEMAND = "compact-2026-09-04";
+const TOOL_CHANGES = "mid-conversation-tool-changes-2026-07-01";
+
+/**
+ * Top-level fields only the beta params define, with the betas that unlock each (`undefined`: any beta, where
+ * neither the SDK nor the docs name one). Without one of them they are extra inputs, as on the API.
+ */
+export const BETA_FIELDS: ReadonlyMap<string, UnlockingBetas | undefined> = new Map<string, UnlockingBetas | undefined>(
+  [
+    // Each edit inside needs its own beta too (CONTEXT_EDIT_BETAS).
+    ["context_management", [CONTEXT_MANAGEMENT, COMPACT_EDIT]],
+    ["mcp_servers", ["mcp-client-2025-04-04", "mcp-client-2025-11-20", "mcp-client-2026-09-15"]],
+    ["compaction", [COMPACT_ON_DEMAND]],
+    ["output_format", ["structured-outputs-2025-11-13"]],
+    ["thread", ["message-threads-2026-08-12"]],
+    ["billing_policy", undefined],
+    ["fallback_credit_token", ["fallback-credit-2026-06-01", "fallback-credit-2026-07-01"]],
+    ["fallbacks", ["server-side-fallback-2026-06-01", "server-side-fallback-2026-07-01"]],
+    // The SDK's own `betas` parameter becomes the header; a body that still has it was built by hand.
+    ["betas", undefined],
+  ],
+);
+
+/** Fields of a mid-conversation `role: "system"` message that need no beta (SDK `BetaSystemMessageParam`). */
+export const SYSTEM_MESSAGE_KEYS: ReadonlySet<string> = set("role", "content");
+/** Fields of a system message that only a beta unlocks. */
+export const SYSTEM_MESSAGE_BETA_FIELDS: ReadonlyMap<string, UnlockingBetas> = new Map<string, UnlockingBetas>([
+  // Claude Code 2.1.332 sends `per-turn-control-2026-07-01`; the SDK lists the other name.
+  ["output_config", ["mid-conversation-output-config-2026-07-01", "per-turn-control-2026-07-01"]],
+  ["clear_at", ["mid-conversation-system-clear-at-2026-08-21"]],
 ]);
+/** Fields of a system message's `output_config` (`format` stays top-level only). */
+export const SYSTEM_MESSAGE_OUTPUT_CONFIG_KEYS: ReadonlySet<string> = set("effort");
+/** Block types a system message's content may hold. */
+export const SYSTEM_MESSAGE_BLOCKS: ReadonlySet<string> = set("text", "tool_addition", "tool_removal");
+
+/** Content blocks only a beta unlocks, wherever they appear. */
+export const BETA_BLOCKS: ReadonlyMap<string, UnlockingBetas> = new Map<string, UnlockingBetas>([
+  ["tool_addition", [TOOL_CHANGES]],
+  ["tool_removal", [TOOL_CHANGES]],
+  ["compaction", [COMPACT_EDIT, COMPACT_ON_DEMAND]],
+]);
+
+/** The `tool` of a tool_addition / tool_removal block, by type (SDK `BetaToolChange*`). */
+export const TOOL_CHANGE_REFERENCE_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  tool_reference: set("type", "name"),
+  mcp_tool_reference: set("type", "name", "server_name"),
+  mcp_toolset_reference: set("type", "server_name"),
+  tool_definition: set("type", "definition"),
+};
+/** Tool references only a further beta unlocks (an inline definition; only a tool_addition may carry one). */
+export const TOOL_CHANGE_BETA_REFERENCES: ReadonlyMap<string, UnlockingBetas> = new Map<string, UnlockingBetas>([
+  ["tool_definition", ["inline-tools-2026-09-15"]],
+]);
+
+/** Fields of each `context_management.edits` entry, by type. */
+export const CONTEXT_EDIT_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  clear_tool_uses_20250919: set("type", "trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs"),
+  clear_thinking_20251015: set("type", "keep"),
+  compact_20260112: set("type", "trigger", "instructions", "pause_after_compaction"),
+};
+/** The betas that unlock each context edit. */
+export const CONTEXT_EDIT_BETAS: ReadonlyMap<string, UnlockingBetas> = new Map<string, UnlockingBetas>([
+  ["clear_tool_uses_20250919", [CONTEXT_MANAGEMENT]],
+  ["clear_thinking_20251015", [CONTEXT_MANAGEMENT]],
+  ["compact_20260112", [COMPACT_EDIT]],
+]);
+
+/** Fields of `diagnostics` (cache diagnostics, no beta needed). */
+export const DIAGNOSTICS_KEYS: ReadonlySet<string> = set("previous_message_id");
+/** Fields of `thread`, by type. */
+export const THREAD_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  create: set("type"),
+  continue: set("type", "previous_message_id"),
+};
+/** Fields of the on-demand `compaction` parameter. */
+export const COMPACTION_CONFIG_KEYS: ReadonlySet<string> = set("type", "instructions");
+
+/** True when `betas` (the request's `anthropic-beta` values) holds one that unlocks the field. */
+export function unlocks(betas: readonly string[], unlocking: UnlockingBetas | undefined): boolean {
+  return unlocking === undefined ? betas.length > 0 : unlocking.some((beta) => betas.includes(beta));
+}
 
 /** Top-level fields of `POST /v1/messages/count_tokens` that need no beta. */
 export const COUNT_TOKENS_FIELDS: ReadonlySet<string> = set(

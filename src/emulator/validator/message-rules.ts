@@ -5,6 +5,13 @@
 import { verifyThinking } from "../model/signature.js";
 import { checkMessageBlock } from "./block-rules.js";
 import type { ValidationContext } from "./context.js";
+import {
+  SYSTEM_MESSAGE_BETA_FIELDS,
+  SYSTEM_MESSAGE_BLOCKS,
+  SYSTEM_MESSAGE_KEYS,
+  SYSTEM_MESSAGE_OUTPUT_CONFIG_KEYS,
+  unlocks,
+} from "./known-fields.js";
 import { checkExtraKeys, invalid, isRecord } from "./violation.js";
 
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(["role", "content"]);
@@ -51,15 +58,15 @@ export function checkMessages(messages: unknown, context: ValidationContext): Co
       pendingToolUses = undefined;
       continue;
     }
-    checkExtraKeys(message, MESSAGE_KEYS, path, out);
     const role = message.role;
     if (role === "system") {
-      // Mid-conversation system messages (SDK `SystemMessageParam`): instructions between turns. They take no
+      // Mid-conversation system messages (SDK `BetaSystemMessageParam`): instructions between turns. They take no
       // part in alternation or tool pairing; the conversation still starts with a user message.
       if (index === 0) out.push(invalid(path, 'first message must use the "user" role'));
-      checkSystemMessageContent(message.content, path, context);
+      checkSystemMessage(message, path, context);
       continue;
     }
+    checkExtraKeys(message, MESSAGE_KEYS, path, out);
     if (role !== "user" && role !== "assistant") {
       out.push(invalid(`${path}.role`, "Input should be 'user', 'assistant' or 'system'"));
       pendingToolUses = undefined;
@@ -241,24 +248,66 @@ function checkUserContent(
   }
 }
 
-/** A system message holds a non-empty string or text blocks only. */
-function checkSystemMessageContent(content: unknown, path: string, context: ValidationContext): void {
-  if (typeof content === "string") {
-    if (content.trim().length === 0)
-      context.out.push(invalid(path, "system messages must contain non-whitespace text"));
+const CLEAR_AT_VALUES: ReadonlySet<string> = new Set(["next_user_message", "never"]);
+const EFFORTS: ReadonlySet<string> = new Set(["low", "medium", "high", "xhigh", "max"]);
+
+/**
+ * A system message: `role` and `content` need no beta; `output_config` (per-turn effort) and `clear_at` need
+ * theirs. Content is a non-empty string or text / tool_addition / tool_removal blocks; it may be empty only
+ * when `output_config` carries the message (an effort-only change).
+ */
+function checkSystemMessage(message: Record<string, unknown>, path: string, context: ValidationContext): void {
+  const out = context.out;
+  const betas = context.options.betas;
+  for (const key in message) {
+    if (SYSTEM_MESSAGE_KEYS.has(key)) continue;
+    const unlocking = SYSTEM_MESSAGE_BETA_FIELDS.get(key);
+    if (unlocking !== undefined && (betas === undefined || unlocks(betas, unlocking))) continue;
+    out.push(invalid(`${path}.${key}`, "Extra inputs are not permitted"));
+  }
+  const config = message.output_config;
+  const hasConfig = isRecord(config);
+  if (config !== undefined && config !== null) {
+    if (!isRecord(config)) out.push(invalid(`${path}.output_config`, "Input should be a valid dictionary"));
+    else {
+      checkExtraKeys(config, SYSTEM_MESSAGE_OUTPUT_CONFIG_KEYS, `${path}.output_config`, out);
+      const effort = config.effort;
+      if (effort !== undefined && effort !== null && (typeof effort !== "string" || !EFFORTS.has(effort)))
+        out.push(invalid(`${path}.output_config.effort`, "Input should be 'low', 'medium', 'high', 'xhigh' or 'max'"));
+    }
+  }
+  const clearAt = message.clear_at;
+  if (clearAt !== undefined && clearAt !== null && (typeof clearAt !== "string" || !CLEAR_AT_VALUES.has(clearAt)))
+    out.push(invalid(`${path}.clear_at`, "Input should be 'next_user_message' or 'never'"));
+  const content = message.content;
+  const empty =
+    content === undefined ||
+    (typeof content === "string" && content.length === 0) ||
+    (Array.isArray(content) && content.length === 0);
+  if (empty) {
+    if (!hasConfig) out.push(invalid(path, "system messages must carry content or output_config"));
     return;
   }
-  if (!Array.isArray(content) || content.length === 0) {
-    context.out.push(invalid(`${path}.content`, "Input should be a non-empty string or list of text blocks"));
+  if (typeof content === "string") {
+    if (content.trim().length === 0) out.push(invalid(path, "system messages must contain non-whitespace text"));
+    return;
+  }
+  if (!Array.isArray(content)) {
+    out.push(invalid(`${path}.content`, "Input should be a valid string or list"));
     return;
   }
   for (let index = 0; index < content.length; index++) {
     const block: unknown = content[index];
     const blockPath = `${path}.content.${index}`;
-    if (!isRecord(block) || block.type !== "text") {
-      context.out.push(invalid(`${blockPath}.type`, "system messages may only contain `text` blocks"));
+    if (!isRecord(block) || typeof block.type !== "string" || !SYSTEM_MESSAGE_BLOCKS.has(block.type)) {
+      out.push(
+        invalid(
+          `${blockPath}.type`,
+          "system messages may only contain `text`, `tool_addition` and `tool_removal` blocks",
+        ),
+      );
       continue;
     }
-    checkMessageBlock(block, blockPath, "user", context);
+    checkMessageBlock(block, blockPath, "system", context);
   }
 }

@@ -7,10 +7,16 @@ import { checkCacheControl } from "./cache-control-rules.js";
 import type { ValidationContext } from "./context.js";
 import {
   BETA_FIELDS,
+  COMPACTION_CONFIG_KEYS,
+  CONTEXT_EDIT_BETAS,
+  CONTEXT_EDIT_KEYS,
   COUNT_TOKENS_FIELDS,
   CUSTOM_TOOL_KEYS,
+  DIAGNOSTICS_KEYS,
   MESSAGES_FIELDS,
   SERVER_TOOL_KEYS,
+  THREAD_KEYS,
+  unlocks,
 } from "./known-fields.js";
 import { checkExtraKeys, invalid, isRecord } from "./violation.js";
 
@@ -24,11 +30,6 @@ const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 const SYSTEM_BLOCK_KEYS: ReadonlySet<string> = new Set(["type", "text", "cache_control", "citations"]);
 const METADATA_KEYS: ReadonlySet<string> = new Set(["user_id"]);
 const TOOL_CHOICE_TYPES: ReadonlySet<string> = new Set(["auto", "any", "none", "tool"]);
-const CONTEXT_EDIT_TYPES: ReadonlySet<string> = new Set([
-  "clear_tool_uses_20250919",
-  "clear_thinking_20251015",
-  "compact_20260112",
-]);
 
 /** Checks every top-level field except `messages`; returns the tool names defined. */
 export function checkRequestFields(body: Record<string, unknown>, context: ValidationContext): Set<string> {
@@ -48,6 +49,7 @@ export function checkRequestFields(body: Record<string, unknown>, context: Valid
   if (body.stream !== undefined && typeof body.stream !== "boolean")
     out.push(invalid("stream", "Input should be a valid boolean"));
   checkContextManagement(body.context_management, context);
+  checkStateFields(body, context);
   checkPublicFields(body, context);
   return toolNames;
 }
@@ -62,10 +64,9 @@ function checkTopLevelKeys(
   for (const key in body) {
     if (allowed.has(key)) continue;
     if (BETA_FIELDS.has(key)) {
-      const beta = BETA_FIELDS.get(key);
-      // context_management explains itself below; other beta fields need a beta header of some kind.
+      // context_management explains itself below; other beta fields need one of their betas.
       if (key === "context_management" || betas === undefined) continue;
-      if (beta === undefined ? betas.length > 0 : betas.includes(beta)) continue;
+      if (unlocks(betas, BETA_FIELDS.get(key))) continue;
     }
     context.out.push(invalid(key, "Extra inputs are not permitted"));
   }
@@ -258,7 +259,7 @@ function checkToolChoice(body: Record<string, unknown>, toolNames: Set<string>, 
 function checkContextManagement(value: unknown, context: ValidationContext): void {
   if (value === undefined) return;
   const betas = context.options.betas;
-  if (betas !== undefined && !betas.includes(CONTEXT_MANAGEMENT_BETA)) {
+  if (betas !== undefined && !unlocks(betas, BETA_FIELDS.get("context_management"))) {
     context.out.push(invalid("context_management", "Extra inputs are not permitted"));
     return;
   }
@@ -269,12 +270,70 @@ function checkContextManagement(value: unknown, context: ValidationContext): voi
   for (let index = 0; index < value.edits.length; index++) {
     const edit: unknown = value.edits[index];
     const path = `context_management.edits.${index}`;
-    if (!isRecord(edit) || typeof edit.type !== "string" || !CONTEXT_EDIT_TYPES.has(edit.type)) {
+    const keys = isRecord(edit) && typeof edit.type === "string" ? CONTEXT_EDIT_KEYS[edit.type] : undefined;
+    if (!isRecord(edit) || keys === undefined || typeof edit.type !== "string") {
       context.out.push(invalid(`${path}.type`, "Input tag does not match any of the expected tags"));
       continue;
     }
+    // Each edit is its own beta: compact_20260112 under compact-2026-01-12, the clears under context management.
+    if (betas !== undefined && !unlocks(betas, CONTEXT_EDIT_BETAS.get(edit.type))) {
+      context.out.push(
+        invalid(`${path}.type`, `Input tag '${edit.type}' found using 'type' does not match any of the expected tags`),
+      );
+      continue;
+    }
+    checkExtraKeys(edit, keys, path, context.out);
     if (edit.type === "clear_thinking_20251015" && index !== 0) {
       context.out.push(invalid(path, "clear_thinking_20251015 must be listed first in context_management.edits"));
     }
+    if (edit.type === "compact_20260112") checkCompactEdit(edit, path, context);
+  }
+}
+
+/** `compact_20260112`: an input-token trigger, a boolean pause, string instructions (SDK `BetaCompact20260112Edit`). */
+function checkCompactEdit(edit: Record<string, unknown>, path: string, context: ValidationContext): void {
+  const trigger = edit.trigger;
+  if (trigger !== undefined && trigger !== null) {
+    if (!isRecord(trigger) || trigger.type !== "input_tokens" || typeof trigger.value !== "number") {
+      context.out.push(invalid(`${path}.trigger`, "Input should be {type: 'input_tokens', value: N}"));
+    }
+  }
+  const pause = edit.pause_after_compaction;
+  if (pause !== undefined && typeof pause !== "boolean")
+    context.out.push(invalid(`${path}.pause_after_compaction`, "Input should be a valid boolean"));
+  const instructions = edit.instructions;
+  if (instructions !== undefined && instructions !== null && typeof instructions !== "string")
+    context.out.push(invalid(`${path}.instructions`, "Input should be a valid string"));
+}
+
+/** `diagnostics`, `thread` and `compaction`: their shapes, when present. */
+function checkStateFields(body: Record<string, unknown>, context: ValidationContext): void {
+  const out = context.out;
+  const diagnostics = body.diagnostics;
+  if (diagnostics !== undefined && diagnostics !== null) {
+    if (!isRecord(diagnostics)) out.push(invalid("diagnostics", "Input should be a valid dictionary"));
+    else {
+      checkExtraKeys(diagnostics, DIAGNOSTICS_KEYS, "diagnostics", out);
+      const previous = diagnostics.previous_message_id;
+      if (previous !== undefined && previous !== null && typeof previous !== "string")
+        out.push(invalid("diagnostics.previous_message_id", "Input should be a valid string"));
+    }
+  }
+  const thread = body.thread;
+  if (thread !== undefined && thread !== null) {
+    const keys = isRecord(thread) && typeof thread.type === "string" ? THREAD_KEYS[thread.type] : undefined;
+    if (!isRecord(thread) || keys === undefined)
+      out.push(invalid("thread.type", "Input should be 'create' or 'continue'"));
+    else {
+      checkExtraKeys(thread, keys, "thread", out);
+      if (thread.type === "continue" && typeof thread.previous_message_id !== "string")
+        out.push(invalid("thread.previous_message_id", "Field required"));
+    }
+  }
+  const compaction = body.compaction;
+  if (compaction !== undefined && compaction !== null) {
+    if (!isRecord(compaction) || compaction.type !== "summarize")
+      out.push(invalid("compaction.type", "Input should be 'summarize'"));
+    else checkExtraKeys(compaction, COMPACTION_CONFIG_KEYS, "compaction", out);
   }
 }

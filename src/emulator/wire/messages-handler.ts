@@ -7,9 +7,11 @@ import { type AssistantContentBlock, isKnownModel, modelLimits } from "../../mes
 import { applyContextManagement } from "../billing/context-management.js";
 import { flattenRequest } from "../billing/flatten.js";
 import { deletedReferencesOf } from "../billing/request-tokens.js";
+import { afterLastCompaction, decideCompaction } from "../billing/server-compaction.js";
 import { faultPhase } from "../model/faults.js";
 import { cutAtMaxTokens } from "../model/output-limit.js";
 import type { FaultKind } from "../model/scenario.js";
+import type { ModelReply } from "../model/scripted-model.js";
 import { signThinking } from "../model/signature.js";
 import type { RequestLogEntry } from "../request-log.js";
 import type { EmulatorRequest } from "../request-types.js";
@@ -152,14 +154,23 @@ async function buildMessage(
   state: EmulatorState,
 ): Promise<{ message: ResponseMessage; partialInputs?: ReadonlyMap<number, string> }> {
   const compatible = state.settings.mode === "compatible";
-  const managed = applyContextManagement(apiRequest);
+  // A compaction block sent back replaces everything before it (the public API only; compatible servers have none).
+  const effective = compatible ? apiRequest : afterLastCompaction(apiRequest);
+  const managed = applyContextManagement(effective);
+  const compaction = compatible || fault !== undefined ? undefined : decideCompaction(managed.request);
   const flat = flattenRequest(managed.request, deletedReferencesOf(managed.request));
   const limits = modelLimits(apiRequest.model);
   // A compatible server keeps no Anthropic prompt cache: its own prefix cache reports instead.
   const billed = compatible ? undefined : state.ledger.process(apiRequest.model, flat, limits.minCacheableTokens);
   // Faulted requests never consume a scenario step: they get the default answer.
+  // Paused after compacting: the response is the compaction block alone, and no scenario step is taken.
+  const paused: ModelReply = { content: [], stopReason: "end_turn", outputTokens: 0, source: "summary" };
   const answer =
-    fault === undefined ? await state.model.respond(apiRequest, managed.request) : state.model.echo(apiRequest);
+    compaction?.pause === true
+      ? paused
+      : fault === undefined
+        ? await state.model.respond(apiRequest, managed.request)
+        : state.model.echo(apiRequest);
   const cut = cutAtMaxTokens(answer, apiRequest.max_tokens);
   if (cut !== undefined && answer.step !== undefined) state.model.rewind(answer.step);
   const reply = cut?.reply ?? answer;
@@ -170,8 +181,8 @@ async function buildMessage(
     type: "message",
     role: "assistant",
     model: apiRequest.model,
-    content,
-    stop_reason: reply.stopReason,
+    content: compaction === undefined ? content : [compaction.block, ...content],
+    stop_reason: compaction?.pause === true ? "compaction" : reply.stopReason,
     stop_sequence: null,
     stop_details: null,
     container: null,
@@ -189,6 +200,24 @@ async function buildMessage(
             output_tokens_details: null,
           },
   };
+  // The compatible mode is another server: it has no cache diagnostics.
+  const diagnostics = compatible ? undefined : state.cacheDiagnostics.diagnose(apiRequest, message.id);
+  if (diagnostics !== undefined) message.diagnostics = diagnostics;
+  if (compaction !== undefined) {
+    const pass = (type: "compaction" | "message", input: number, output: number) => ({
+      type,
+      input_tokens: input,
+      output_tokens: output,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation: null,
+    });
+    const iterations = [pass("compaction", compaction.inputTokens, compaction.outputTokens)];
+    // The message pass reads the summary and the turn after it, not the history the summary replaced.
+    if (!compaction.pause) iterations.push(pass("message", compaction.outputTokens, reply.outputTokens));
+    message.usage.iterations = iterations;
+    message.usage.output_tokens += compaction.outputTokens;
+  }
   if (apiRequest.context_management !== undefined) {
     message.context_management = { applied_edits: managed.appliedEdits };
     entry.appliedEdits = managed.appliedEdits;

@@ -2,8 +2,10 @@
  * The non-streaming response body and the usage object, as the API spells them.
  */
 import type { AssistantContentBlock, StopReason } from "../../messages/index.js";
+import type { CacheMissReason } from "../billing/cache-diagnostics.js";
 import type { AppliedEdit } from "../billing/context-management.js";
 import type { CacheUsage } from "../billing/ledger.js";
+import type { CompactionResponseBlock, IterationUsage } from "../billing/server-compaction.js";
 
 export interface ResponseUsage extends CacheUsage {
   output_tokens: number;
@@ -14,6 +16,8 @@ export interface ResponseUsage extends CacheUsage {
   inference_geo?: string | null;
   speed?: "standard" | "fast" | null;
   output_tokens_details?: { thinking_tokens: number } | null;
+  /** Per pass, when a server compaction ran (SDK `BetaIterationsUsage`). */
+  iterations?: IterationUsage[];
 }
 
 export interface ResponseMessage {
@@ -21,15 +25,17 @@ export interface ResponseMessage {
   type: "message";
   role: "assistant";
   model: string;
-  content: AssistantContentBlock[];
-  stop_reason: StopReason | null;
+  /** The model's blocks; a server compaction opens with its `compaction` block (server-compaction.ts). */
+  content: Array<AssistantContentBlock | CompactionResponseBlock>;
+  /** `compaction` only when a compact_20260112 edit paused after compacting. */
+  stop_reason: StopReason | "compaction" | null;
   stop_sequence: string | null;
   usage: ResponseUsage;
   /** No code-execution container is ever created: null, as the API says when none is in use. */
   container?: null;
   /** Detail for a refusal; null for every other stop. */
   stop_details?: null;
-  /** Cache diagnostics (only when the request asked for them; the emulator reports no divergence). */
-  diagnostics?: null;
+  /** Cache diagnostics: null unless the request asked for them and its prefix diverged (cache-diagnostics.ts). */
+  diagnostics?: { cache_miss_reason: CacheMissReason } | null;
   context_management?: { applied_edits: AppliedEdit[] };
 }

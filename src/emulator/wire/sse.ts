@@ -3,8 +3,10 @@
  * content_block_start → deltas → content_block_stop, message_delta (stop_reason, cumulative usage),
  * message_stop. Text and thinking are split into several deltas; tool input arrives as partial JSON.
  */
+
 import type { ServerResponse } from "node:http";
 import { type AssistantContentBlock, checkNever } from "../../messages/index.js";
+import type { CompactionResponseBlock } from "../billing/server-compaction.js";
 import type { ResponseMessage } from "./response.js";
 
 /** Characters per text or thinking delta. */
@@ -25,8 +27,10 @@ function splitText(text: string, size: number): string[] {
   return pieces;
 }
 
-function emptyBlock(block: AssistantContentBlock): Record<string, unknown> {
+function emptyBlock(block: AssistantContentBlock | CompactionResponseBlock): Record<string, unknown> {
   switch (block.type) {
+    case "compaction":
+      return { type: "compaction", content: null, encrypted_content: null };
     case "text":
       return { type: "text", text: "" };
     case "thinking":
@@ -41,11 +45,14 @@ function emptyBlock(block: AssistantContentBlock): Record<string, unknown> {
 }
 
 function deltas(
-  block: AssistantContentBlock,
+  block: AssistantContentBlock | CompactionResponseBlock,
   deltaChars: number,
   partialJson?: string,
 ): Array<Record<string, unknown>> {
   switch (block.type) {
+    case "compaction":
+      // One delta carries the whole summary (SDK `BetaCompactionContentBlockDelta`).
+      return [{ type: "compaction_delta", content: block.content, encrypted_content: block.encrypted_content }];
     case "text":
       return splitText(block.text, deltaChars).map((text) => ({ type: "text_delta", text }));
     case "thinking":
@@ -91,7 +98,7 @@ export function buildStreamEvents(
           stop_sequence: null,
           stop_details: null,
           container: null,
-          diagnostics: null,
+          diagnostics: message.diagnostics ?? null,
           usage: { ...usage, output_tokens: 1 },
         },
       },

@@ -73,8 +73,8 @@ export function engineOptions(
     ...(Object.keys(compaction).length > 0 ? { compaction } : {}),
     ...(cli.sessionEnv !== undefined ? { env: cli.sessionEnv } : {}),
     ...(settings !== undefined && Object.keys(settings.env).length > 0 ? { toolEnv: settings.env } : {}),
-    // settings.memoryFiles is the memory loader's switch; settings.mcpServers (raw, per file) is the MCP
-    // loader's input. Both are wired where those loaders join the engine's options.
+    // settings.mcpServers (raw, per file, with its path) is the MCP loader's input, wired where it joins.
+    ...(settings?.memoryFiles !== undefined ? { memoryFiles: settings.memoryFiles } : {}),
     ...(cli.model !== undefined ? { model: cli.model } : {}),
     ...(cli.provider !== undefined ? { platform: cli.provider } : {}),
     ...(cli.fallbackModel !== undefined ? { fallbackModel: cli.fallbackModel } : {}),

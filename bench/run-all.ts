@@ -49,6 +49,7 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   { name: "fuzz" },
   // A 90 MB upload three times, plus two short sessions: ~15 s.
   { name: "api-surface" },
+  { name: "mcp-session" },
 ];
 
 function numberAfter(text: string, pattern: RegExp): number | undefined {

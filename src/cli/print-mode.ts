@@ -7,10 +7,11 @@ import { isHookNotice } from "../hooks/index.js";
 import type { EngineEvent, TerminalReason } from "../loop/events.js";
 import { customCommandPrompt, loadCustomCommands } from "../memory/index.js";
 import { checkNever } from "../messages/index.js";
-import { sandboxNotice } from "../tools/tool-runtime.js";
+import { sandboxNotice } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { type CliIo, readAll, stdinHasInput } from "./io.js";
 import { resultObject, streamJsonLine } from "./json-output.js";
+import { openMcp } from "./mcp-session.js";
 import { TurnRenderer } from "./render.js";
 import { summarizeProblems } from "./resume-recap.js";
 import { RetryCountdown } from "./retry-countdown.js";
@@ -48,7 +49,15 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     }
   }
   requireCredentials(io.env, cli.provider);
-  const { engine, problems } = await openSession(cli, engineOptions(cli, io.cwd));
+  const mcp = await openMcp(cli, io);
+  let opened: Awaited<ReturnType<typeof openSession>>;
+  try {
+    opened = await openSession(cli, { ...engineOptions(cli, io.cwd), ...mcp.engineOptions });
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
+  const { engine, problems } = opened;
   const write = (text: string) => io.stdout.write(text);
   const problemLine = summarizeProblems(problems);
   if (problemLine !== undefined) io.stderr.write(`threadline: transcript: ${problemLine}\n`);
@@ -102,6 +111,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     process.off("SIGINT", onSigint);
     countdown?.stop();
     await engine.close();
+    await mcp.close();
   }
   if (end === undefined) throw new CliError("The turn ended without a result.");
   const result = resultObject(end, {

@@ -8,7 +8,6 @@ import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
 import { type CustomCommand, formatMemoryListing, loadedMemoryFiles } from "../memory/index.js";
 import { modelLimits } from "../messages/index.js";
-import { toolDefinitions } from "../request/index.js";
 import { listSessions } from "../transcript/index.js";
 import { formatContextReport, tierActivity } from "./context-report.js";
 import { formatCostReport, type SessionStats } from "./status-line.js";
@@ -30,6 +29,8 @@ export interface ReplHost {
   readonly home: string | undefined;
   /** Clears the terminal (a no-op without one). */
   clearScreen(): void;
+  /** `/mcp`: each MCP server's state, tools and last error. */
+  mcpStatus(): string;
   /** The user's and the project's custom commands (listed in /help). Default none. */
   readonly customCommands?: readonly CustomCommand[];
 }
@@ -66,12 +67,17 @@ const COMMANDS: SlashCommand[] = [
           model: engine.model,
           contextWindow: modelLimits(engine.model, engine.config.modelOverrides).contextWindow,
           systemPrompt: engine.config.systemPrompt,
-          tools: toolDefinitions([...engine.tools]),
+          tools: engine.requestToolDefinitions(),
           settings: engine.config.compaction,
         }),
       );
       return undefined;
     },
+  },
+  {
+    name: "mcp",
+    summary: "MCP servers: state, tools and last error",
+    run: (host) => void host.print(host.mcpStatus()),
   },
   {
     name: "cache",

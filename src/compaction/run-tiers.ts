@@ -15,7 +15,7 @@ import type { Tier, TierOutput, TierPass } from "./tier.js";
 import type { CompactionInput, CompactionOutput } from "./types.js";
 
 /**
- * The tiers, in the order every pass runs them (PIPELINE §3): snip shrinks what microcompact scans;
+ * The tiers, in the order every pass runs them (docs/PIPELINE.md §3): snip shrinks what microcompact scans;
  * microcompact's cache edits are placed before collapse projects; collapse may make autocompact unnecessary;
  * autocompact is the backstop. The prompt-too-long chain asks them in the same order.
  */

@@ -1,6 +1,6 @@
 /** The contract between the agent loop and the compaction tiers. */
 import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../messages/index.js";
-import type { ContextManagementEdit } from "../request/types.js";
+import type { ContextManagementEdit } from "../request/index.js";
 import type { ForkRunner } from "./fork-runner.js";
 import type { CompactionSettings } from "./settings.js";
 
@@ -88,6 +88,6 @@ export interface CompactionOutput {
   expectCacheDrop?: string;
   /** Estimated context tokens after this pass, when a tier changed the view (the last usage is then stale). */
   tokens?: number;
-  /** A compaction happened: header latches reset (PIPELINE §4). */
+  /** A compaction happened: header latches reset (docs/PIPELINE.md §4). */
   compacted?: boolean;
 }

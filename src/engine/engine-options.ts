@@ -3,13 +3,11 @@
  */
 import type { CompactionSettings } from "../compaction/index.js";
 import type { LoopConfig } from "../loop/query.js";
+import type { DeferredToolLoading } from "../mcp/index.js";
 import type { TimelineEntry } from "../messages/index.js";
-import type { PlatformName } from "../provider/index.js";
-import type { Provider } from "../provider/types.js";
+import type { PlatformName, Provider } from "../provider/index.js";
 import type { HooksSettings } from "../settings/index.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import type { SecretEnvSettings } from "../tools/secret-env.js";
-import type { AnyTool } from "../tools/types.js";
+import type { AnyTool, PermissionPolicy, SecretEnvSettings } from "../tools/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
 import type { SubagentType } from "./subagent-types.js";
 
@@ -26,6 +24,18 @@ export interface QueryEngineOptions {
   fallbackModel?: string;
   /** Default: Read, Write, Edit, Bash, Grep, Glob, plus Snip when snip is on. */
   tools?: AnyTool[];
+  /**
+   * Tools added after the built-in ones (MCP servers' tools, ToolSearch), asked again at every turn start so a
+   * server that connects late is found; a name already present is kept, never replaced or removed. Deferred
+   * tools (`deferLoading`) enter the tools block only once ToolSearch has loaded them and a compaction has
+   * passed (mcp/tool-search.ts). Default none.
+   */
+  extraTools?: () => readonly AnyTool[];
+  /**
+   * When definitions ToolSearch returned join the tools block (mcp/tool-search.ts). Default
+   * `DEFAULT_DEFERRED_TOOL_LOADING` ("next-compaction").
+   */
+  deferredToolLoading?: DeferredToolLoading;
   /** Subagent types the Agent tool offers; `false` leaves Agent out. Default DEFAULT_SUBAGENT_TYPES unless `tools` is given. */
   agents?: readonly SubagentType[] | false;
   /** Offer the REPL tool (primitive calls recorded as virtual pairs). Default true unless `tools` is given. */

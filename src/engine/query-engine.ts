@@ -12,33 +12,36 @@ import {
   newAutoCompactSession,
 } from "../compaction/index.js";
 import { HookRunner, hookContextEntries } from "../hooks/index.js";
-import { type EngineEvent, emptyUsage, type TurnUsage } from "../loop/events.js";
+import type { EngineEvent } from "../loop/events.js";
 import { type LoopConfig, type LoopState, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
+import { loadedToolNames, requestTools } from "../mcp/index.js";
 import { attachmentExtra, createSkillTool, loadSkills, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
 import {
+  addUsage,
   contentText,
   createAttachmentEntry,
   createUserEntry,
   DEFAULT_MODEL,
+  emptyUsage,
   type ModelLimits,
+  type TurnUsage,
   type UserContentBlock,
 } from "../messages/index.js";
+import type { Provider } from "../provider/index.js";
 import { createProvider } from "../provider/index.js";
-import type { Provider } from "../provider/types.js";
 import {
   announcedFeaturesFromEntries,
   emptyLatches,
   latchesFromEntries,
   NormalizeMemo,
   serverFeaturesFromEntries,
+  type ToolDefinition,
   toolDefinitions,
 } from "../request/index.js";
 import { Timeline } from "../timeline/index.js";
-import { defaultTools } from "../tools/index.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import { createToolRuntime, type SandboxStatus } from "../tools/tool-runtime.js";
-import type { AnyTool, ToolRuntime } from "../tools/types.js";
+import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
+import { createToolRuntime, defaultTools, type SandboxStatus } from "../tools/index.js";
 import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
@@ -49,6 +52,7 @@ import type { SessionMemory } from "./session-memory.js";
 import { defaultTranscript, loadResumedSession } from "./session-store.js";
 import { sessionAgentTools } from "./subagent-tools.js";
 import { buildSystemPrompt } from "./system-prompt.js";
+import { ToolRegistry } from "./tool-registry.js";
 
 export type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 
@@ -66,7 +70,7 @@ export class QueryEngine {
   readonly toolRuntime: ToolRuntime;
   /** Usage summed over the whole session. */
   readonly totals: TurnUsage = emptyUsage();
-  readonly #tools: Map<string, AnyTool>;
+  readonly #tools: ToolRegistry;
   readonly #policy: PermissionPolicy;
   readonly #options: QueryEngineOptions;
   readonly #finisher: BackgroundFinisher;
@@ -126,7 +130,7 @@ export class QueryEngine {
       ...(modelOverrides ? { modelOverrides } : {}),
     };
     const tools = options.tools ?? [...defaultTools(), ...(compaction.snip ? [createSnipTool()] : [])];
-    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.#tools = new ToolRegistry(tools, () => this.#options.extraTools?.() ?? []);
     this.#policy = { mode: "default", allow: [], deny: [], ...options.permission };
     const { runtime, sandbox } = createToolRuntime({
       env,
@@ -245,6 +249,19 @@ export class QueryEngine {
     return [...this.#tools.values()];
   }
 
+  /**
+   * The tools block of the next request: every tool but the deferred ones ToolSearch has not loaded before the
+   * latest compaction (a pure function of the timeline). Tools from `extraTools` that appeared since the last
+   * turn are added first.
+   */
+  requestToolDefinitions(): ToolDefinition[] {
+    this.#tools.addExtraTools();
+    const tools = [...this.#tools.values()];
+    if (!tools.some((tool) => tool.deferLoading === true)) return toolDefinitions(tools);
+    const loaded = loadedToolNames(this.timeline.entries, this.#options.deferredToolLoading);
+    return toolDefinitions(requestTools(tools, loaded));
+  }
+
   /** Add a task to run after each turn (collapse ctx-agent, session memory, metrics). */
   addBackgroundHook(hook: BackgroundHook): void {
     this.#finisher.add(hook);
@@ -294,7 +311,7 @@ export class QueryEngine {
         transcript: this.transcript,
         provider: this.provider,
         tools: this.#tools,
-        toolDefinitions: toolDefinitions([...this.#tools.values()]),
+        toolDefinitions: this.requestToolDefinitions(),
         policy: options.allowedTools?.length
           ? { ...this.#policy, allow: [...this.#policy.allow, ...options.allowedTools] }
           : this.#policy,
@@ -447,11 +464,6 @@ export class QueryEngine {
   }
 
   #addTotals(usage: TurnUsage): void {
-    this.totals.inputTokens += usage.inputTokens;
-    this.totals.outputTokens += usage.outputTokens;
-    this.totals.cacheReadInputTokens += usage.cacheReadInputTokens;
-    this.totals.cacheCreationInputTokens += usage.cacheCreationInputTokens;
-    this.totals.requests += usage.requests;
-    this.totals.costUsd += usage.costUsd;
+    addUsage(this.totals, usage);
   }
 }

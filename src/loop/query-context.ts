@@ -9,13 +9,18 @@ import type { HookRunner } from "../hooks/index.js";
 import type { MemorySession } from "../memory/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import { isPinOrCompactBoundary } from "../messages/index.js";
-import type { Provider } from "../provider/types.js";
-import type { LatchState, NormalizeMemo, RequestSettings, ServerFeature } from "../request/index.js";
+import type { Provider } from "../provider/index.js";
+import type {
+  CacheEditPin,
+  LatchState,
+  NormalizeMemo,
+  RequestSettings,
+  ServerFeature,
+  ToolDefinition,
+} from "../request/index.js";
 import { withoutServerFeatures } from "../request/index.js";
-import type { CacheEditPin, ToolDefinition } from "../request/types.js";
 import { filterGrowing, type Timeline } from "../timeline/index.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import type { AnyTool, ToolRuntime } from "../tools/types.js";
+import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
 
 /** What a forked request inherits from its parent turn: the exact request settings, latches and pins. */

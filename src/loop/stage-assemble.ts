@@ -6,8 +6,8 @@
  */
 import type { CompactionOutput } from "../compaction/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
+import type { AssembledRequest } from "../request/index.js";
 import { assembleRequest, latchRecord, type RequestSettings, withoutServerFeatures } from "../request/index.js";
-import type { AssembledRequest } from "../request/types.js";
 import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
 import type { EngineEvent } from "./events.js";
 import { defaultRequestSettings, pinsFromEntries } from "./query-context.js";
@@ -63,9 +63,10 @@ export async function* assembleStage(
   const { context, recorder } = turn;
   const { state, config } = context;
   const pins = pinsFromEntries(context.timeline.entries);
+  const settings = settingsFor(turn, compaction, state.model);
   const assembled = assembleRequest({
     messages: compaction.messages,
-    settings: settingsFor(turn, compaction, state.model),
+    settings,
     latches: state.latches,
     pins,
     newCacheEdits: compaction.newCacheEdits,
@@ -77,7 +78,7 @@ export async function* assembleStage(
     recorder.append(latchRecord(state.latches, context.sessionId, context.now(), state.features));
   }
   state.lastRequest = {
-    settings: settingsFor(turn, compaction, state.model),
+    settings,
     latches: state.latches,
     pins: [...pins, ...assembled.newPins],
   };

@@ -88,9 +88,9 @@ export async function* compactStage(
     if (entries.length > 0) compaction.messages = [...compaction.messages, ...entries];
     for (const notice of outcome.notices) yield turn.recorder.notice("warning", notice);
   }
-  // Latches reset on compaction (PIPELINE §4); the boundary makes a resume agree.
+  // Latches reset on compaction (docs/PIPELINE.md §4); the boundary makes a resume agree.
   if (compaction.compacted === true) context.state.latches = emptyLatches();
-  if (compaction.compacted === true) detector?.expectDrop("compaction"); // PIPELINE §8: not a break
+  if (compaction.compacted === true) detector?.expectDrop("compaction"); // docs/PIPELINE.md §8: not a break
   if (compaction.expectCacheDrop) detector?.expectDrop(compaction.expectCacheDrop);
   // Cache edits delete tokens from the cached prefix on purpose: the read may fall by that much, no more.
   if (compaction.newCacheEdits.length > 0)

@@ -4,7 +4,7 @@
  * SKILL.md body with the folder it lives in, so the model can Read the files beside it.
  */
 import { z } from "zod";
-import type { Tool } from "../tools/types.js";
+import type { Tool } from "../tools/index.js";
 import { type Skill, skillBody } from "./skills.js";
 
 const inputSchema = z.strictObject({

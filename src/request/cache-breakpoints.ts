@@ -25,8 +25,7 @@ import type {
   ContentBlock,
   ToolResultBlock,
 } from "../messages/index.js";
-import { memoizeByObject } from "../timeline/identity-memo.js";
-import { sharedPrefixLength } from "../timeline/index.js";
+import { memoizeByObject, sharedPrefixLength } from "../timeline/index.js";
 import { isBlank } from "./normalize/working-message.js";
 import type { CacheEditPin, SystemBlock } from "./types.js";
 

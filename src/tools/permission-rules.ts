@@ -22,11 +22,22 @@ export interface PermissionRule {
 
 /** Parses `Name` or `Name(specifier)`; returns undefined for text that is neither. */
 export function parsePermissionRule(rule: string): PermissionRule | undefined {
-  const match = /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s.exec(rule.trim());
+  const match = /^([A-Za-z0-9_-]+(?:__\*)?)(?:\((.*)\))?$/s.exec(rule.trim());
   if (match === null) return undefined;
   const toolName = match[1] ?? "";
   const specifier = match[2];
   return specifier === undefined || specifier === "" ? { toolName } : { toolName, specifier };
+}
+
+/**
+ * Whether a rule's tool name covers `toolName`: the same name, or an MCP server's prefix — `mcp__server` or
+ * `mcp__server__*` covers every `mcp__server__<tool>` (Claude Code's rule forms for MCP; docs/MCP.md).
+ */
+export function ruleNamesTool(ruleName: string, toolName: string): boolean {
+  if (ruleName === toolName) return true;
+  if (!ruleName.startsWith("mcp__")) return false;
+  const server = ruleName.endsWith("__*") ? ruleName.slice(0, -3) : ruleName;
+  return !server.slice(5).includes("__") && toolName.startsWith(`${server}__`);
 }
 
 /** Shell syntax after which a prefix no longer says what runs (chains, substitutions, redirections). */
@@ -55,8 +66,7 @@ export function ruleCoversTool(rule: PermissionRule, toolName: string): boolean 
   if (rule.toolName === toolName) return true;
   if (PATH_RULE_FAMILIES[rule.toolName]?.includes(toolName) === true) return true;
   if (rule.toolName === "Task" && toolName === "Agent") return true;
-  const server = /^mcp__([^_](?:[^_]|_(?!_))*)(?:__\*)?$/.exec(rule.toolName);
-  return server !== null && toolName.startsWith(`mcp__${server[1]}__`);
+  return ruleNamesTool(rule.toolName, toolName);
 }
 
 /** The kind of specifier a rule has for this tool. */

@@ -4,7 +4,7 @@
  */
 import type { CacheEditDelete, MessageEntry, SystemEntry, TimelineEntry } from "../../messages/index.js";
 import { createSystemEntry } from "../../messages/index.js";
-import type { ContextManagementEdit } from "../../request/types.js";
+import type { ContextManagementEdit } from "../../request/index.js";
 import type { RecordChain } from "../record-chain.js";
 import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveBatchKeepRecent, effectiveKeepRecent } from "../settings.js";
 import { tokenCountWithEstimation } from "../thresholds.js";

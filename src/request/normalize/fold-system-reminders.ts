@@ -11,7 +11,7 @@ import {
   type ToolResultBlock,
   type ToolResultContentBlock,
 } from "../../messages/index.js";
-import { DerivedCache } from "../../timeline/identity-memo.js";
+import { DerivedCache } from "../../timeline/index.js";
 import { toolResultWithContent } from "./canonical-block.js";
 import { isSystemReminderText, type WorkingMessage, withContent } from "./working-message.js";
 

@@ -6,6 +6,7 @@ import type { LoopConfig } from "../loop/query.js";
 import type { DeferredToolLoading } from "../mcp/index.js";
 import type { TimelineEntry } from "../messages/index.js";
 import type { PlatformName, Provider } from "../provider/index.js";
+import type { HooksSettings } from "../settings/index.js";
 import type { AnyTool, PermissionPolicy, SecretEnvSettings } from "../tools/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
 import type { SubagentType } from "./subagent-types.js";
@@ -95,6 +96,20 @@ export interface QueryEngineOptions {
   additionalDirectories?: string[];
   /** Entries to start from (resume). */
   initialEntries?: readonly TimelineEntry[];
+  /**
+   * Command hooks by event, as settings files hold them (`loadSettings(...).settings.hooks`). They run with the
+   * tools' environment (secrets removed) and `CLAUDE_PROJECT_DIR` = `cwd`. Default none.
+   */
+  hooks?: HooksSettings;
+  /** SessionStart's `source` for a new session: "clear" after /clear. Default "startup" ("resume" when resuming). */
+  sessionStartSource?: "startup" | "clear";
+  /** A hook's time limit when its settings give none. Default DEFAULT_HOOK_TIMEOUT_MS (60 s). */
+  hookTimeoutMs?: number;
+  /**
+   * Variables tool processes and hooks get on top of this process's environment (a settings file's `env`);
+   * secrets among them are removed as always (tools/secret-env.ts). Default none.
+   */
+  toolEnv?: Readonly<Record<string, string>>;
   /** Clock, for tests. Default `() => new Date()`. */
   now?: () => Date;
   env?: NodeJS.ProcessEnv;

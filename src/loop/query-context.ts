@@ -5,6 +5,7 @@
 import type { CacheBreakDetector } from "../cache/index.js";
 import type { AutoCompactSession, CompactionSettings, ForkRunner, SideRequestBill } from "../compaction/index.js";
 import { cacheEditingEnabled } from "../compaction/index.js";
+import type { HookRunner } from "../hooks/index.js";
 import type { MemorySession } from "../memory/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import { isPinOrCompactBoundary } from "../messages/index.js";
@@ -89,6 +90,10 @@ export interface QueryContext {
   forkFactory?: ForkFactory;
   /** Autocompact state kept for the session (circuit breaker, session memory). Default: fresh per turn. */
   autoCompact?: AutoCompactSession;
+  /** Command hooks from settings (tool, stop and compaction events). Default none: no hook runs. */
+  hooks?: HookRunner;
+  /** Which event runs when the loop is about to stop: "SubagentStop" inside a subagent. Default "Stop". */
+  stopHookEvent?: "Stop" | "SubagentStop";
   /**
    * The session's memory files: nested ones are attached when a tool first touches their subtree, and every
    * loaded one is attached again when a tier took it out of the view. Default none (memory files off).

@@ -3,6 +3,7 @@
  * records them, resets the latches after a compaction and tells the cache detector which drop to expect.
  */
 import { type CompactionInput, type CompactionOutput, runCompactionTiers } from "../compaction/index.js";
+import { type HookRunner, hookContextEntries } from "../hooks/index.js";
 import { attachmentExtra, loadedMemory, MEMORY_ATTACHMENT_TYPE, memoryToReattach } from "../memory/index.js";
 import { createAttachmentEntry, estimateTextTokens, type ModelLimits } from "../messages/index.js";
 import { emptyLatches } from "../request/index.js";
@@ -35,6 +36,30 @@ export function compactionInput(turn: TurnState, limits: ModelLimits): Compactio
     ...(turn.restoreFile ? { restoreFile: turn.restoreFile } : {}),
     cacheTtl: config.cacheTtl ?? "5m",
     ...(context.memory !== undefined ? { reservedAttachmentTokens: memoryTokens(timeline.entries) } : {}),
+    ...(context.hooks?.has("PreCompact") === true
+      ? { beforeCompact: preCompactHooks(context.hooks, turn.hookNotices, context.signal) }
+      : {}),
+  };
+}
+
+/**
+ * PreCompact hooks as compaction's `beforeCompact`: run with the trigger and the person's instructions; what
+ * they print (stdout, or `additionalContext`) joins the summary instructions. Notices wait in `notices`.
+ */
+export function preCompactHooks(
+  hooks: HookRunner,
+  notices: string[],
+  signal?: AbortSignal,
+): NonNullable<CompactionInput["beforeCompact"]> {
+  return async (trigger, instructions) => {
+    const outcome = await hooks.run(
+      "PreCompact",
+      { trigger, custom_instructions: instructions ?? "" },
+      trigger,
+      signal,
+    );
+    notices.push(...outcome.notices);
+    return outcome.context.length > 0 ? outcome.context.join("\n\n") : undefined;
   };
 }
 
@@ -56,6 +81,19 @@ export async function* compactStage(
     if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
   }
   yield* reattachMemory(turn, compaction);
+  for (const notice of turn.hookNotices.splice(0)) yield turn.recorder.notice("warning", notice);
+  // After a compaction the session starts over from its summary: SessionStart hooks run with source "compact".
+  if (compaction.compacted === true && context.hooks?.has("SessionStart") === true) {
+    const outcome = await context.hooks.run("SessionStart", { source: "compact" }, "compact", context.signal);
+    const entries = hookContextEntries(turn.recorder.context(), "SessionStart", outcome.context);
+    for (const entry of entries) {
+      turn.recorder.append(entry);
+      yield { type: "entry", entry };
+    }
+    // Sent in this request too; the records sit at the timeline's end, where the next pass projects them.
+    if (entries.length > 0) compaction.messages = [...compaction.messages, ...entries];
+    for (const notice of outcome.notices) yield turn.recorder.notice("warning", notice);
+  }
   // Latches reset on compaction (docs/PIPELINE.md §4); the boundary makes a resume agree.
   if (compaction.compacted === true) context.state.latches = emptyLatches();
   if (compaction.compacted === true) detector?.expectDrop("compaction"); // docs/PIPELINE.md §8: not a break

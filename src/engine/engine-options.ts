@@ -6,6 +6,7 @@ import type { LoopConfig } from "../loop/query.js";
 import type { TimelineEntry } from "../messages/index.js";
 import type { PlatformName } from "../provider/index.js";
 import type { Provider } from "../provider/types.js";
+import type { ServerCompactionSettings } from "../request/index.js";
 import type { PermissionPolicy } from "../tools/permissions.js";
 import type { SecretEnvSettings } from "../tools/secret-env.js";
 import type { AnyTool } from "../tools/types.js";
@@ -60,6 +61,11 @@ export interface QueryEngineOptions {
   /** Project key sessions are filed under in a database store. Default the cwd's slug (`cwdSlug(cwd)`). */
   project?: string;
   compaction?: Partial<CompactionSettings>;
+  /**
+   * Trigger, pause and instructions of server-side compaction, sent only where the provider declares
+   * `serverCompaction` (THREADLINE_SERVER_COMPACTION=on). Default DEFAULT_SERVER_COMPACTION_SETTINGS.
+   */
+  serverCompaction?: Partial<ServerCompactionSettings>;
   /** Keep a background session-memory summary that autocompact can use without a model call. Default true. */
   sessionMemory?: boolean;
   /** Model requests allowed per turn (default unlimited). */

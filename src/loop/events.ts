@@ -10,7 +10,7 @@ import type {
   Usage,
   UserEntry,
 } from "../messages/index.js";
-import { costUsd } from "../messages/pricing.js";
+import { billedUsage, costUsd } from "../messages/pricing.js";
 import type { ResponseEvent } from "../provider/types.js";
 import type { AssembledRequest } from "../request/types.js";
 
@@ -23,7 +23,9 @@ export type ContinueReason =
   /** The server refused a feature; it is off for the session and the request goes again without it. */
   | "feature_off"
   | "collapse_drain"
-  | "reactive_compact";
+  | "reactive_compact"
+  /** The server compacted and paused (`stop_reason: "compaction"`): the turn goes on from its summary. */
+  | "server_compaction";
 
 /** Why the loop stopped (defined with the vocabulary, where the Agent tool reads it too). */
 export type { TerminalReason };
@@ -97,6 +99,8 @@ export function addUsage(
   usage: Usage,
   prices: { inputPerMTok: number; outputPerMTok: number },
 ): void {
+  // Server-side compaction bills each pass (usage.iterations), not only the top-level figures.
+  usage = billedUsage(usage);
   const cacheRead = usage.cache_read_input_tokens ?? 0;
   const cacheWrite = usage.cache_creation_input_tokens ?? 0;
   const write1h = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;

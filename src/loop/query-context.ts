@@ -8,7 +8,13 @@ import { cacheEditingEnabled } from "../compaction/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import { isPinOrCompactBoundary } from "../messages/index.js";
 import type { Provider } from "../provider/types.js";
-import type { LatchState, NormalizeMemo, RequestSettings, ServerFeature } from "../request/index.js";
+import type {
+  LatchState,
+  NormalizeMemo,
+  RequestSettings,
+  ServerCompactionSettings,
+  ServerFeature,
+} from "../request/index.js";
 import { withoutServerFeatures } from "../request/index.js";
 import type { CacheEditPin, ToolDefinition } from "../request/types.js";
 import { filterGrowing, type Timeline } from "../timeline/index.js";
@@ -41,6 +47,8 @@ export interface LoopConfig {
   maxTokens?: number;
   cacheTtl?: "5m" | "1h";
   compaction: CompactionSettings;
+  /** How server-side compaction is asked for where the server declares it. Default DEFAULT_SERVER_COMPACTION_SETTINGS. */
+  serverCompaction?: Partial<ServerCompactionSettings>;
   modelOverrides?: Partial<ModelLimits>;
   metadata?: { user_id?: string };
 }

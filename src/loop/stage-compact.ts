@@ -43,7 +43,12 @@ export async function* compactStage(
 ): AsyncGenerator<EngineEvent, CompactionOutput> {
   const { context } = turn;
   const detector = context.cacheDetector;
-  const compaction = await runCompactionTiers(compactionInput(turn, limits)).finally(() => recordSideRequests(turn));
+  const input = compactionInput(turn, limits);
+  // Server-side compaction where declared replaces autocompact here; the overflow chain keeps its own backstop.
+  const declared = capabilities(turn);
+  const serverCompacts = declared.serverCompaction === true && declared.betas !== false;
+  const tiers = serverCompacts ? withoutAutocompact(input) : input;
+  const compaction = await runCompactionTiers(tiers).finally(() => recordSideRequests(turn));
   for (const record of compaction.records) {
     turn.recorder.append(record);
     if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
@@ -60,4 +65,9 @@ export async function* compactStage(
       Math.ceil(cachedDeleteTokens(compaction.records) * DEFAULT_CACHE_EDIT_ESTIMATE_SLACK),
     );
   return compaction;
+}
+
+/** The tiers' input with autocompact off (the server compacts; docs/API-SURFACE.md "Server-side compaction"). */
+function withoutAutocompact(input: CompactionInput): CompactionInput {
+  return { ...input, settings: { ...input.settings, autocompact: false } };
 }

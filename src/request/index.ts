@@ -5,6 +5,7 @@ export * from "./latches.js";
 export { NormalizeMemo, normalizeIncrementally } from "./normalize/incremental.js";
 export * from "./normalize/index.js";
 export * from "./params.js";
+export * from "./server-compaction.js";
 export * from "./server-features.js";
 export * from "./settings.js";
 export * from "./short-id.js";

@@ -13,7 +13,8 @@
  * - a placeholder between the compaction block and the answer after the pause (ensure-alternation not merging)
  *   fails it too (the answer is then a second assistant message);
  * - billing the top-level usage only (`billedUsage` returning `usage`) fails "every pass is billed";
- * - sending the edit without the capability fails "not declared, never sent".
+ * - sending the edit without the capability (betas declared) fails "not declared, never sent";
+ * - leaving compaction blocks out of the transcript check (content-check.ts) fails "a resume after it".
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { RequestLogEntry } from "../../src/emulator/index.js";
@@ -94,6 +95,9 @@ describe("server-side compaction, where the server declares it", () => {
       const { cache_control: _marker, ...block } = (compacted!.content as Record<string, unknown>[])[0]!;
       expect(compactions).toContainEqual(block);
       expect(Object.keys(block)).toEqual(["type", "content", "encrypted_content"]);
+      // The answer after a pause continues the compaction's message: no placeholder between them.
+      const placeholders = bodyOf(entry).messages.filter((message) => JSON.stringify(message).includes("(no content)"));
+      expect(placeholders.length).toBe(1);
     }
     // Nothing before the block is billed: the request after the second compaction is far under the trigger.
     const last = sent.at(-1)!;
@@ -160,7 +164,12 @@ describe("server-side compaction, where the server declares it", () => {
   });
 
   it("not declared, never sent", async () => {
-    harness = await startHarness({ scenario: answers }, { model: MODEL, serverCompaction: { triggerTokens: TRIGGER } });
+    // Betas declared, server compaction not: the capability alone decides.
+    harness = await startHarness(
+      { scenario: answers },
+      { model: MODEL, serverCompaction: { triggerTokens: TRIGGER } },
+      { capabilities: { betas: true } },
+    );
     turnEnd(await collect(harness.engine.submitMessage("Hello")));
     for (const entry of posts(harness)) {
       expect(bodyOf(entry).context_management).toBeUndefined();

@@ -49,6 +49,8 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   { name: "fuzz" },
   // A 90 MB upload three times, plus two short sessions: ~15 s.
   { name: "api-surface" },
+  // Four runs of a 108-step session (own autocompact vs server-side compaction at 64K and 200K): ~1 min.
+  { name: "server-compaction" },
 ];
 
 function numberAfter(text: string, pattern: RegExp): number | undefined {

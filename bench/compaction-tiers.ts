@@ -14,6 +14,11 @@
  *
  *   node --import tsx bench/compaction-tiers.ts [--windows 200000,1000000] [--tasks 20] [--jobs N]
  *     [--configs "name|name" | --all]   (default: the published rows; --all adds the experiments)
+ *     [--no-write]                      (a run of the default shape and windows rewrites its section of
+ *                                        bench/README.md; a partial run never does)
+ *
+ * The cost floor is computed here from the logged requests of the run that clears nothing (tiers off at the
+ * 1M window, which completes): see `FloorTerms`.
  */
 import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
@@ -22,13 +27,13 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { CompactionSettings } from "../src/compaction/index.js";
 import { CLEARED_TOOL_RESULT_PREFIX } from "../src/compaction/index.js";
-import { startEmulator } from "../src/emulator/index.js";
+import { type EmulatorRequest, flattenRequest, startEmulator } from "../src/emulator/index.js";
 import { QueryEngine } from "../src/engine/query-engine.js";
 import type { ApiMessage } from "../src/messages/index.js";
 import { AnthropicProvider } from "../src/provider/index.js";
 import type { MessagesRequest } from "../src/request/types.js";
 import { makeTempDir } from "../support/temp-dir.js";
-import { dollars, type SessionCost, sessionCost } from "./lib/cost.js";
+import { dollars, PRICE, type SessionCost, sessionCost } from "./lib/cost.js";
 import {
   DEFAULT_LONG_SESSION,
   type LongSessionShape,
@@ -36,7 +41,9 @@ import {
   longSessionSteps,
   writeLongSessionFiles,
 } from "./lib/long-session.js";
+import { writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
+import { renderMarkdownTable } from "./lib/table.js";
 
 /** Tool results that must stay verbatim in every main request (unless the session is over the window). */
 const VERBATIM_RECENT = 3;
@@ -93,11 +100,66 @@ const CONFIGS: Config[] = [
   { name: "defaults, batches keep 5", compaction: { batchKeepRecentToolResults: 5 }, extra: true },
 ];
 
+/**
+ * The least any policy that keeps the last VERBATIM_RECENT tool results verbatim can pay for this session,
+ * from the requests of a run that clears nothing: every block a request adds is written to the cache once
+ * (1.25×: it is re-read by later requests, so writing beats sending it uncached), every request reads the
+ * tools and system prompt and the kept results it did not just add (0.1×), and every response's output is
+ * paid (5×). Nothing else is needed: everything beyond that (earlier results, rewrites after a clear,
+ * re-reads) is what a clearing policy trades against.
+ */
+interface FloorTerms {
+  /** Tokens of the tool_result blocks first sent by each request (each written once). */
+  newToolResults: number;
+  /** Tokens of every other block first sent (prompts, the model's turns, the first request's tools and system). */
+  newOther: number;
+  /** Tools and system tokens read by every request after the first. */
+  baseReads: number;
+  /** Tokens of the last VERBATIM_RECENT results each request holds but did not add (read, not written). */
+  keptReads: number;
+  output: number;
+  requests: number;
+}
+
+function floorCost(terms: FloorTerms): number {
+  return (
+    PRICE.write5m * (terms.newToolResults + terms.newOther) +
+    PRICE.read * (terms.baseReads + terms.keptReads) +
+    PRICE.output * terms.output
+  );
+}
+
 interface Result extends SessionCost {
   completedTasks: number;
   stoppedBy: string;
   verbatimViolations: number;
   seconds: number;
+  /** Only for the run that clears nothing (tiers off). */
+  floor?: FloorTerms;
+}
+
+/** Adds one main request of a run that clears nothing to `terms`; `previous` is the block count before it. */
+function addFloorTerms(terms: FloorTerms, body: EmulatorRequest, output: number, previous: number): number {
+  const blocks = flattenRequest(body, new Set());
+  const isResult = (path: string): boolean => {
+    const match = /^messages\.(\d+)\.content\.(\d+)$/.exec(path);
+    if (match === null) return false;
+    const content = body.messages[Number(match[1])]?.content;
+    return Array.isArray(content) && content[Number(match[2])]?.type === "tool_result";
+  };
+  const resultIndexes = blocks.flatMap((block, index) => (isResult(block.path) ? [index] : []));
+  const kept = new Set(resultIndexes.slice(-VERBATIM_RECENT));
+  for (const [index, block] of blocks.entries()) {
+    const base = block.path.startsWith("tools.") || block.path.startsWith("system");
+    if (index >= previous) {
+      if (isResult(block.path)) terms.newToolResults += block.tokens;
+      else terms.newOther += block.tokens;
+    } else if (base) terms.baseReads += block.tokens;
+    else if (kept.has(index)) terms.keptReads += block.tokens;
+  }
+  terms.output += output;
+  terms.requests++;
+  return blocks.length;
 }
 
 /** Of the last VERBATIM_RECENT tool results of a request, how many were cleared or deleted. */
@@ -139,13 +201,24 @@ async function run(config: Config, window: number, shape: LongSessionShape): Pro
   });
   let violations = 0;
   let checked = 0;
+  const clearsNothing = config.name === "tiers off";
+  const floor: FloorTerms = { newToolResults: 0, newOther: 0, baseReads: 0, keptReads: 0, output: 0, requests: 0 };
+  let previousBlocks = 0;
   // Each logged body is checked once and then dropped: holding every request of a 1M-window session
   // (~1 GB of parsed JSON) only feeds the garbage collector.
   const checkNewRequests = (): void => {
     for (; checked < emulator.requests.length; checked++) {
       const record = emulator.requests[checked]!;
-      if ((record.source === "scenario" || record.source === "reread") && record.body !== undefined)
+      if ((record.source === "scenario" || record.source === "reread") && record.body !== undefined) {
         violations += verbatimViolations(record.body as MessagesRequest);
+        if (clearsNothing && record.status === 200)
+          previousBlocks = addFloorTerms(
+            floor,
+            record.body as EmulatorRequest,
+            record.usage?.output_tokens ?? 0,
+            previousBlocks,
+          );
+      }
       record.body = undefined;
     }
   };
@@ -175,6 +248,7 @@ async function run(config: Config, window: number, shape: LongSessionShape): Pro
     stoppedBy,
     verbatimViolations: violations,
     seconds: (performance.now() - started) / 1000,
+    ...(clearsNothing ? { floor } : {}),
   };
 }
 
@@ -226,6 +300,7 @@ const { values } = parseArgs({
     configs: { type: "string", default: "" },
     jobs: { type: "string", default: String(availableParallelism()) },
     all: { type: "boolean", default: false },
+    "no-write": { type: "boolean", default: false },
     child: { type: "string" },
   },
 });
@@ -305,7 +380,7 @@ async function main(): Promise<void> {
         `${name.padEnd(34)}${format(result.cost).padStart(13)}${dollars(result.cost).toFixed(2).padStart(8)}${ratio.padStart(7)}${format(result.sideCost).padStart(12)}${String(result.requests).padStart(7)}${String(result.rereads).padStart(9)}${String(result.factsLost).padStart(6)}${String(result.completedTasks).padStart(6)}  ${(result.verbatimViolations === 0 ? "yes" : `no (${result.verbatimViolations})`).padEnd(12)}${result.stoppedBy} (${result.seconds.toFixed(1)} s)`,
       );
     }
-    const label = `${window / 1000}K window`;
+    const label = `${windowLabel(window)} window`;
     for (const [name, result] of results) {
       reportResult({
         bench: "compaction-tiers",
@@ -316,11 +391,119 @@ async function main(): Promise<void> {
       });
     }
   }
+  const floorRun = done.find((item) => item.result.floor !== undefined && item.result.stoppedBy === "completed");
+  const floor = floorRun?.result.floor;
+  if (floor !== undefined) {
+    console.log(
+      `\ncost floor (keeping the last ${VERBATIM_RECENT} results verbatim), from tiers off at ${windowLabel(floorRun!.window)}: ${format(floorCost(floor))}` +
+        ` = 1.25 × (${format(floor.newToolResults)} new result + ${format(floor.newOther)} other new tokens)` +
+        ` + 0.1 × (${format(floor.baseReads)} tools/system + ${format(floor.keptReads)} kept-result reads) + 5 × ${format(floor.output)} output`,
+    );
+    for (const item of done.filter((entry) => entry.config.name === "autocompact only"))
+      console.log(
+        `  floor / autocompact only at ${windowLabel(item.window)}: ${(floorCost(floor) / item.result.cost).toFixed(3)}`,
+      );
+  }
+  const standard =
+    values.windows === "200000,1000000" &&
+    shape.tasks === DEFAULT_LONG_SESSION.tasks &&
+    shape.tokensPerFile === DEFAULT_LONG_SESSION.tokensPerFile &&
+    values.configs === "";
+  if (standard && !values["no-write"]) {
+    await writeReadmeSection("compaction-tiers", readmeSection(done, windows, stepCount, floorRun));
+    console.log("\nbench/README.md: compaction-tiers section rewritten");
+  } else console.log("\nbench/README.md not written (a partial run, or --no-write)");
   const lost = done.filter((item) => item.result.factsLost > 0);
   console.log(
     lost.length === 0
       ? "\nfacts lost: none, in every configuration at every window"
-      : `\nfacts lost in: ${lost.map((item) => `${item.config.name} at ${item.window / 1000}K (${item.result.factsLost})`).join(", ")}`,
+      : `\nfacts lost in: ${lost.map((item) => `${item.config.name} at ${windowLabel(item.window)} (${item.result.factsLost})`).join(", ")}`,
   );
   console.log(`\nwall time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+interface Done {
+  window: number;
+  config: Config;
+  result: Result;
+}
+
+/** The README section of a standard run: one table per window, and the cost floor with its terms. */
+function readmeSection(
+  done: readonly Done[],
+  windows: readonly number[],
+  stepCount: number,
+  floorRun: Done | undefined,
+): string {
+  const format = (value: number): string => Math.round(value).toLocaleString("en-US");
+  const lines: string[] = [
+    `Written by \`node --import tsx bench/compaction-tiers.ts${values.all ? " --all" : ""}\` (${shape.tasks} prompts, ${stepCount} steps;` +
+      " the emulator's counts are deterministic, so a re-run writes the same figures). Cost = input at cache prices" +
+      " (uncached 1×, 5-minute write 1.25×, 1-hour write 2×, read 0.1×) + output at 5×, over every request the" +
+      " emulator answered. Ratio: cost / cost of tiers off where tiers off completes the session, else / cost of" +
+      ` autocompact only. "last 3 kept": every main request held the last ${VERBATIM_RECENT} tool results verbatim.` +
+      " Public path (no cache editing on either side) unless labelled.",
+  ];
+  for (const window of windows) {
+    const rows = done.filter((item) => item.window === window);
+    const tiersOff = rows.find((item) => item.config.name === "tiers off");
+    const baselineName = tiersOff?.result.stoppedBy === "completed" ? "tiers off" : "autocompact only";
+    const baseline = rows.find((item) => item.config.name === baselineName)?.result;
+    const table = rows.map(({ config, result }) => [
+      config.name,
+      format(result.cost),
+      baseline === undefined ? "" : (result.cost / baseline.cost).toFixed(3),
+      format(result.sideCost),
+      String(result.rereads),
+      String(result.factsLost),
+      result.verbatimViolations === 0 ? "yes" : `no (${result.verbatimViolations})`,
+      result.stoppedBy,
+    ]);
+    lines.push(
+      "",
+      renderMarkdownTable(
+        [
+          `config, ${windowLabel(window)} window`,
+          "cost",
+          "ratio",
+          "side cost",
+          "re-reads",
+          "lost",
+          "last 3 kept",
+          "outcome",
+        ],
+        table,
+      ),
+    );
+  }
+  const floor = floorRun?.result.floor;
+  if (floor !== undefined) {
+    const total = floorCost(floor);
+    const ratios = done
+      .filter((item) => item.config.name === "autocompact only" || item.config.name.startsWith("defaults ("))
+      .map(
+        (item) =>
+          `${item.config.name} at ${windowLabel(item.window)} ${(item.result.cost / total).toFixed(2)}× the floor`,
+      );
+    const autocompact200 = done.find((item) => item.config.name === "autocompact only" && item.window === windows[0]);
+    lines.push(
+      "",
+      `**Cost floor** of any policy that keeps the last ${VERBATIM_RECENT} results verbatim, from the ${floor.requests}` +
+        ` requests of tiers off at ${windowLabel(floorRun!.window)} (it clears nothing): each block a request adds is written once,` +
+        ` 1.25 × (${format(floor.newToolResults)} tokens of new tool results + ${format(floor.newOther)} of other new blocks);` +
+        ` each request reads the tools and system, 0.1 × ${format(floor.baseReads)}, and the kept results it did not add,` +
+        ` 0.1 × ${format(floor.keptReads)}; output 5 × ${format(floor.output)}. Floor: ${format(total)}` +
+        (autocompact200 === undefined
+          ? "."
+          : ` (${(total / autocompact200.result.cost).toFixed(3)}× autocompact only at ${windowLabel(autocompact200.window)}).`) +
+        ` ${ratios.join("; ")}. What lies above it is clearing overhead (rewrites after a batch, results kept past the` +
+        " last 3 until their batch) and re-reads.",
+    );
+  }
+  return lines.join("\n");
+}
+
+/** "200K", "1M". */
+function windowLabel(window: number): string {
+  return window >= 1_000_000 && window % 1_000_000 === 0 ? `${window / 1_000_000}M` : `${window / 1000}K`;
 }

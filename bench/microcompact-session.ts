@@ -7,7 +7,9 @@
  * every request), re-reads, facts lost and the prefix hit ratio (blocks served from the cache / blocks the
  * previous request already sent: what a cache break lowers), with ratios against tiers off from this run.
  *
- *   node --import tsx bench/microcompact-session.ts [--steps 40]
+ *   node --import tsx bench/microcompact-session.ts [--steps 40] [--no-write]
+ *
+ * A run of the default 40 steps rewrites this script's section of bench/README.md (unless --no-write).
  */
 import { parseArgs } from "node:util";
 import type { CompactionSettings } from "../src/compaction/index.js";
@@ -16,7 +18,9 @@ import { collect } from "../support/collect.js";
 import { startHarness } from "../support/engine-harness.js";
 import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
 import { dollars, type SessionCost, sessionCost } from "./lib/cost.js";
+import { writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
+import { renderMarkdownTable } from "./lib/table.js";
 
 const MODEL = "claude-sonnet-4-20250514";
 const OFF = { snip: false, microcompact: false, collapse: false, autocompact: false } as const;
@@ -93,7 +97,13 @@ function prefixFigures(requests: readonly RequestLogEntry[]): { prefixHitRatio: 
   };
 }
 
-const { values } = parseArgs({ options: { steps: { type: "string", default: "40" } } });
+const DEFAULT_STEPS = 40;
+const { values } = parseArgs({
+  options: {
+    steps: { type: "string", default: String(DEFAULT_STEPS) },
+    "no-write": { type: "boolean", default: false },
+  },
+});
 const steps = Number(values.steps);
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 console.log(`${steps}-step tool-heavy session (${MODEL}), closed loop, public path unless labelled`);
@@ -120,4 +130,26 @@ for (const [name, figures] of results) {
     note: `${(figures.cost / off.cost).toFixed(3)}× tiers off, ${figures.rereads} re-reads, ${figures.factsLost} lost`,
     ...(name === "defaults" ? { target: "≤ 0.8× tiers off" } : {}),
   });
+}
+
+if (steps === DEFAULT_STEPS && !values["no-write"]) {
+  const rows = [...results].map(([name, figures]) => [
+    name,
+    Math.round(figures.cost).toLocaleString("en-US"),
+    (figures.cost / off.cost).toFixed(3),
+    String(figures.rereads),
+    String(figures.factsLost),
+    percent(figures.prefixHitRatio),
+  ]);
+  await writeReadmeSection(
+    "microcompact-session",
+    [
+      `Written by \`node --import tsx bench/microcompact-session.ts\` (${steps} steps, ~3K-token reads, the closing answer`,
+      "needs a line of the first file; session memory off in this script). Cost as in the compaction-tiers section;",
+      "prefix hit: blocks served from the cache / blocks the previous request already sent.",
+      "",
+      renderMarkdownTable(["config", "cost", "vs tiers off", "re-reads", "lost", "prefix hit"], rows),
+    ].join("\n"),
+  );
+  console.log("bench/README.md: microcompact-session section rewritten");
 }

@@ -1,26 +1,25 @@
 /**
  * Runs every known benchmark in its own child process, one after another (the machines have two cores),
- * collects their `RESULT {...}` lines, prints one table and writes it into bench/README.md with the machine's
- * description. A script that is missing, fails, or prints no result gets a row saying so; the others go on.
+ * collects their `RESULT {...}` lines, prints one table and writes it into its section of bench/README.md
+ * (`<!-- bench:run-all -->`, through writeReadmeSection) with the machine's description. A script that is
+ * missing, fails, or prints no result gets a row saying so; the others go on. Scripts with tables of their own
+ * (compaction-tiers, microcompact-session) rewrite their own sections as they run.
  *
  *   npm run bench            (= npm run build && node --expose-gc --import tsx bench/run-all.ts)
- *   node --expose-gc --import tsx bench/run-all.ts [--only soak,crash] [--no-write]
+ *   node --expose-gc --import tsx bench/run-all.ts [--only soak,crash] [--no-write]   (--only never writes)
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeMachine, formatMachine } from "./lib/machine.js";
+import { writeReadmeSection } from "./lib/readme-section.js";
 import { type BenchResult, parseResultLine } from "./lib/result.js";
 import { renderTable, type TableRow } from "./lib/table.js";
 
 const BENCH_DIRECTORY = dirname(fileURLToPath(import.meta.url));
-const README = join(BENCH_DIRECTORY, "README.md");
 /** A script still running after this long is stopped and reported as failed. */
 const DEFAULT_SCRIPT_TIMEOUT_MS = 5 * 60_000;
-/** Marks the generated part of bench/README.md; everything from it on is rewritten on each run. */
-const RESULTS_MARKER = "<!-- results: written by bench/run-all.ts -->";
 
 interface KnownBench {
   name: string;
@@ -43,13 +42,15 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   // 14 runs of a 220-step session, two of them at a 1M window: ~6.5 min on 2 loaded cores.
   { name: "compaction-tiers", timeoutMs: 20 * 60_000 },
   { name: "microcompact-session" },
+  { name: "memory-session" },
   { name: "soak" },
   { name: "crash" },
   { name: "pg-load", timeoutMs: 10 * 60_000 },
   { name: "fuzz" },
   // A 90 MB upload three times, plus two short sessions: ~15 s.
   { name: "api-surface" },
-  // Four runs of a 108-step session (own autocompact vs server-side compaction at 64K and 200K): ~1 min.
+  { name: "mcp-session" },
+  // Six runs of a 108-step session (own autocompact vs server-side compaction at 64K, 100K, 200K): ~10 s.
   { name: "server-compaction" },
 ];
 
@@ -185,24 +186,15 @@ async function main(): Promise<void> {
   const totalMinutes = (performance.now() - started) / 60_000;
   const table = renderTable(rows);
   console.log(`\n${table}\n\n${durations.join(", ")}; total ${totalMinutes.toFixed(1)} min`);
-  if (write) await writeReadme(table, formatMachine(machine), durations, totalMinutes);
-}
-
-async function writeReadme(table: string, machine: string, durations: string[], totalMinutes: number): Promise<void> {
-  const current = existsSync(README) ? await readFile(README, "utf8") : "";
-  const markerAt = current.indexOf(RESULTS_MARKER);
-  const head = markerAt === -1 ? `${current.trimEnd()}\n\n` : current.slice(0, markerAt);
-  const body = [
-    RESULTS_MARKER,
-    "## Latest results",
-    "",
-    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${machine}.`,
-    `Script times: ${durations.join(", ")}; total ${totalMinutes.toFixed(1)} min.`,
-    "",
-    table,
-    "",
-  ].join("\n");
-  await writeFile(README, head + body);
+  if (write && only === undefined) {
+    const body = [
+      `Written by \`npm run bench\` (bench/run-all.ts), run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+      `on ${formatMachine(machine)}. Script times: ${durations.join(", ")}; total ${totalMinutes.toFixed(1)} min.`,
+      "",
+      table,
+    ].join("\n");
+    await writeReadmeSection("run-all", body);
+  } else if (only !== undefined) console.log("bench/README.md not written (--only runs a part of the table)");
 }
 
 await main();

@@ -20,7 +20,7 @@ const chartAssets = {
 const inlineChartAssets = {
   name: "inline-chart-assets",
   setup(pluginBuild) {
-    pluginBuild.onLoad({ filter: /[\\/]dist[\\/]cli[\\/]chart-assets\.js$/ }, () => ({
+    pluginBuild.onLoad({ filter: /[\\/]dist[\\/]cli[\\/]inspect[\\/]chart-assets\.js$/ }, () => ({
       contents: `export function chartAssets() { return ${JSON.stringify(chartAssets)}; }`,
       loader: "js",
     }));

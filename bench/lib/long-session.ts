@@ -3,7 +3,13 @@
  * `readsPerTask` generated modules, then editing one line of a module it read at the task's start (the Edit
  * needs its `old_string`), then answering with a fact from a module read in the very first task (the answer
  * needs it). Deterministic: the same arguments give the same files and steps. With the defaults, 20 tasks ×
- * (9 reads + 1 edit + 1 answer) = 220 steps.
+ * (9 reads + 1 edit + 1 answer) = 220 steps, and 40 needs.
+ *
+ * Every need is a line no earlier step of the model wrote: each answer quotes a different line (one of the
+ * last lines of a first-task module, never edited), so a later answer cannot be satisfied by the model's own
+ * earlier answer, only by a tool result still in view (or a re-read). Before issue 33 every answer quoted
+ * line 0 of `task % readsPerTask`, so from task 9 on each answer's fact was already in an earlier answer:
+ * "facts lost 0" rested on the first 9 answers and the 20 Edits.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -29,8 +35,10 @@ export function moduleLine(file: number, line: number, version = 0): string {
   return `export const value_${file}_${line} = computeChecksum("${file}-${line}", ${checksum});`;
 }
 
+/** Lines per module: enough for the edited lines (1 … tasks) and the distinct answer lines after them. */
 function linesPerFile(shape: LongSessionShape): number {
-  return Math.max(shape.tasks + 2, Math.round((shape.tokensPerFile * 4) / 80));
+  const answerLines = Math.ceil(shape.tasks / shape.readsPerTask);
+  return Math.max(shape.tasks + 2 + answerLines, Math.round((shape.tokensPerFile * 4) / 80));
 }
 
 /** Writes the modules into `workspace`. */
@@ -50,6 +58,7 @@ export function longSessionPrompt(task: number): string {
 /** The scenario steps, in order (one user prompt per task; see longSessionPrompt). */
 export function longSessionSteps(shape = DEFAULT_LONG_SESSION): TurnObject[] {
   const steps: TurnObject[] = [];
+  const lines = linesPerFile(shape);
   for (let task = 0; task < shape.tasks; task++) {
     const first = (task * shape.readsPerTask) % shape.files;
     for (let read = 0; read < shape.readsPerTask; read++) {
@@ -74,11 +83,18 @@ export function longSessionSteps(shape = DEFAULT_LONG_SESSION): TurnObject[] {
       ],
       needs: [{ text: oldLine, file: moduleName(first) }],
     });
-    // Line 0 of the first task's modules is never edited.
+    // A first-task module and one of its last lines (never edited: edits touch lines 1 … tasks), a different
+    // (module, line) for every task, so no earlier answer already holds this one's fact.
     const early = task % shape.readsPerTask;
-    const fact = moduleLine(early, 0);
+    const factLine = lines - 1 - Math.floor(task / shape.readsPerTask);
+    const fact = moduleLine(early, factLine);
     steps.push({
-      content: [{ type: "text", text: `Task ${task} done. For reference, ${moduleName(early)} begins with: ${fact}` }],
+      content: [
+        {
+          type: "text",
+          text: `Task ${task} done. For reference, line ${factLine} of ${moduleName(early)} is: ${fact}`,
+        },
+      ],
       needs: [{ text: fact, file: moduleName(early) }],
     });
   }

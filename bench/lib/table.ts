@@ -20,21 +20,30 @@ export function renderTable(rows: readonly TableRow[]): string {
   const cells: string[][] = [["bench", "metric", "value", "target", "note"]];
   for (const row of rows) {
     if (row.kind === "absent") {
-      cells.push([row.bench, "—", row.reason, "", ""].map(escapeCell));
+      cells.push([row.bench, "—", row.reason, "", ""]);
       continue;
     }
     const { result } = row;
-    cells.push(
-      [result.bench, result.metric, formatValue(result.value, result.unit), result.target ?? "", result.note ?? ""].map(
-        escapeCell,
-      ),
-    );
+    cells.push([
+      result.bench,
+      result.metric,
+      formatValue(result.value, result.unit),
+      result.target ?? "",
+      result.note ?? "",
+    ]);
   }
-  const widths = cells[0]?.map((_, column) => Math.max(3, ...cells.map((line) => width(line[column] ?? "")))) ?? [];
+  const [header, ...body] = cells;
+  return renderMarkdownTable(header ?? [], body);
+}
+
+/** A Markdown table of `header` and `rows` (cells escaped), padded as biome's formatter keeps it. */
+export function renderMarkdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const cells = [header, ...rows].map((line) => line.map(escapeCell));
+  const widths = header.map((_, column) => Math.max(3, ...cells.map((line) => width(line[column] ?? ""))));
   const render = (line: readonly string[]): string =>
     `| ${line.map((cell, column) => cell + " ".repeat((widths[column] ?? 0) - width(cell))).join(" | ")} |`;
-  const [header, ...body] = cells;
-  return [render(header ?? []), render(widths.map((size) => "-".repeat(size))), ...body.map(render)].join("\n");
+  const [top, ...body] = cells;
+  return [render(top ?? []), render(widths.map((size) => "-".repeat(size))), ...body.map(render)].join("\n");
 }
 
 /** Display width in code points (the table holds no wide characters). */

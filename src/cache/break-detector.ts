@@ -7,8 +7,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Usage } from "../messages/content.js";
-import type { AssembledRequest } from "../request/types.js";
+import type { Usage } from "../messages/index.js";
+import type { AssembledRequest } from "../request/index.js";
 import { writeBreakDiff } from "./break-diff.js";
 import { describeCacheBreak } from "./break-notice.js";
 import {

@@ -2,7 +2,7 @@
  * Turns two request snapshots into human words: one phrase per dimension that changed between them,
  * naming the tool, beta or field involved.
  */
-import { checkNever } from "../messages/tokens.js";
+import { checkNever } from "../messages/index.js";
 import type { Fingerprint, RequestSnapshot } from "./fingerprint.js";
 import { stableJson } from "./stable-json.js";
 

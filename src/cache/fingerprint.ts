@@ -2,8 +2,8 @@
  * Phase 1 of cache-break detection: hash each dimension of a request that feeds the provider's prompt-cache
  * key, each on its own, so a later break can be explained by exactly the dimensions that moved.
  */
-import type { AssembledRequest, SystemBlock, ToolDefinition } from "../request/types.js";
-import { memoizeByObject } from "../timeline/identity-memo.js";
+import type { AssembledRequest, SystemBlock, ToolDefinition } from "../request/index.js";
+import { memoizeByObject } from "../timeline/index.js";
 import { shortHash, stableJson } from "./stable-json.js";
 
 /** Hashes (or short literal values) of every cache-relevant dimension of one request. */

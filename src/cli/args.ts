@@ -3,8 +3,8 @@
  * plus value checks; any problem is a `UsageError` (one line, then the usage, exit 2).
  */
 import { parseArgs } from "node:util";
-import { PLATFORM_NAMES, type PlatformName } from "../provider/platform-profiles.js";
-import { PROJECT_KEY_PATTERN } from "../transcript/paths.js";
+import { PLATFORM_NAMES, type PlatformName } from "../provider/index.js";
+import { PROJECT_KEY_PATTERN } from "../transcript/index.js";
 import { closestMatch } from "./did-you-mean.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
@@ -53,6 +53,12 @@ export interface CliOptions {
   sandbox?: boolean;
   /** `--sandbox-network`: sandboxed commands may use the network. Default false. */
   sandboxNetwork: boolean;
+  /** `--mcp-config <file|json>`, repeatable: MCP server configurations, in order. Default none. */
+  mcpConfigs: string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers (no `.mcp.json`, no settings). Default false. */
+  strictMcpConfig: boolean;
+  /** `--no-memory`: read no CLAUDE.md / AGENTS.md memory files and offer no skills. Default false. */
+  noMemory: boolean;
   verbose: boolean;
   includePartialMessages: boolean;
   help: boolean;
@@ -82,6 +88,9 @@ const OPTIONS = {
   sandbox: { type: "boolean" },
   "no-sandbox": { type: "boolean" },
   "sandbox-network": { type: "boolean" },
+  "mcp-config": { type: "string", multiple: true },
+  "strict-mcp-config": { type: "boolean" },
+  "no-memory": { type: "boolean" },
   verbose: { type: "boolean" },
   "include-partial-messages": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -110,6 +119,9 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     allowedTools: splitToolLists([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),
     disallowedTools: splitToolLists([...(values.disallowedTools ?? []), ...(values["disallowed-tools"] ?? [])]),
     sandboxNetwork: values["sandbox-network"] ?? false,
+    mcpConfigs: values["mcp-config"] ?? [],
+    strictMcpConfig: values["strict-mcp-config"] ?? false,
+    noMemory: values["no-memory"] ?? false,
     verbose: values.verbose ?? false,
     includePartialMessages: values["include-partial-messages"] ?? false,
     help: values.help ?? false,
@@ -255,6 +267,7 @@ export const USAGE_HINT = "(run `threadline --help` for usage)";
 export const USAGE = `Usage: threadline [options] [prompt]
        threadline demo | emulator [options] | inspect <transcript.jsonl | session-id>
        threadline sessions [--project <key>] | export <session-id> > file.jsonl | import <file.jsonl>
+       threadline mcp list | get <name> | add <name> [--transport stdio|http|sse] <command or url> [args…] | remove <name>
        threadline demo | emulator [options] | inspect <transcript.jsonl>   (each answers --help)
 
 Starts an interactive session by default; use -p/--print for a single non-interactive answer.
@@ -280,6 +293,9 @@ Options:
       --context-window <tokens>    Override the model's context window ($${CONTEXT_WINDOW_ENV})
       --sandbox / --no-sandbox     Run Bash under bubblewrap (default: on when bwrap works here; $${SANDBOX_ENV})
       --sandbox-network            Let sandboxed commands use the network
+      --mcp-config <file|json>     MCP servers ({"mcpServers":{…}} as in .mcp.json); repeatable
+      --strict-mcp-config          Use only the --mcp-config servers (not .mcp.json or settings)
+      --no-memory                  Read no CLAUDE.md / AGENTS.md memory files, offer no skills ($THREADLINE_DISABLE_MEMORY=1)
       --verbose                    Show tool calls, notices and requests (headers redacted)
   -h, --help                       Show this help
   -v, --version                    Show the version

@@ -7,8 +7,14 @@
  * nor do cache-edit deletes (the cache keeps its bytes). Net = gross − rewrite.
  */
 import { estimateEntryTokens } from "../compaction/index.js";
-import { isMessageEntry, type MessageEntry, modelLimits, type TimelineEntry } from "../messages/index.js";
-import { CACHE_READ_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER } from "../messages/pricing.js";
+import {
+  CACHE_READ_MULTIPLIER,
+  CACHE_WRITE_5M_MULTIPLIER,
+  isMessageEntry,
+  type MessageEntry,
+  modelLimits,
+  type TimelineEntry,
+} from "../messages/index.js";
 
 export interface ClearingSavings {
   clears: number;

@@ -11,7 +11,7 @@ import {
   warningThreshold,
 } from "../compaction/index.js";
 import { estimateTextTokens, type TimelineEntry } from "../messages/index.js";
-import type { ToolDefinition } from "../request/types.js";
+import type { ToolDefinition } from "../request/index.js";
 import { apiView } from "../timeline/index.js";
 import { formatTokens } from "./status-line.js";
 

@@ -6,20 +6,22 @@
  * (node:readline) and prints plain lines.
  */
 import { createInterface } from "node:readline";
+import { userPlaces } from "../engine/memory-setup.js";
 import type { QueryEngine } from "../engine/query-engine.js";
+import type { OpenedSession } from "../engine/sessions.js";
 import type { EngineEvent } from "../loop/events.js";
-import { emptyUsage, type TurnUsage } from "../loop/events.js";
-import { modelLimits } from "../messages/index.js";
-import { type PermissionRequest, summarizeToolCall } from "../tools/permissions.js";
-import { sandboxNotice } from "../tools/tool-runtime.js";
+import { type CustomCommand, customCommandPrompt, loadCustomCommands } from "../memory/index.js";
+import { emptyUsage, modelLimits, sumUsage, type TurnUsage } from "../messages/index.js";
+import { type PermissionRequest, sandboxNotice, summarizeToolCall } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { changeOf, formatDiff, loadDiff } from "./edit-diff.js";
 import type { CliIo } from "./io.js";
+import { type CliMcp, openMcp } from "./mcp-session.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { type ChangeCache, changeKey, TurnRenderer } from "./render.js";
 import { recapLines, summarizeProblems, transcriptUsage } from "./resume-recap.js";
-import { CliError, engineOptions, type OpenedSession, openSession, requireCredentials, resume } from "./session.js";
-import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
+import { CliError, engineOptions, openSession, requireCredentials, resume } from "./session.js";
+import { isBuiltinCommand, isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
 import { formatStatusLine, formatTokens, observeEvent, type SessionStats, usageContextTokens } from "./status-line.js";
 import { TerminalInput } from "./terminal/input.js";
 import { LineReader } from "./terminal/line-reader.js";
@@ -68,6 +70,8 @@ class Repl implements ReplHost {
   /** What the spinner says the turn is doing. */
   #activity = { label: "Thinking", started: 0, outputChars: 0, outputTokens: 0 };
   #engine: QueryEngine | undefined;
+  /** The session's MCP servers, connected once the REPL starts (kept across /clear and /resume). */
+  #mcp: CliMcp | undefined;
   stats: SessionStats;
   #turnRunning = false;
   #interruptsThisTurn = 0;
@@ -117,6 +121,9 @@ class Repl implements ReplHost {
     return this.#engine;
   }
 
+  /** The custom commands found when the REPL started. */
+  customCommands: CustomCommand[] = [];
+
   get home(): string | undefined {
     return undefined; // transcripts follow THREADLINE_HOME, read by the transcript layer
   }
@@ -146,8 +153,14 @@ class Repl implements ReplHost {
     // Loaded once the session is up, off the start-up path (only the interactive TTY renders them).
     this.#renderers = this.#terminal !== undefined ? Promise.all([loadMarkdown(), loadDiff()]) : Promise.resolve();
     try {
+      this.#mcp = await openMcp(this.#cli, {
+        cwd: this.#io.cwd,
+        env: this.#io.env,
+        stderr: { write: (text: string) => this.print(text.trimEnd()) },
+      });
       this.#adopt(await openSession(this.#cli, this.#options()));
       this.#banner();
+      await this.#loadCustomCommands();
       this.#recap();
       if (this.#cli.prompt.trim() !== "") await this.#turn(this.#cli.prompt);
       while (this.#exitCode === undefined) {
@@ -155,6 +168,13 @@ class Repl implements ReplHost {
         if (line === null) break;
         const text = line.trim();
         if (text === "") continue;
+        const custom = isBuiltinCommand(/^\/(\S*)/.exec(text)?.[1] ?? "")
+          ? undefined
+          : customCommandPrompt(text, this.customCommands);
+        if (custom !== undefined) {
+          await this.#turn(custom.prompt, custom.command.allowedTools);
+          continue;
+        }
         if (isSlashCommand(text)) {
           if ((await this.#slash(text)) === "exit") break;
           continue;
@@ -166,6 +186,7 @@ class Repl implements ReplHost {
       this.#sink?.flush?.();
       this.#reader.close();
       await this.#engine?.close();
+      await this.#mcp?.close();
     }
     const path = this.#engine?.transcriptPath;
     if (path !== undefined) this.print(this.#style.dim(`Transcript: ${path}`));
@@ -187,7 +208,14 @@ class Repl implements ReplHost {
   }
 
   #options() {
-    return engineOptions(this.#cli, this.#io.cwd, (request) => this.#prompter.ask(request));
+    return {
+      ...engineOptions(this.#cli, this.#io.cwd, (request) => this.#prompter.ask(request)),
+      ...this.#mcp?.engineOptions,
+    };
+  }
+
+  mcpStatus(): string {
+    return this.#mcp?.status() ?? "No MCP servers configured.";
   }
 
   #adopt(opened: OpenedSession): void {
@@ -238,7 +266,13 @@ class Repl implements ReplHost {
     }
   }
 
-  async #turn(text: string): Promise<void> {
+  async #loadCustomCommands(): Promise<void> {
+    const found = await loadCustomCommands(userPlaces(this.engine.cwd, undefined, this.#io.env));
+    this.customCommands = found.commands;
+    for (const line of found.notices) this.print(this.#style.warning(`! ${line}`));
+  }
+
+  async #turn(text: string, allowedTools: readonly string[] = []): Promise<void> {
     const engine = this.engine;
     this.#turnRunning = true;
     this.#interruptsThisTurn = 0;
@@ -248,7 +282,8 @@ class Repl implements ReplHost {
     this.#activity = { label: "Thinking", started, outputChars: 0, outputTokens: 0 };
     this.#terminal?.startActivity(() => this.#describeActivity());
     try {
-      for await (const event of engine.submitMessage(text)) this.render(event);
+      for await (const event of engine.submitMessage(text, allowedTools.length > 0 ? { allowedTools } : {}))
+        this.render(event);
     } catch (error) {
       this.print(this.#style.error(`✗ ${error instanceof Error ? error.message : String(error)}`));
     } finally {
@@ -353,17 +388,6 @@ class Repl implements ReplHost {
     this.#lastIdleInterrupt = now;
     this.print(this.#style.dim("(Press Ctrl-C again to exit)"));
   }
-}
-
-function sumUsage(a: TurnUsage, b: TurnUsage): TurnUsage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
-    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
-    requests: a.requests + b.requests,
-    costUsd: a.costUsd + b.costUsd,
-  };
 }
 
 function freshStats(contextWindow: number): SessionStats {

@@ -1,7 +1,8 @@
 /**
  * The JSON shapes of `--output-format json|stream-json`, modelled on Claude Code's so scripts carry over.
  */
-import type { EngineEvent, TerminalReason, TurnUsage } from "../loop/events.js";
+import type { EngineEvent, TerminalReason } from "../loop/events.js";
+import type { TurnUsage } from "../messages/index.js";
 
 /** The final object: the whole output of `json`, the last line of `stream-json`. */
 export interface ResultObject {

@@ -4,8 +4,8 @@
  * Modes are imported lazily so `--help` and the emulator stay quick and `-p` loads only what it runs.
  * Every failure ends here as one line: no stack traces, never a credential.
  */
-import { redactSecrets } from "../messages/redact-secrets.js";
-import { SecretEnvironment } from "../tools/secret-env.js";
+import { redactSecrets } from "../messages/index.js";
+import { SecretEnvironment } from "../tools/index.js";
 import { parseCliArgs, USAGE, USAGE_EXIT_CODE, USAGE_HINT, UsageError } from "./args.js";
 import { type CliIo, processIo } from "./io.js";
 import { DEMO_USAGE, mistypedSubcommand, STORE_COMMAND_USAGE, subcommandOf, wantsHelp } from "./subcommands.js";
@@ -54,6 +54,10 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
       return helpOr(STORE_COMMAND_USAGE.import, rest, io, async () =>
         (await import("./import-command.js")).runImportCommand(rest, io),
       );
+    case "mcp": {
+      const { MCP_COMMAND_USAGE, runMcpCommand } = await import("./mcp-command.js");
+      return helpOr(MCP_COMMAND_USAGE, rest, io, () => runMcpCommand(rest, io));
+    }
     case "inspect": {
       const { runInspect } = await import("./inspect/inspect.js");
       return runInspect(rest, { stdout: io.stdout, stderr: io.stderr, isTTY: io.stderr.isTTY === true, env: io.env });

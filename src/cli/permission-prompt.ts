@@ -2,8 +2,9 @@
  * The question asked in `default` mode before a tool that changes things runs:
  * `Allow Bash(npm test)? [y]es / [a]lways for Bash(npm test:*) / [n]o`.
  */
-import { allowRuleMatches, alwaysAllowRule, parsePermissionRule } from "../tools/permission-rules.js";
-import type { PermissionRequest } from "../tools/permissions.js";
+
+import type { PermissionRequest } from "../tools/index.js";
+import { allowRuleMatches, alwaysAllowRule, parsePermissionRule } from "../tools/index.js";
 import type { Style } from "./terminal/style.js";
 
 /** Where answers come from: a line reader, or the raw-mode terminal (which also answers with one key). */

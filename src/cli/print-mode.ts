@@ -2,12 +2,15 @@
  * `threadline -p`: one prompt (argument, piped stdin, or both), one turn, output as text, one JSON result,
  * or one JSON event a line. Ctrl-C interrupts the turn and still writes a resumable transcript.
  */
+import { userPlaces } from "../engine/memory-setup.js";
 import type { EngineEvent, TerminalReason } from "../loop/events.js";
+import { customCommandPrompt, loadCustomCommands } from "../memory/index.js";
 import { checkNever } from "../messages/index.js";
-import { sandboxNotice } from "../tools/tool-runtime.js";
+import { sandboxNotice } from "../tools/index.js";
 import type { CliOptions } from "./args.js";
 import { type CliIo, readAll, stdinHasInput } from "./io.js";
 import { resultObject, streamJsonLine } from "./json-output.js";
+import { openMcp } from "./mcp-session.js";
 import { TurnRenderer } from "./render.js";
 import { summarizeProblems } from "./resume-recap.js";
 import { RetryCountdown } from "./retry-countdown.js";
@@ -31,9 +34,29 @@ async function printPrompt(cli: CliOptions, io: CliIo): Promise<string> {
 
 /** Runs print mode; resolves to the exit code. */
 export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> {
-  const prompt = await printPrompt(cli, io);
+  let prompt = await printPrompt(cli, io);
+  let allowedTools: readonly string[] = [];
+  // `-p "/name args"` runs a custom command as in the interactive mode.
+  if (cli.prompt.trim().startsWith("/")) {
+    const found = await loadCustomCommands(userPlaces(io.cwd, undefined, io.env));
+    for (const line of found.notices) io.stderr.write(`threadline: ${line}\n`);
+    const custom = customCommandPrompt(cli.prompt, found.commands);
+    if (custom !== undefined) {
+      // The argument comes last in the prompt (after piped stdin): it is what the command replaces.
+      prompt = prompt.slice(0, prompt.length - cli.prompt.length) + custom.prompt;
+      allowedTools = custom.command.allowedTools;
+    }
+  }
   requireCredentials(io.env, cli.provider);
-  const { engine, problems } = await openSession(cli, engineOptions(cli, io.cwd));
+  const mcp = await openMcp(cli, io);
+  let opened: Awaited<ReturnType<typeof openSession>>;
+  try {
+    opened = await openSession(cli, { ...engineOptions(cli, io.cwd), ...mcp.engineOptions });
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
+  const { engine, problems } = opened;
   const write = (text: string) => io.stdout.write(text);
   const problemLine = summarizeProblems(problems);
   if (problemLine !== undefined) io.stderr.write(`threadline: transcript: ${problemLine}\n`);
@@ -68,7 +91,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
       );
     }
     let sawPrompt = false;
-    for await (const event of engine.submitMessage(prompt)) {
+    for await (const event of engine.submitMessage(prompt, allowedTools.length > 0 ? { allowedTools } : {})) {
       renderer?.handle(event);
       countdown?.handle(event);
       if (event.type === "turn_end") end = event;
@@ -84,6 +107,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     process.off("SIGINT", onSigint);
     countdown?.stop();
     await engine.close();
+    await mcp.close();
   }
   if (end === undefined) throw new CliError("The turn ended without a result.");
   const result = resultObject(end, {

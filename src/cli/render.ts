@@ -5,7 +5,7 @@
  */
 import type { EngineEvent } from "../loop/events.js";
 import { checkNever, type ToolResultBlock, type UserEntry } from "../messages/index.js";
-import { summarizeToolCall } from "../tools/permissions.js";
+import { summarizeToolCall } from "../tools/index.js";
 import { changeOf, formatDiff } from "./edit-diff.js";
 import { MarkdownStream } from "./terminal/markdown.js";
 import { createStyle, type Style } from "./terminal/style.js";

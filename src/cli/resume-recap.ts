@@ -3,8 +3,16 @@
  * the status line continue from them) and a short recap of the last exchanges. Pure functions of the
  * timeline entries.
  */
-import { addUsage, emptyUsage, type TurnUsage } from "../loop/events.js";
-import { type AssistantEntry, contentText, modelLimits, type TimelineEntry } from "../messages/index.js";
+
+import {
+  type AssistantEntry,
+  addResponseUsage,
+  contentText,
+  emptyUsage,
+  modelLimits,
+  type TimelineEntry,
+  type TurnUsage,
+} from "../messages/index.js";
 
 /** Exchanges (a prompt and the answer's text) shown when a session is resumed. */
 export const DEFAULT_RECAP_EXCHANGES = 3;
@@ -28,10 +36,7 @@ export function transcriptUsage(entries: readonly TimelineEntry[]): TurnUsage {
     const usage = entry.message.usage;
     if (usage === undefined) continue;
     const limits = modelLimits(entry.message.model);
-    addUsage(total, usage, {
-      inputPerMTok: limits.inputPricePerMTok,
-      outputPerMTok: limits.outputPricePerMTok,
-    });
+    addResponseUsage(total, usage, limits);
   }
   return total;
 }

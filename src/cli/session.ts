@@ -1,40 +1,18 @@
 /**
- * Opens the engine the flags ask for: a new session, `--session-id`, `--resume <id>` or `--continue`.
- * Problems a person can fix are `CliError`s with one clear line.
+ * Maps the flags to the engine's `SessionStore` (engine/sessions.ts, where a session is opened): a new session,
+ * `--session-id`, `--resume <id>` or `--continue`. Problems a person can fix are `CliError`s with one clear line.
  */
-import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { QueryEngine, type QueryEngineOptions } from "../engine/query-engine.js";
-import { missingCredentials, platformFromEnv } from "../provider/create-provider.js";
-import type { PlatformName } from "../provider/platform-profiles.js";
-import type { PermissionRequest } from "../tools/permissions.js";
-import {
-  cwdSlug,
-  listSessions,
-  PgSessionDatabase,
-  parseStoreUrl,
-  projectKeyDir,
-  StoreError,
-  type StoreLocation,
-  THREADLINE_STORE_ENV,
-  TRANSCRIPT_EXTENSION,
-  threadlineHome,
-  transcriptPath,
-} from "../transcript/index.js";
+import type { QueryEngineOptions } from "../engine/query-engine.js";
+import { type OpenedSession, SessionStore } from "../engine/sessions.js";
+import type { PlatformName } from "../provider/index.js";
+import { missingCredentials, platformFromEnv } from "../provider/index.js";
+import type { PermissionRequest } from "../tools/index.js";
+import { PgSessionDatabase, StoreError } from "../transcript/index.js";
 import type { CliOptions } from "./args.js";
 
 /** A failure to report as one line (exit 1), never with a stack trace. */
 export class CliError extends Error {
   override readonly name = "CliError";
-}
-
-export interface OpenedSession {
-  engine: QueryEngine;
-  /** Whether an earlier session was loaded. */
-  resumed: boolean;
-  /** Lines the transcript loader had to skip (torn tail, bad lines). */
-  problems: string[];
 }
 
 /**
@@ -70,121 +48,36 @@ export function engineOptions(
     ...(cli.contextWindow !== undefined ? { contextWindow: cli.contextWindow } : {}),
     ...(cli.sandbox !== undefined ? { sandbox: cli.sandbox } : {}),
     ...(cli.sandboxNetwork ? { sandboxNetwork: true } : {}),
+    ...(cli.noMemory ? { memoryFiles: false } : {}),
     ...(cli.project !== undefined ? { project: cli.project } : {}),
   };
 }
 
-/** The transcript store the options (else `$THREADLINE_STORE`) name; a bad URL is one `CliError` line. */
-function storeLocation(options: QueryEngineOptions): StoreLocation {
+/** `use(store)` on the session store the options name; its one-line `StoreError`s become `CliError`s. */
+export async function withSessionStore<T>(
+  options: QueryEngineOptions,
+  use: (store: SessionStore) => Promise<T>,
+): Promise<T> {
   try {
-    return parseStoreUrl(options.store ?? (options.env ?? process.env)[THREADLINE_STORE_ENV]);
+    return await use(new SessionStore(options));
   } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error));
+    if (error instanceof StoreError) throw new CliError(error.message);
+    throw error;
   }
 }
 
-/** The JSONL file of a session id: under `--project`'s folder when given, else this directory's. */
-function sessionFile(sessionId: string, cwd: string, options: QueryEngineOptions): string {
-  const home = options.home ?? threadlineHome();
-  if (options.project === undefined) return transcriptPath(sessionId, cwd, home);
-  return join(projectKeyDir(options.project, home), `${sessionId}${TRANSCRIPT_EXTENSION}`);
+/** Opens the session the flags name: `--resume <id>`, `--continue`, else a new one (`--session-id`). */
+export function openSession(cli: CliOptions, options: QueryEngineOptions): Promise<OpenedSession> {
+  return withSessionStore(options, (store) => {
+    if (cli.resume !== undefined) return store.open(cli.resume);
+    if (cli.continue) return store.continueLatest();
+    return store.create(cli.sessionId);
+  });
 }
 
-/** Opens (or resumes) the session the flags name. */
-export async function openSession(cli: CliOptions, options: QueryEngineOptions): Promise<OpenedSession> {
-  const cwd = options.cwd ?? process.cwd();
-  const location = storeLocation(options);
-  if (cli.resume !== undefined) return resume(cli.resume, options);
-  if (cli.continue) {
-    if (location.kind === "postgres") return resume(await latestStoredSession(location.url, cwd, options), options);
-    // Only the newest is wanted: no need to open every transcript for its preview.
-    const [latest] = await listSessions(cwd, options.home, {
-      previews: false,
-      ...(options.project !== undefined ? { project: options.project } : {}),
-    });
-    if (latest === undefined) throw new CliError("No conversation found to continue in this directory.");
-    return resume(latest.path, options);
-  }
-  if (
-    location.kind === "jsonl" &&
-    cli.sessionId !== undefined &&
-    existsSync(sessionFile(cli.sessionId, cwd, options))
-  ) {
-    throw new CliError(`Session ID ${cli.sessionId} is already in use; use --resume ${cli.sessionId} to continue it.`);
-  }
-  const sessionId = cli.sessionId ?? randomUUID();
-  if (location.kind === "postgres" && options.transcript === undefined) {
-    // Opened now, not on the first turn: a database that is down is one line before any prompt is read.
-    const database = await connectStore(location.url);
-    try {
-      const project = options.project ?? cwdSlug(cwd);
-      const transcript = await database.createSession({ sessionId, cwd, project }, { closeDatabaseOnClose: true });
-      return { engine: new QueryEngine({ ...options, sessionId, transcript }), resumed: false, problems: [] };
-    } catch (error) {
-      await database.close();
-      if (error instanceof StoreError) throw new CliError(error.message);
-      throw error;
-    }
-  }
-  const engine = new QueryEngine({ ...options, sessionId });
-  return { engine, resumed: false, problems: [] };
-}
-
-/** Resumes a session by id or transcript path. */
-export async function resume(sessionIdOrPath: string, options: QueryEngineOptions): Promise<OpenedSession> {
-  const cwd = options.cwd ?? process.cwd();
-  const isPath = sessionIdOrPath.includes("/") || sessionIdOrPath.endsWith(TRANSCRIPT_EXTENSION);
-  if (storeLocation(options).kind === "postgres") {
-    if (isPath) {
-      throw new CliError(
-        `${THREADLINE_STORE_ENV} is a database: resume a session by id, or bring the file in first with \`threadline import ${sessionIdOrPath}\``,
-      );
-    }
-    try {
-      const { engine, problems } = await QueryEngine.resume(sessionIdOrPath, options);
-      return { engine, resumed: true, problems };
-    } catch (error) {
-      if (error instanceof StoreError) throw new CliError(error.message);
-      throw error;
-    }
-  }
-  let path = isPath ? sessionIdOrPath : sessionFile(sessionIdOrPath, cwd, options);
-  if (!isPath && !existsSync(path) && /^[0-9a-f-]{4,}$/i.test(sessionIdOrPath)) {
-    // A unique prefix of a session id in this directory (as short ids are shown and typed) is enough.
-    const prefix = sessionIdOrPath.toLowerCase();
-    const matches = (
-      await listSessions(cwd, options.home, {
-        previews: false,
-        ...(options.project !== undefined ? { project: options.project } : {}),
-      })
-    ).filter((session) => session.sessionId.startsWith(prefix));
-    if (matches.length > 1) {
-      throw new CliError(`Session ID prefix ${sessionIdOrPath} matches ${matches.length} sessions; type more of it.`);
-    }
-    if (matches[0] !== undefined) path = matches[0].path;
-  }
-  if (!existsSync(path)) {
-    throw new CliError(
-      isPath
-        ? `No transcript at ${path}.`
-        : `No conversation found with session ID: ${sessionIdOrPath} (in this directory).`,
-    );
-  }
-  const { engine, problems } = await QueryEngine.resume(path, options);
-  return { engine, resumed: true, problems };
-}
-
-/** The most recently active session of this project (`--project`, else the cwd's slug) in the database. */
-async function latestStoredSession(url: string, cwd: string, options: QueryEngineOptions): Promise<string> {
-  const project = options.project ?? cwdSlug(cwd);
-  const database = await connectStore(url);
-  try {
-    const [latest] = await database.listSessions({ project, limit: 1 });
-    if (latest === undefined) throw new CliError(`No conversation found to continue in project ${project}.`);
-    return latest.sessionId;
-  } finally {
-    await database.close();
-  }
+/** Resumes a session by id, unique id prefix or transcript path. */
+export function resume(sessionIdOrPath: string, options: QueryEngineOptions): Promise<OpenedSession> {
+  return withSessionStore(options, (store) => store.open(sessionIdOrPath));
 }
 
 /** Connects to the database store; a failure is one `CliError` line. */

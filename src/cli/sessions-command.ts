@@ -3,15 +3,10 @@
  * names (JSONL files by default), most recently active first, with project, last activity, size and holder.
  */
 import { parseArgs } from "node:util";
-import {
-  listStoredFileSessions,
-  type StoredSessionSummary,
-  storeFromEnv,
-  threadlineHome,
-} from "../transcript/index.js";
+import type { StoredSessionSummary } from "../transcript/index.js";
 import { projectKey, UsageError } from "./args.js";
 import type { CliIo } from "./io.js";
-import { connectStore } from "./session.js";
+import { withSessionStore } from "./session.js";
 
 /** Sessions listed when `--limit` is not given. */
 export const DEFAULT_SESSIONS_LIMIT = 50;
@@ -23,22 +18,9 @@ export async function runSessionsCommand(argv: readonly string[], io: CliIo): Pr
   const { values } = parseStrict(argv);
   const limit = values.limit === undefined ? DEFAULT_SESSIONS_LIMIT : positive(values.limit);
   const project = values.project === undefined ? undefined : projectKey(values.project);
-  const location = storeFromEnv(io.env);
-  let sessions: StoredSessionSummary[];
-  if (location.kind === "postgres") {
-    const database = await connectStore(location.url);
-    try {
-      sessions = await database.listSessions({ limit, ...(project !== undefined ? { project } : {}) });
-    } finally {
-      await database.close();
-    }
-  } else {
-    sessions = await listStoredFileSessions({
-      home: threadlineHome(io.env),
-      limit,
-      ...(project !== undefined ? { project } : {}),
-    });
-  }
+  const sessions = await withSessionStore({ env: io.env }, (store) =>
+    store.list({ limit, ...(project !== undefined ? { project } : {}) }),
+  );
   if (values.json === true) {
     io.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
     return 0;

@@ -1,12 +1,13 @@
 /**
- * Slash commands of the interactive mode: /help /cost /context /cache /compact /clear /resume /exit.
+ * Slash commands of the interactive mode: /help /cost /context /cache /compact /clear /resume /memory /exit,
+ * and the user's custom commands (listed in /help, run by the REPL as a turn: `customCommandPrompt`).
  * Each command talks to the REPL through `ReplHost`, so this file holds no terminal state.
  */
 import { formatCacheReport } from "../cache/index.js";
 import type { QueryEngine } from "../engine/query-engine.js";
 import type { EngineEvent } from "../loop/events.js";
+import { type CustomCommand, formatMemoryListing, loadedMemoryFiles } from "../memory/index.js";
 import { modelLimits } from "../messages/index.js";
-import { toolDefinitions } from "../request/index.js";
 import { listSessions } from "../transcript/index.js";
 import { formatContextReport, tierActivity } from "./context-report.js";
 import { formatCostReport, type SessionStats } from "./status-line.js";
@@ -28,6 +29,10 @@ export interface ReplHost {
   readonly home: string | undefined;
   /** Clears the terminal (a no-op without one). */
   clearScreen(): void;
+  /** `/mcp`: each MCP server's state, tools and last error. */
+  mcpStatus(): string;
+  /** The user's and the project's custom commands (listed in /help). Default none. */
+  readonly customCommands?: readonly CustomCommand[];
 }
 
 export type SlashOutcome = "continue" | "exit";
@@ -44,7 +49,7 @@ export const DEFAULT_RESUME_LIST_LENGTH = 10;
 
 /** A manual-compaction entry point, when the engine offers one. */
 const COMMANDS: SlashCommand[] = [
-  { name: "help", summary: "Show the commands", run: (host) => void host.print(helpText()) },
+  { name: "help", summary: "Show the commands", run: (host) => void host.print(helpText(host.customCommands ?? [])) },
   { name: "exit", aliases: ["quit"], summary: "Leave threadline", run: () => "exit" },
   {
     name: "cost",
@@ -62,12 +67,17 @@ const COMMANDS: SlashCommand[] = [
           model: engine.model,
           contextWindow: modelLimits(engine.model, engine.config.modelOverrides).contextWindow,
           systemPrompt: engine.config.systemPrompt,
-          tools: toolDefinitions([...engine.tools]),
+          tools: engine.requestToolDefinitions(),
           settings: engine.config.compaction,
         }),
       );
       return undefined;
     },
+  },
+  {
+    name: "mcp",
+    summary: "MCP servers: state, tools and last error",
+    run: (host) => void host.print(host.mcpStatus()),
   },
   {
     name: "cache",
@@ -86,14 +96,35 @@ const COMMANDS: SlashCommand[] = [
     },
   },
   { name: "resume", summary: "Resume an earlier session of this directory", run: resume },
+  {
+    name: "memory",
+    summary: "Memory files loaded (CLAUDE.md, AGENTS.md, nested) and their size",
+    run: (host) =>
+      void host.print(
+        formatMemoryListing(loadedMemoryFiles(host.engine.timeline.entries), host.engine.memory !== undefined),
+      ),
+  },
 ];
 
-function helpText(): string {
+function helpText(custom: readonly CustomCommand[]): string {
   const lines = COMMANDS.map((command) => {
     const aliases = command.aliases ? ` (/${command.aliases.join(", /")})` : "";
     return `  /${`${command.name}${aliases}`.padEnd(18)} ${command.summary}`;
   });
-  return ["Commands:", ...lines, "Ctrl-C interrupts a turn; press it twice to exit."].join("\n");
+  const customLines = custom
+    .filter((command) => !isBuiltinCommand(command.name))
+    .map((command) => {
+      const hint = command.argumentHint !== undefined ? ` ${command.argumentHint}` : "";
+      return `  /${`${command.name}${hint}`.padEnd(18)} ${command.description} (${command.scope})`;
+    });
+  const customPart = customLines.length > 0 ? ["Custom commands:", ...customLines] : [];
+  return ["Commands:", ...lines, ...customPart, "Ctrl-C interrupts a turn; press it twice to exit."].join("\n");
+}
+
+/** Whether `name` is one of the built-in commands (a custom command of that name is not run). */
+export function isBuiltinCommand(name: string): boolean {
+  const lower = name.toLowerCase();
+  return COMMANDS.some((command) => command.name === lower || command.aliases?.includes(lower));
 }
 
 /** Whether a line is a slash command (a lone "/" or a path like "/usr/bin" is not). */

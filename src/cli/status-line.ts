@@ -2,10 +2,10 @@
  * The status line shown after each turn: context used (% of the window), tokens, cache hit ratio, cost.
  * `SessionStats` follows the events; formatting is a pure function of it.
  */
-import { hitRatio } from "../cache/cache-report.js";
-import type { EngineEvent, TurnUsage } from "../loop/events.js";
+import { hitRatio } from "../cache/index.js";
+import type { EngineEvent } from "../loop/events.js";
 import type { Usage } from "../messages/index.js";
-import { isKnownModel } from "../messages/index.js";
+import { isKnownModel, type TurnUsage } from "../messages/index.js";
 import { modelPriceLabel, UNKNOWN_MODEL_NOTE } from "./pricing.js";
 
 /** What the status line and `/cost` show. */

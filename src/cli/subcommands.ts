@@ -5,10 +5,18 @@
  */
 import { closestMatch } from "./did-you-mean.js";
 
-export type SubcommandName = "demo" | "emulator" | "inspect" | "sessions" | "export" | "import";
+export type SubcommandName = "demo" | "emulator" | "inspect" | "sessions" | "export" | "import" | "mcp";
 
 /** Subcommands in the order the usage lists them. */
-export const SUBCOMMANDS: readonly SubcommandName[] = ["demo", "emulator", "inspect", "sessions", "export", "import"];
+export const SUBCOMMANDS: readonly SubcommandName[] = [
+  "demo",
+  "emulator",
+  "inspect",
+  "sessions",
+  "export",
+  "import",
+  "mcp",
+];
 
 /** `threadline demo --help`. */
 export const DEMO_USAGE = `Usage: threadline demo

@@ -4,8 +4,7 @@
  */
 import type { MessageEntry } from "../messages/index.js";
 import { checkNever, estimateBlockTokens, estimateTextTokens } from "../messages/index.js";
-import { memoizeByObject } from "../timeline/identity-memo.js";
-import { sharedPrefixLength } from "../timeline/index.js";
+import { memoizeByObject, sharedPrefixLength } from "../timeline/index.js";
 
 /** Estimated tokens one entry contributes to a request (entries the API never sees count 0). */
 export function estimateEntryTokens(entry: MessageEntry): number {

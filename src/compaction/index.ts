@@ -31,11 +31,9 @@ export { lastAssistantTime, planTimeBasedClear, timeClearedToolIds } from "./mic
 export * from "./post-compact-restore.js";
 export { projectApiView } from "./project-view.js";
 export { RecordChain } from "./record-chain.js";
-export { estimateRequestBodyTokens } from "./request-tokens.js";
 export { COMPACTION_TIERS, runCompactionTiers } from "./run-tiers.js";
 export * from "./settings.js";
 export { CONTEXT_EFFICIENCY_ATTACHMENT, contextEfficiencyNudge, contextGrowth } from "./snip/nudge.js";
-export { normalizeSnipId, snipShortId } from "./snip/short-id.js";
 export { snipClosure } from "./snip/snip-closure.js";
 export type { SnipPlan, SnipPlanOptions } from "./snip/snip-plan.js";
 export { planSnip, SNIP_TOOL_NAME } from "./snip/snip-plan.js";

@@ -15,7 +15,7 @@ import type { Tier, TierOutput, TierPass } from "./tier.js";
 import type { CompactionInput, CompactionOutput } from "./types.js";
 
 /**
- * The tiers, in the order every pass runs them (PIPELINE §3): snip shrinks what microcompact scans;
+ * The tiers, in the order every pass runs them (docs/PIPELINE.md §3): snip shrinks what microcompact scans;
  * microcompact's cache edits are placed before collapse projects; collapse may make autocompact unnecessary;
  * autocompact is the backstop. The prompt-too-long chain asks them in the same order.
  */
@@ -61,6 +61,7 @@ export async function runCompactionTiers(
     messages: [],
     records: pass.chain.records,
     newCacheEdits: [],
+    relayBreakpoints: [],
     cacheEditing: false,
     snipTags: false,
   };
@@ -72,6 +73,7 @@ export async function runCompactionTiers(
     if (result.messages !== undefined) pass.messages = result.messages;
     if (result.tokens !== undefined) pass.tokens = result.tokens;
     if (result.newCacheEdits !== undefined) output.newCacheEdits = result.newCacheEdits;
+    if (result.relayBreakpoints !== undefined) output.relayBreakpoints = result.relayBreakpoints;
     if (result.cacheEditing !== undefined) output.cacheEditing = result.cacheEditing;
     if (result.snipTags !== undefined) output.snipTags = result.snipTags;
     if (result.contextManagement !== undefined) output.contextManagement = result.contextManagement;
@@ -82,8 +84,12 @@ export async function runCompactionTiers(
   }
   if (pass.tokens !== undefined) output.tokens = pass.tokens;
   // Cache edits go out (and are recorded) only when the messages they name are still the ones sent.
-  if (replaced) output.newCacheEdits = [];
-  else for (const record of kept) record(pass.chain);
+  if (replaced) {
+    output.newCacheEdits = [];
+    // The prefix the relays were for was replaced too.
+    output.relayBreakpoints = [];
+  }
+  if (!replaced) for (const record of kept) record(pass.chain);
   output.messages = pass.messages;
   return output;
 }

@@ -1,6 +1,6 @@
 /**
  * Compaction settings: one switch per tier plus the named policy defaults. A tier that is off is never
- * run by any path (DESIGN invariant 6).
+ * run by any path (docs/INVARIANTS.md #6).
  */
 
 /**

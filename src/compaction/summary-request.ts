@@ -7,7 +7,7 @@ import type { ContentBlock, MessageEntry, UserContentBlock, UserEntry } from "..
 /** Output cap of a summary request: 20,000 tokens. */
 export const DEFAULT_SUMMARY_MAX_TOKENS = 20_000;
 
-/** What the summary message that starts a compacted conversation begins with (PIPELINE §3.4). */
+/** What the summary message that starts a compacted conversation begins with (docs/PIPELINE.md §3.4). */
 export const COMPACT_SUMMARY_PREFIX =
   "This session is being continued from a previous conversation that ran out of context. " +
   "The summary below covers the earlier portion of the conversation.";

@@ -1,5 +1,5 @@
 /**
- * Every context-window constant in one place (PIPELINE §3.3–3.4). With a 200K window and a model whose
+ * Every context-window constant in one place (docs/PIPELINE.md §3.3–3.4). With a 200K window and a model whose
  * max output is ≥ 20K: effective 180,000; warning/error 147,000; autocompact 167,000; blocking 177,000.
  */
 import type { MessageEntry } from "../messages/index.js";

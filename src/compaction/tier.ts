@@ -6,7 +6,7 @@
  * `CompactionSettings`.
  */
 import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../messages/index.js";
-import type { ContextManagementEdit } from "../request/types.js";
+import type { ContextManagementEdit } from "../request/index.js";
 import type { RecordChain } from "./record-chain.js";
 import type { CompactionSettings } from "./settings.js";
 import type { CompactionInput } from "./types.js";
@@ -35,6 +35,8 @@ export interface TierOutput {
   tokens?: number;
   /** Cache edits to place (and pin) this turn. */
   newCacheEdits?: CacheEditDelete[];
+  /** Relay cache markers for assembly (see CompactionOutput.relayBreakpoints). */
+  relayBreakpoints?: string[];
   /** Assembly sends cache_reference marks and pinned blocks. */
   cacheEditing?: boolean;
   /** Assembly tags non-meta user messages with short ids. */
@@ -45,7 +47,7 @@ export interface TierOutput {
   expectCacheDrop?: string;
   /** The tier replaced part of the view: this pass's cache edits name messages no longer sent, so none go out. */
   replacedView?: boolean;
-  /** A compaction happened: header latches reset (PIPELINE §4). */
+  /** A compaction happened: header latches reset (docs/PIPELINE.md §4). */
   compacted?: boolean;
   /** Records to push at the end of the pass, only when no later tier replaced the view (see `replacedView`). */
   recordIfKept?: (chain: RecordChain) => void;
@@ -82,9 +84,9 @@ export interface OverflowStep {
 }
 
 export interface Tier {
-  /** The tier's name, as PIPELINE §3 spells it. */
+  /** The tier's name, as docs/PIPELINE.md §3 spells it. */
   readonly name: string;
-  /** Whether the settings turn the tier on. A tier that is off is never run by any path (DESIGN invariant 6). */
+  /** Whether the settings turn the tier on. A tier that is off is never run by any path (docs/INVARIANTS.md #6). */
   enabled(settings: CompactionSettings): boolean;
   /** One pass: reads what the earlier tiers left, pushes its records onto `pass.chain`, returns what it changed. */
   run(pass: TierPass): TierOutput | Promise<TierOutput>;

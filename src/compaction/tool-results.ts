@@ -4,8 +4,7 @@
  */
 import type { AssistantEntry, MessageEntry, ToolResultBlock, ToolUseBlock, UserEntry } from "../messages/index.js";
 import { estimateBlockTokens } from "../messages/index.js";
-import { DerivedCache } from "../timeline/identity-memo.js";
-import { filterGrowing } from "../timeline/index.js";
+import { DerivedCache, filterGrowing } from "../timeline/index.js";
 import { clearedPlaceholder } from "./cleared-placeholder.js";
 
 /**

@@ -1,6 +1,6 @@
 /** The contract between the agent loop and the compaction tiers. */
 import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../messages/index.js";
-import type { ContextManagementEdit } from "../request/types.js";
+import type { ContextManagementEdit } from "../request/index.js";
 import type { ForkRunner } from "./fork-runner.js";
 import type { CompactionSettings } from "./settings.js";
 
@@ -68,6 +68,11 @@ export interface CompactionOutput {
   records: TimelineEntry[];
   /** Cached path: deletes to place (and pin) this turn. */
   newCacheEdits: CacheEditDelete[];
+  /**
+   * Pass as `relayBreakpoints` to assembly: tool_use_ids whose results get a cache marker just before them
+   * (a public-path batch clear's unchanged prefix, and the next batch's). Empty when none.
+   */
+  relayBreakpoints: string[];
   /** Pass as settings.cacheEditing to assembly (cache_reference marks and pinned blocks). */
   cacheEditing: boolean;
   /** Pass as settings.snipTags to assembly (short id tags on non-meta user messages). */
@@ -78,6 +83,6 @@ export interface CompactionOutput {
   expectCacheDrop?: string;
   /** Estimated context tokens after this pass, when a tier changed the view (the last usage is then stale). */
   tokens?: number;
-  /** A compaction happened: header latches reset (PIPELINE §4). */
+  /** A compaction happened: header latches reset (docs/PIPELINE.md §4). */
   compacted?: boolean;
 }

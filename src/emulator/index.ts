@@ -3,6 +3,8 @@
  * scripted model and fault injection. Imports nothing from the project but `messages/`.
  */
 
+/** The emulator bills with the shared request estimate (messages/request-tokens.ts). */
+export { estimateRequestTokens } from "../messages/index.js";
 export { type AppliedEdit, applyContextManagement } from "./billing/context-management.js";
 export { type FlatBlock, flattenRequest } from "./billing/flatten.js";
 export {
@@ -14,7 +16,6 @@ export {
   type LedgerResult,
   ONE_HOUR_MS,
 } from "./billing/ledger.js";
-export { deletedReferencesOf, estimateRequestTokens } from "./billing/request-tokens.js";
 export { EMULATOR_HELP, runEmulatorCommand } from "./cli.js";
 export { visibleText } from "./model/effective-request.js";
 export { FaultPlan } from "./model/faults.js";

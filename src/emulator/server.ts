@@ -5,11 +5,10 @@ import { createHash } from "node:crypto";
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { KNOWN_MODEL_IDS, modelLimits } from "../messages/index.js";
+import { estimateRequestTokens, KNOWN_MODEL_IDS, modelLimits } from "../messages/index.js";
 import { CacheDiagnostics } from "./billing/cache-diagnostics.js";
 import { applyContextManagement } from "./billing/context-management.js";
 import { CacheLedger } from "./billing/ledger.js";
-import { estimateRequestTokens } from "./billing/request-tokens.js";
 import { FaultPlan } from "./model/faults.js";
 import { IdGenerator, seededRandom } from "./model/random.js";
 import { loadScenarioFile, type ScenarioStep } from "./model/scenario.js";

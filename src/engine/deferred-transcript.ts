@@ -1,6 +1,7 @@
 /**
- * A transcript store whose file opens asynchronously: appends made before it is open are queued and
- * handed over in order, so `new QueryEngine()` can stay synchronous.
+ * A transcript store that starts opening when it is made and opens asynchronously: appends made before it is
+ * open are queued and handed over in order, so `new QueryEngine()` can stay synchronous. A failed open
+ * surfaces on the next flush, or at once to a caller that awaits `ready()` (`SessionStore.create` does).
  */
 import type { TimelineEntry } from "../messages/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
@@ -21,6 +22,11 @@ export class DeferredTranscriptStore implements TranscriptStore {
     });
     // A failed open surfaces on the next flush; avoid an unhandled rejection meanwhile.
     this.#opening.catch(() => undefined);
+  }
+
+  /** Resolves once the store is open; rejects with why it could not open. */
+  async ready(): Promise<void> {
+    await this.#opening;
   }
 
   append(entry: TimelineEntry): void {

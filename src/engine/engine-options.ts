@@ -3,13 +3,11 @@
  */
 import type { CompactionSettings } from "../compaction/index.js";
 import type { LoopConfig } from "../loop/query.js";
+import type { DeferredToolLoading } from "../mcp/index.js";
 import type { TimelineEntry } from "../messages/index.js";
-import type { PlatformName } from "../provider/index.js";
-import type { Provider } from "../provider/types.js";
+import type { PlatformName, Provider } from "../provider/index.js";
 import type { ServerCompactionSettings } from "../request/index.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import type { SecretEnvSettings } from "../tools/secret-env.js";
-import type { AnyTool } from "../tools/types.js";
+import type { AnyTool, PermissionPolicy, SecretEnvSettings } from "../tools/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
 import type { SubagentType } from "./subagent-types.js";
 
@@ -26,6 +24,18 @@ export interface QueryEngineOptions {
   fallbackModel?: string;
   /** Default: Read, Write, Edit, Bash, Grep, Glob, plus Snip when snip is on. */
   tools?: AnyTool[];
+  /**
+   * Tools added after the built-in ones (MCP servers' tools, ToolSearch), asked again at every turn start so a
+   * server that connects late is found; a name already present is kept, never replaced or removed. Deferred
+   * tools (`deferLoading`) enter the tools block only once ToolSearch has loaded them and a compaction has
+   * passed (mcp/tool-search.ts). Default none.
+   */
+  extraTools?: () => readonly AnyTool[];
+  /**
+   * When definitions ToolSearch returned join the tools block (mcp/tool-search.ts). Default
+   * `DEFAULT_DEFERRED_TOOL_LOADING` ("next-compaction").
+   */
+  deferredToolLoading?: DeferredToolLoading;
   /** Subagent types the Agent tool offers; `false` leaves Agent out. Default DEFAULT_SUBAGENT_TYPES unless `tools` is given. */
   agents?: readonly SubagentType[] | false;
   /** Offer the REPL tool (primitive calls recorded as virtual pairs). Default true unless `tools` is given. */
@@ -66,6 +76,18 @@ export interface QueryEngineOptions {
    * `serverCompaction` (THREADLINE_SERVER_COMPACTION=on). Default DEFAULT_SERVER_COMPACTION_SETTINGS.
    */
   serverCompaction?: Partial<ServerCompactionSettings>;
+  /**
+   * Read memory files (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md, AGENTS.md; the user's under ~/.claude and
+   * threadline's home; nested ones when a tool touches their subtree) and keep them in every request.
+   * Default true; `THREADLINE_DISABLE_MEMORY=1` in `env` turns it off too. See docs/MEMORY.md.
+   */
+  memoryFiles?: boolean;
+  /**
+   * Offer the `Skill` tool for the skills under `.claude/skills/`, `~/.claude/skills/` and threadline's home
+   * `skills/` (found when the first message of the process is submitted). Default: on while memory files are
+   * on, unless `tools` is given.
+   */
+  skills?: boolean;
   /** Keep a background session-memory summary that autocompact can use without a model call. Default true. */
   sessionMemory?: boolean;
   /** Model requests allowed per turn (default unlimited). */
@@ -86,4 +108,9 @@ export interface QueryEngineOptions {
 
 export interface SubmitOptions {
   signal?: AbortSignal;
+  /**
+   * Permission rules allowed for this turn only, on top of the session's (a custom command's
+   * `allowed-tools`). Deny rules still win. Default none.
+   */
+  allowedTools?: readonly string[];
 }

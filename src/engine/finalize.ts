@@ -5,8 +5,7 @@
  * the records it appends (a collapse snapshot) are parentless, so they may land in the middle of a turn.
  */
 
-import type { TurnUsage } from "../loop/events.js";
-import type { TimelineEntry } from "../messages/index.js";
+import type { TimelineEntry, TurnUsage } from "../messages/index.js";
 
 export interface FinishContext {
   sessionId: string;

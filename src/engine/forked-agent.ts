@@ -6,14 +6,13 @@
  * tag), and only `max_tokens` differs, which is not part of the cache key.
  */
 
-import type { ForkFailure, ForkRequest, ForkResult, ForkRunner } from "../compaction/fork-runner.js";
-import { estimateRequestBodyTokens } from "../compaction/request-tokens.js";
+import type { ForkFailure, ForkRequest, ForkResult, ForkRunner } from "../compaction/index.js";
 import { AssistantEntries } from "../loop/assistant-entries.js";
 import type { ForkParent } from "../loop/query-context.js";
-import { createUserEntry, modelLimits, textBlock, type Usage } from "../messages/index.js";
-import { ProviderError } from "../provider/errors.js";
+import { createUserEntry, estimateRequestTokens, modelLimits, textBlock, type Usage } from "../messages/index.js";
+import { ProviderError } from "../provider/index.js";
+import type { AssembledRequest } from "../request/index.js";
 import { assembleRequest } from "../request/index.js";
-import type { AssembledRequest } from "../request/types.js";
 
 /** Session id of the throwaway instruction entry (never stored: only its content reaches the request). */
 const FORK_SESSION_ID = "forked-agent";
@@ -42,7 +41,7 @@ export async function runForkedAgent(parent: ForkParent, request: ForkRequest): 
 
 async function sendForkedRequest(parent: ForkParent, request: ForkRequest): Promise<ForkResult> {
   const assembled = assembleForkedRequest(parent, request);
-  const estimatedInputTokens = estimateRequestBodyTokens(assembled.body);
+  const estimatedInputTokens = estimateRequestTokens(assembled.body);
   const options = parent.signal !== undefined ? { signal: parent.signal } : {};
   if (parent.provider.complete !== undefined) {
     const reply = await parent.provider.complete(assembled, options);
@@ -80,7 +79,7 @@ export function createForkRunner(parent: ForkParent): ForkRunner {
   return {
     contextWindow: limits.contextWindow,
     run: (request) => runForkedAgent(parent, request),
-    estimate: (request) => estimateRequestBodyTokens(assembleForkedRequest(parent, request).body),
+    estimate: (request) => estimateRequestTokens(assembleForkedRequest(parent, request).body),
     failure: forkFailure,
   };
 }

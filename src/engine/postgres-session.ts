@@ -11,7 +11,10 @@ import {
 } from "../transcript/index.js";
 import { DeferredTranscriptStore } from "./deferred-transcript.js";
 
-/** A writer for a new session, created on first use; a failure (server away, id taken) surfaces on flush. */
+/**
+ * A writer for a new session, opened in the background from now on; a failure (server away, id taken)
+ * surfaces on the first flush, or at once to `SessionStore.create`, which waits for it (`ready()`).
+ */
 export function newPostgresTranscript(
   url: string,
   session: { sessionId: string; cwd: string; project: string },

@@ -11,34 +11,46 @@ import {
   createSnipTool,
   newAutoCompactSession,
 } from "../compaction/index.js";
-import { type EngineEvent, emptyUsage, type TurnUsage } from "../loop/events.js";
+import type { EngineEvent } from "../loop/events.js";
 import { type LoopConfig, type LoopState, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
-import { createUserEntry, DEFAULT_MODEL, type ModelLimits, type UserContentBlock } from "../messages/index.js";
+import { loadedToolNames, requestTools } from "../mcp/index.js";
+import { attachmentExtra, createSkillTool, loadSkills, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
+import {
+  addUsage,
+  createAttachmentEntry,
+  createUserEntry,
+  DEFAULT_MODEL,
+  emptyUsage,
+  type ModelLimits,
+  type TurnUsage,
+  type UserContentBlock,
+} from "../messages/index.js";
+import type { Provider } from "../provider/index.js";
 import { createProvider } from "../provider/index.js";
-import type { Provider } from "../provider/types.js";
 import {
   announcedFeaturesFromEntries,
   emptyLatches,
   latchesFromEntries,
   NormalizeMemo,
   serverFeaturesFromEntries,
+  type ToolDefinition,
   toolDefinitions,
 } from "../request/index.js";
 import { Timeline } from "../timeline/index.js";
-import { defaultTools } from "../tools/index.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import { createToolRuntime, type SandboxStatus } from "../tools/tool-runtime.js";
-import type { AnyTool, ToolRuntime } from "../tools/types.js";
+import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
+import { createToolRuntime, defaultTools, type SandboxStatus } from "../tools/index.js";
 import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
 import { createForkRunner } from "./forked-agent.js";
+import { type MemorySession, memoryFilesEnabled, memorySessionFor, userPlaces } from "./memory-setup.js";
 import { SessionCompaction } from "./session-compaction.js";
 import type { SessionMemory } from "./session-memory.js";
 import { defaultTranscript, loadResumedSession } from "./session-store.js";
 import { sessionAgentTools } from "./subagent-tools.js";
 import { buildSystemPrompt } from "./system-prompt.js";
+import { ToolRegistry } from "./tool-registry.js";
 
 export type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 
@@ -56,7 +68,7 @@ export class QueryEngine {
   readonly toolRuntime: ToolRuntime;
   /** Usage summed over the whole session. */
   readonly totals: TurnUsage = emptyUsage();
-  readonly #tools: Map<string, AnyTool>;
+  readonly #tools: ToolRegistry;
   readonly #policy: PermissionPolicy;
   readonly #options: QueryEngineOptions;
   readonly #finisher: BackgroundFinisher;
@@ -65,8 +77,12 @@ export class QueryEngine {
   /** Writes the entries made outside the loop (the person's message, /compact, background records). */
   readonly #recorder: TurnRecorder;
   readonly #compaction: SessionCompaction;
+  /** The session's memory files; undefined when they are off. */
+  readonly memory: MemorySession | undefined;
   #controller: AbortController | undefined;
   #turns = 0;
+  /** Whether the Skill tool is still to be looked for (once, before the process's first message). */
+  #skillsPending: boolean;
 
   constructor(options: QueryEngineOptions = {}) {
     const env = options.env ?? process.env;
@@ -109,7 +125,7 @@ export class QueryEngine {
       ...(modelOverrides ? { modelOverrides } : {}),
     };
     const tools = options.tools ?? [...defaultTools(), ...(compaction.snip ? [createSnipTool()] : [])];
-    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.#tools = new ToolRegistry(tools, () => this.#options.extraTools?.() ?? []);
     this.#policy = { mode: "default", allow: [], deny: [], ...options.permission };
     const { runtime, sandbox } = createToolRuntime({
       env,
@@ -149,6 +165,10 @@ export class QueryEngine {
       model,
       normalizeMemo: new NormalizeMemo(),
     };
+    this.memory = memoryFilesEnabled(options.memoryFiles, env)
+      ? memorySessionFor(this.cwd, options.additionalDirectories ?? [], options.home, env)
+      : undefined;
+    this.#skillsPending = options.skills ?? (this.memory !== undefined && options.tools === undefined);
     this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
     this.#compaction = new SessionCompaction(
       {
@@ -200,6 +220,19 @@ export class QueryEngine {
     return [...this.#tools.values()];
   }
 
+  /**
+   * The tools block of the next request: every tool but the deferred ones ToolSearch has not loaded before the
+   * latest compaction (a pure function of the timeline). Tools from `extraTools` that appeared since the last
+   * turn are added first.
+   */
+  requestToolDefinitions(): ToolDefinition[] {
+    this.#tools.addExtraTools();
+    const tools = [...this.#tools.values()];
+    if (!tools.some((tool) => tool.deferLoading === true)) return toolDefinitions(tools);
+    const loaded = loadedToolNames(this.timeline.entries, this.#options.deferredToolLoading);
+    return toolDefinitions(requestTools(tools, loaded));
+  }
+
   /** Add a task to run after each turn (collapse ctx-agent, session memory, metrics). */
   addBackgroundHook(hook: BackgroundHook): void {
     this.#finisher.add(hook);
@@ -218,6 +251,8 @@ export class QueryEngine {
     const relay = () => controller.abort();
     options.signal?.addEventListener("abort", relay, { once: true });
     try {
+      yield* this.#startMemory();
+      yield* this.#startSkills();
       const user = createUserEntry(this.#recorder.context(), input);
       this.#recorder.append(user);
       await this.#recorder.flush();
@@ -229,8 +264,10 @@ export class QueryEngine {
         transcript: this.transcript,
         provider: this.provider,
         tools: this.#tools,
-        toolDefinitions: toolDefinitions([...this.#tools.values()]),
-        policy: this.#policy,
+        toolDefinitions: this.requestToolDefinitions(),
+        policy: options.allowedTools?.length
+          ? { ...this.#policy, allow: [...this.#policy.allow, ...options.allowedTools] }
+          : this.#policy,
         toolRuntime: this.toolRuntime,
         cwd: this.cwd,
         additionalDirectories: this.#options.additionalDirectories ?? [],
@@ -241,6 +278,7 @@ export class QueryEngine {
         signal: controller.signal,
         forkFactory: createForkRunner,
         autoCompact: this.#autoCompact,
+        ...(this.memory ? { memory: this.memory } : {}),
       });
       for await (const event of turn) {
         if (event.type === "turn_end") this.#addTotals(event.usage);
@@ -288,6 +326,35 @@ export class QueryEngine {
     return this.#compaction.sessionMemory;
   }
 
+  /**
+   * The memory files known at session start, recorded once before the session's first message so they sit at
+   * one fixed place in the first request; a resumed session already holds them and reads nothing.
+   */
+  async *#startMemory(): AsyncGenerator<EngineEvent> {
+    if (this.memory === undefined) return;
+    const found = await this.memory.start(this.timeline.entries);
+    for (const line of found.notices) yield this.#recorder.notice("warning", line);
+    if (found.attachment === undefined) return;
+    const entry = createAttachmentEntry(
+      this.#recorder.context(),
+      MEMORY_ATTACHMENT_TYPE,
+      found.attachment.content,
+      attachmentExtra(found.attachment),
+    );
+    this.#recorder.append(entry);
+    yield { type: "entry", entry };
+  }
+
+  /** The Skill tool, appended last to the tools (the tools block is fixed from the first request on). */
+  async *#startSkills(): AsyncGenerator<EngineEvent> {
+    if (!this.#skillsPending) return;
+    this.#skillsPending = false;
+    const found = await loadSkills(userPlaces(this.cwd, this.#options.home, this.#options.env ?? process.env));
+    for (const line of found.notices) yield this.#recorder.notice("warning", line);
+    const tool = createSkillTool(found.skills);
+    if (tool !== undefined && !this.#tools.has(tool.name)) this.#tools.set(tool.name, tool as AnyTool);
+  }
+
   readonly #now = (): Date => (this.#options.now ? this.#options.now() : new Date());
 
   #note(message: string): void {
@@ -295,11 +362,6 @@ export class QueryEngine {
   }
 
   #addTotals(usage: TurnUsage): void {
-    this.totals.inputTokens += usage.inputTokens;
-    this.totals.outputTokens += usage.outputTokens;
-    this.totals.cacheReadInputTokens += usage.cacheReadInputTokens;
-    this.totals.cacheCreationInputTokens += usage.cacheCreationInputTokens;
-    this.totals.requests += usage.requests;
-    this.totals.costUsd += usage.costUsd;
+    addUsage(this.totals, usage);
   }
 }

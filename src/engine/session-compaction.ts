@@ -12,7 +12,7 @@ import {
   stageCollapses,
   tokenCountWithEstimation,
 } from "../compaction/index.js";
-import type { TurnUsage } from "../loop/events.js";
+
 import {
   compactableToolNames,
   defaultRequestSettings,
@@ -24,10 +24,10 @@ import { restoreFileReader } from "../loop/restore-file.js";
 import { capabilitiesWithout } from "../loop/self-heal.js";
 import { SideRequestLog } from "../loop/side-requests.js";
 import type { TurnRecorder } from "../loop/turn-recorder.js";
-import { modelLimits } from "../messages/index.js";
-import type { Provider } from "../provider/types.js";
+import { modelLimits, type TurnUsage } from "../messages/index.js";
+import type { Provider } from "../provider/index.js";
 import { emptyLatches, toolDefinitions } from "../request/index.js";
-import type { AnyTool } from "../tools/types.js";
+import type { AnyTool } from "../tools/index.js";
 import type { BackgroundFinisher } from "./finalize.js";
 import { createForkRunner } from "./forked-agent.js";
 import { SessionMemory } from "./session-memory.js";

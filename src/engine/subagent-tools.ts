@@ -2,9 +2,9 @@
  * Which of the Agent and REPL tools a session gets, built around the session's own runner and policy.
  * Both are on with the built-in tool set; a caller who passes its own tools opts in explicitly.
  */
-import { createAgentTool } from "../tools/agent-tool.js";
-import { createReplTool, DEFAULT_REPL_PRIMITIVES } from "../tools/repl-tool.js";
-import type { AnyTool } from "../tools/types.js";
+
+import type { AnyTool } from "../tools/index.js";
+import { createAgentTool, createReplTool, DEFAULT_REPL_PRIMITIVES } from "../tools/index.js";
 import { createSubagentRunner, type SubagentEnvironment } from "./subagent.js";
 import { DEFAULT_SUBAGENT_TYPES, type SubagentType } from "./subagent-types.js";
 

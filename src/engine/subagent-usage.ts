@@ -3,22 +3,17 @@
  * sidechain transcript's entries are at hand) and the parent's Agent tool results, whose `toolUseResult`
  * records each run's totals (the parent's own timeline holds no sidechain entries).
  */
-import type { TimelineEntry } from "../messages/index.js";
-import { isAgentToolDisplay } from "../tools/agent-tool.js";
+import { addResponseUsage, addUsage, type TimelineEntry, type TokenUsage } from "../messages/index.js";
+import { isAgentToolDisplay } from "../tools/index.js";
 
-export interface SubagentUsage {
+/** One subagent's tokens (no cost: a sidechain's prices are its own model's, summed where shown). */
+export interface SubagentUsage extends TokenUsage {
   agentId: string;
   /** The Agent call's description, when the parent's tool result is among the entries. */
   description?: string;
   subagentType?: string;
   /** The sidechain transcript file, when known. */
   transcriptPath?: string;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
-  /** Model requests the subagent made. */
-  requests: number;
 }
 
 function emptyUsage(agentId: string): SubagentUsage {
@@ -58,11 +53,7 @@ export function subagentUsage(entries: readonly TimelineEntry[]): SubagentUsage[
     seenMessages.add(messageKey);
     fromSidechain.add(agentId);
     const total = get(agentId);
-    total.inputTokens += usage.input_tokens;
-    total.outputTokens += usage.output_tokens;
-    total.cacheReadInputTokens += usage.cache_read_input_tokens ?? 0;
-    total.cacheCreationInputTokens += usage.cache_creation_input_tokens ?? 0;
-    total.requests += 1;
+    addResponseUsage(total, usage);
   }
 
   for (const entry of entries) {
@@ -73,11 +64,7 @@ export function subagentUsage(entries: readonly TimelineEntry[]): SubagentUsage[
     total.subagentType = display.subagentType;
     if (display.transcriptPath !== undefined) total.transcriptPath = display.transcriptPath;
     if (fromSidechain.has(display.agentId)) continue;
-    total.inputTokens += display.usage.inputTokens;
-    total.outputTokens += display.usage.outputTokens;
-    total.cacheReadInputTokens += display.usage.cacheReadInputTokens;
-    total.cacheCreationInputTokens += display.usage.cacheCreationInputTokens;
-    total.requests += display.usage.requests;
+    addUsage(total, display.usage);
   }
   return [...byAgent.values()];
 }

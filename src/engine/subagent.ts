@@ -5,17 +5,23 @@
  * text; the parent's conversation receives only that text as the Agent tool's result.
  */
 import { randomBytes } from "node:crypto";
-import { emptyUsage, type TurnUsage } from "../loop/events.js";
+
 import { type LoopConfig, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
-import { createUserEntry } from "../messages/index.js";
-import type { Provider } from "../provider/types.js";
+import { createUserEntry, emptyUsage, type TurnUsage } from "../messages/index.js";
+import type { Provider } from "../provider/index.js";
 import { emptyLatches, toolDefinitions } from "../request/index.js";
 import { Timeline } from "../timeline/index.js";
-import type { AgentRunner, AgentRunRequest, AgentRunResult, AgentRunStatus } from "../tools/agent-tool.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import { summarizeToolCall } from "../tools/permissions.js";
-import type { AnyTool, ToolRuntime } from "../tools/types.js";
+import type {
+  AgentRunner,
+  AgentRunRequest,
+  AgentRunResult,
+  AgentRunStatus,
+  AnyTool,
+  PermissionPolicy,
+  ToolRuntime,
+} from "../tools/index.js";
+import { summarizeToolCall } from "../tools/index.js";
 import { JsonlTranscriptStore, MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import { SidechainTranscriptStore, sidechainTranscriptPath } from "./subagent-transcript.js";
 import { DEFAULT_SUBAGENT_MAX_TURNS, SUBAGENT_EXCLUDED_TOOLS, type SubagentType } from "./subagent-types.js";
@@ -113,7 +119,8 @@ export async function runSubagent(environment: SubagentEnvironment, request: Age
       transcript,
       provider: environment.provider,
       tools: new Map(tools.map((tool) => [tool.name, tool])),
-      toolDefinitions: toolDefinitions(tools),
+      // Deferred MCP tools stay out of a subagent's tools block too (it finds them with ToolSearch).
+      toolDefinitions: toolDefinitions(tools.filter((tool) => tool.deferLoading !== true)),
       policy: environment.policy,
       ...(environment.toolRuntime ? { toolRuntime: environment.toolRuntime } : {}),
       cwd: environment.cwd,

@@ -6,7 +6,7 @@
 
 import type { AssistantEntry } from "../messages/index.js";
 import { type AssistantContentBlock, createAssistantEntry, type EntryContext } from "../messages/index.js";
-import type { ProviderEvent } from "../provider/types.js";
+import type { ProviderEvent } from "../provider/index.js";
 
 export class AssistantEntries {
   /** The finished block whose entry waits for the next block start or the message's end. */

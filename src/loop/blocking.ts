@@ -6,11 +6,10 @@
  * estimate puts past the blocking limit is never uploaded: the loop compacts first, or stops with the numbers.
  */
 import type { CompactionSettings } from "../compaction/index.js";
-import { estimateRequestBodyTokens } from "../compaction/request-tokens.js";
-import { blockingLimit, tokenCountWithEstimation } from "../compaction/thresholds.js";
-import type { MessageEntry, ModelLimits } from "../messages/index.js";
-import { ProviderError } from "../provider/errors.js";
-import type { MessagesRequest } from "../request/types.js";
+import { blockingLimit, tokenCountWithEstimation } from "../compaction/index.js";
+import { estimateRequestTokens, type MessageEntry, type ModelLimits } from "../messages/index.js";
+import { ProviderError } from "../provider/index.js";
+import type { MessagesRequest } from "../request/index.js";
 
 /** The request's size by both measures, and the limit it is held to. */
 export interface RequestEstimate {
@@ -32,7 +31,7 @@ export function estimateRequest(
 ): RequestEstimate {
   const limit = blockingLimit(model, limits.contextWindow);
   // The body is only measured when the count says it fits: past the limit it cannot help.
-  const tokens = counted >= limit ? counted : Math.max(counted, estimateRequestBodyTokens(request));
+  const tokens = counted >= limit ? counted : Math.max(counted, estimateRequestTokens(request));
   return { tokens, limit, over: tokens >= limit };
 }
 

@@ -7,12 +7,11 @@ import type {
   SystemEntry,
   TerminalReason,
   ToolUseBlock,
-  Usage,
+  TurnUsage,
   UserEntry,
 } from "../messages/index.js";
-import { billedUsage, costUsd } from "../messages/pricing.js";
-import type { ResponseEvent } from "../provider/types.js";
-import type { AssembledRequest } from "../request/types.js";
+import type { ResponseEvent } from "../provider/index.js";
+import type { AssembledRequest } from "../request/index.js";
 
 /** Why the loop goes round again. */
 export type ContinueReason =
@@ -29,16 +28,6 @@ export type ContinueReason =
 
 /** Why the loop stopped (defined with the vocabulary, where the Agent tool reads it too). */
 export type { TerminalReason };
-
-export interface TurnUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
-  /** Model requests made (retries not counted). */
-  requests: number;
-  costUsd: number;
-}
 
 export type EngineEvent =
   /**
@@ -80,44 +69,4 @@ const RESPONSE_EVENT_TYPES: ReadonlySet<EngineEvent["type"]> = new Set<ResponseE
 /** Whether `event` is part of a streaming response (something arrived from the model). */
 export function isResponseEvent(event: EngineEvent): event is ResponseEvent {
   return RESPONSE_EVENT_TYPES.has(event.type);
-}
-
-export function emptyUsage(): TurnUsage {
-  return {
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadInputTokens: 0,
-    cacheCreationInputTokens: 0,
-    requests: 0,
-    costUsd: 0,
-  };
-}
-
-/** Adds one response's usage to a running total (cost from the model table's prices). */
-export function addUsage(
-  total: TurnUsage,
-  usage: Usage,
-  prices: { inputPerMTok: number; outputPerMTok: number },
-): void {
-  // Server-side compaction bills each pass (usage.iterations), not only the top-level figures.
-  usage = billedUsage(usage);
-  const cacheRead = usage.cache_read_input_tokens ?? 0;
-  const cacheWrite = usage.cache_creation_input_tokens ?? 0;
-  const write1h = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
-  const write5m = cacheWrite - write1h;
-  total.inputTokens += usage.input_tokens;
-  total.outputTokens += usage.output_tokens;
-  total.cacheReadInputTokens += cacheRead;
-  total.cacheCreationInputTokens += cacheWrite;
-  total.requests += 1;
-  total.costUsd += costUsd(
-    {
-      inputTokens: usage.input_tokens,
-      cacheReadTokens: cacheRead,
-      cacheWrite5mTokens: write5m,
-      cacheWrite1hTokens: write1h,
-      outputTokens: usage.output_tokens,
-    },
-    { inputPricePerMTok: prices.inputPerMTok, outputPricePerMTok: prices.outputPerMTok },
-  );
 }

@@ -5,21 +5,22 @@
 import type { CacheBreakDetector } from "../cache/index.js";
 import type { AutoCompactSession, CompactionSettings, ForkRunner, SideRequestBill } from "../compaction/index.js";
 import { cacheEditingEnabled } from "../compaction/index.js";
+import type { MemorySession } from "../memory/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import { isPinOrCompactBoundary } from "../messages/index.js";
-import type { Provider } from "../provider/types.js";
+import type { Provider } from "../provider/index.js";
 import type {
+  CacheEditPin,
   LatchState,
   NormalizeMemo,
   RequestSettings,
   ServerCompactionSettings,
   ServerFeature,
+  ToolDefinition,
 } from "../request/index.js";
 import { withoutServerFeatures } from "../request/index.js";
-import type { CacheEditPin, ToolDefinition } from "../request/types.js";
 import { filterGrowing, type Timeline } from "../timeline/index.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import type { AnyTool, ToolRuntime } from "../tools/types.js";
+import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
 
 /** What a forked request inherits from its parent turn: the exact request settings, latches and pins. */
@@ -89,6 +90,11 @@ export interface QueryContext {
   forkFactory?: ForkFactory;
   /** Autocompact state kept for the session (circuit breaker, session memory). Default: fresh per turn. */
   autoCompact?: AutoCompactSession;
+  /**
+   * The session's memory files: nested ones are attached when a tool first touches their subtree, and every
+   * loaded one is attached again when a tier took it out of the view. Default none (memory files off).
+   */
+  memory?: MemorySession;
 }
 
 /**

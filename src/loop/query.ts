@@ -5,7 +5,7 @@
  */
 import type { MessageEntry } from "../messages/index.js";
 import { modelLimits } from "../messages/index.js";
-import type { ThinkingConfig } from "../request/types.js";
+import type { ThinkingConfig } from "../request/index.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import type { QueryContext } from "./query-context.js";
 import { assembleStage } from "./stage-assemble.js";

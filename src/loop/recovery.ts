@@ -12,7 +12,7 @@ import {
   type Tier,
 } from "../compaction/index.js";
 import { API_ERROR_TEXT, checkNever, ESCALATED_MAX_TOKENS, type TimelineEntry } from "../messages/index.js";
-import type { ProviderError } from "../provider/errors.js";
+import type { ProviderError } from "../provider/index.js";
 
 /** How many "resume where you stopped" continuations a turn may append after max_tokens stops. */
 export const DEFAULT_MAX_CONTINUATIONS = 3;

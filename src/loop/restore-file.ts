@@ -2,7 +2,7 @@
  * How compaction reads a file again to re-attach it after a summary: through the session's own Read tool
  * (same confinement, same line-numbered form the model saw), outside any turn's tool accounting.
  */
-import type { AnyTool } from "../tools/types.js";
+import type { AnyTool } from "../tools/index.js";
 
 /** A reader for `CompactionInput.restoreFile`; undefined when the session has no Read tool. */
 export function restoreFileReader(

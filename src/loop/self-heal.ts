@@ -5,8 +5,7 @@
  * again for the same reason gets its error shown, never a loop.
  */
 import { checkNever } from "../messages/index.js";
-import type { ProviderError, UnsupportedInput } from "../provider/errors.js";
-import type { ProviderCapabilities } from "../provider/types.js";
+import type { ProviderCapabilities, ProviderError, UnsupportedInput } from "../provider/index.js";
 import type { AssembledRequest } from "../request/index.js";
 import { featureOfBeta, OPTIONAL_TOP_LEVEL_FIELDS, type ServerFeature } from "../request/index.js";
 

@@ -5,8 +5,7 @@
  */
 import type { SideRequestBill } from "../compaction/index.js";
 import type { ModelLimits, SideRequestRecord } from "../messages/index.js";
-import { modelLimits } from "../messages/index.js";
-import { addUsage, type TurnUsage } from "./events.js";
+import { addResponseUsage, modelLimits, type TurnUsage } from "../messages/index.js";
 
 /** Collects bills; `drain` turns them into records. Pass `onSideRequest` as the fork parent's hook. */
 export class SideRequestLog {
@@ -23,10 +22,7 @@ export class SideRequestLog {
     return bills.map((bill) => {
       if (totals !== undefined) {
         const limits = modelLimits(bill.model, overrides);
-        addUsage(totals, bill.usage, {
-          inputPerMTok: limits.inputPricePerMTok,
-          outputPerMTok: limits.outputPricePerMTok,
-        });
+        addResponseUsage(totals, bill.usage, limits);
       }
       return {
         type: "side-request",

@@ -6,6 +6,7 @@
  */
 import type { CompactionOutput } from "../compaction/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
+import type { AssembledRequest, ContextManagementEdit } from "../request/index.js";
 import {
   assembleRequest,
   compactEdit,
@@ -15,7 +16,6 @@ import {
   type RequestSettings,
   withoutServerFeatures,
 } from "../request/index.js";
-import type { AssembledRequest, ContextManagementEdit } from "../request/types.js";
 import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
 import type { EngineEvent } from "./events.js";
 import { defaultRequestSettings, pinsFromEntries } from "./query-context.js";
@@ -87,12 +87,14 @@ export async function* assembleStage(
   const { context, recorder } = turn;
   const { state, config } = context;
   const pins = pinsFromEntries(context.timeline.entries);
+  const settings = settingsFor(turn, compaction, state.model);
   const assembled = assembleRequest({
     messages: fromLastCompaction(compaction.messages),
-    settings: settingsFor(turn, compaction, state.model),
+    settings,
     latches: state.latches,
     pins,
     newCacheEdits: compaction.newCacheEdits,
+    relayBreakpoints: compaction.relayBreakpoints,
     ...(state.normalizeMemo ? { memo: state.normalizeMemo } : {}),
   });
   if (assembled.latches.betas.length !== state.latches.betas.length) {
@@ -100,7 +102,7 @@ export async function* assembleStage(
     recorder.append(latchRecord(state.latches, context.sessionId, context.now(), state.features));
   }
   state.lastRequest = {
-    settings: settingsFor(turn, compaction, state.model),
+    settings,
     latches: state.latches,
     pins: [...pins, ...assembled.newPins],
   };

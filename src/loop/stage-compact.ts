@@ -3,7 +3,8 @@
  * records them, resets the latches after a compaction and tells the cache detector which drop to expect.
  */
 import { type CompactionInput, type CompactionOutput, runCompactionTiers } from "../compaction/index.js";
-import type { ModelLimits } from "../messages/index.js";
+import { attachmentExtra, loadedMemory, MEMORY_ATTACHMENT_TYPE, memoryToReattach } from "../memory/index.js";
+import { createAttachmentEntry, type ModelLimits } from "../messages/index.js";
 import { emptyLatches } from "../request/index.js";
 import type { EngineEvent } from "./events.js";
 import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
@@ -53,9 +54,10 @@ export async function* compactStage(
     turn.recorder.append(record);
     if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
   }
-  // Latches reset on compaction (PIPELINE §4); the boundary makes a resume agree.
+  yield* reattachMemory(turn, compaction);
+  // Latches reset on compaction (docs/PIPELINE.md §4); the boundary makes a resume agree.
   if (compaction.compacted === true) context.state.latches = emptyLatches();
-  if (compaction.compacted === true) detector?.expectDrop("compaction"); // PIPELINE §8: not a break
+  if (compaction.compacted === true) detector?.expectDrop("compaction"); // docs/PIPELINE.md §8: not a break
   if (compaction.expectCacheDrop) detector?.expectDrop(compaction.expectCacheDrop);
   // Cache edits delete tokens from the cached prefix on purpose: the read may fall by that much, no more.
   if (compaction.newCacheEdits.length > 0)
@@ -70,4 +72,24 @@ export async function* compactStage(
 /** The tiers' input with autocompact off (the server compacts; docs/API-SURFACE.md "Server-side compaction"). */
 function withoutAutocompact(input: CompactionInput): CompactionInput {
   return { ...input, settings: { ...input.settings, autocompact: false } };
+}
+
+/**
+ * Memory files a tier took out of the view are recorded again, verbatim, and sent in this request: the
+ * records land at the end of the timeline, so the next pass projects them at the same place
+ * (docs/MEMORY.md "Kept through compaction").
+ */
+function* reattachMemory(turn: TurnState, compaction: CompactionOutput): Generator<EngineEvent> {
+  const { context, recorder } = turn;
+  if (context.memory === undefined) return;
+  const missing = memoryToReattach(compaction.messages, loadedMemory(context.timeline.entries));
+  if (missing.length === 0) return;
+  const added = missing.map((memory) =>
+    createAttachmentEntry(recorder.context(), MEMORY_ATTACHMENT_TYPE, memory.content, attachmentExtra(memory)),
+  );
+  for (const entry of added) {
+    recorder.append(entry);
+    yield { type: "entry", entry };
+  }
+  compaction.messages = [...compaction.messages, ...added];
 }

@@ -4,9 +4,9 @@
  * once per turn, so the loop always ends.
  */
 import { createApiErrorEntry, type ModelLimits } from "../messages/index.js";
-import type { ProviderError } from "../provider/errors.js";
+import type { ProviderError } from "../provider/index.js";
+import type { AssembledRequest } from "../request/index.js";
 import { emptyLatches, featureOffRecord } from "../request/index.js";
-import type { AssembledRequest } from "../request/types.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import {
   isMediaError,
@@ -31,7 +31,7 @@ async function* applyRecovery(
     if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
   }
   if (step.compacted) turn.context.state.latches = emptyLatches();
-  turn.context.cacheDetector?.expectDrop(step.reason); // the retry's prefix changed on purpose (PIPELINE §8)
+  turn.context.cacheDetector?.expectDrop(step.reason); // the retry's prefix changed on purpose (docs/PIPELINE.md §8)
   yield { type: "loop_continue", reason: step.reason };
 }
 

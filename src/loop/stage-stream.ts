@@ -5,10 +5,11 @@
  * usage and the cache check count once the stream has ended cleanly.
  */
 import type { AssistantEntry, ModelLimits } from "../messages/index.js";
-import { ProviderError } from "../provider/errors.js";
-import type { ProviderEvent, StreamOptions } from "../provider/types.js";
+import { addResponseUsage } from "../messages/index.js";
+import type { ProviderEvent, StreamOptions } from "../provider/index.js";
+import { ProviderError } from "../provider/index.js";
 import { AssistantEntries } from "./assistant-entries.js";
-import { addUsage, type EngineEvent } from "./events.js";
+import type { EngineEvent } from "./events.js";
 import { type Assembled, requestFor } from "./stage-assemble.js";
 import { type AttemptState, newAttempt, restartAttempt } from "./stage-tools.js";
 import { recordAnnouncements, type TurnState } from "./turn-state.js";
@@ -44,7 +45,7 @@ function* applyMessageEnd(
   const detector = turn.context.cacheDetector;
   recordAnnouncements(turn);
   attempt.stopReason = end.stopReason;
-  addUsage(turn.usage, end.usage, { inputPerMTok: limits.inputPricePerMTok, outputPerMTok: limits.outputPricePerMTok });
+  addResponseUsage(turn.usage, end.usage, limits);
   const cacheBreak = detector?.afterResponse(end.usage, undefined, end.cacheMiss);
   if (cacheBreak && detector) yield turn.recorder.notice("warning", detector.describe(cacheBreak));
 }

@@ -3,15 +3,18 @@
  * recorded in block order, each answering a recorded tool_use. Also what one model request's attempt
  * accumulates, since a retried attempt starts its tools over.
  */
+
+import { attachmentExtra, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
 import {
   type AssistantEntry,
+  createAttachmentEntry,
   createProgressEntry,
   createToolResultEntry,
   createUserEntry,
   type ToolUseBlock,
   toolResultBlock,
 } from "../messages/index.js";
-import type { ToolOutput } from "../tools/types.js";
+import type { ToolOutput } from "../tools/index.js";
 import { Channel } from "./channel.js";
 import type { EngineEvent } from "./events.js";
 import { CUT_TOOL_USE_RESULT } from "./stop-reasons.js";
@@ -111,7 +114,25 @@ export async function* collectResults(turn: TurnState, attempt: AttemptState): A
     );
     recorder.append(entry);
     yield { type: "tool_end", block: item.block, entry, isError };
+    if (!isError) yield* attachNestedMemory(turn, item.block);
   }
+}
+
+/** Nested memory files the tool's path brings into force, attached once, right after its result. */
+async function* attachNestedMemory(turn: TurnState, block: ToolUseBlock): AsyncGenerator<EngineEvent> {
+  const { context, recorder } = turn;
+  if (context.memory === undefined) return;
+  const found = await context.memory.touched(block.name, block.input, context.timeline.entries);
+  for (const line of found.notices) yield recorder.notice("warning", line);
+  if (found.attachment === undefined) return;
+  const attachment = createAttachmentEntry(
+    recorder.context(),
+    MEMORY_ATTACHMENT_TYPE,
+    found.attachment.content,
+    attachmentExtra(found.attachment),
+  );
+  recorder.append(attachment);
+  yield { type: "entry", entry: attachment };
 }
 
 /** Answers tool_use blocks cut by max_tokens: they never ran, and the model is told why. */

@@ -4,7 +4,7 @@
  * tool_use never runs (its input would be `{}`, and a Write would be told "file_path: required field is
  * missing"); the output cap is escalated and the turn retried, as for a cut text answer.
  */
-import { ProviderError } from "../provider/errors.js";
+import { ProviderError } from "../provider/index.js";
 
 /** The tool_result recorded for a cut tool_use once escalation is used up (the tool did not run). */
 export const CUT_TOOL_USE_RESULT =

@@ -4,9 +4,15 @@
  * `DEFAULT_MAX_CONCURRENCY`); any other call runs alone. Results come back in block order.
  */
 import type { ToolUseBlock } from "../messages/index.js";
+import type {
+  AnyTool,
+  PermissionPolicy,
+  ToolOutput,
+  ToolRuntime,
+  ToolSessionAccess,
+  WorkspaceScope,
+} from "../tools/index.js";
 import { runTool } from "../tools/index.js";
-import type { PermissionPolicy } from "../tools/permissions.js";
-import type { AnyTool, ToolOutput, ToolRuntime, ToolSessionAccess, WorkspaceScope } from "../tools/types.js";
 
 /** How many read-only tools may run at once. */
 export const DEFAULT_MAX_CONCURRENCY = 10;

@@ -3,9 +3,11 @@
  * counters the recovery paths consult (each recovery runs at most once per turn), and the decision type
  * every stage ends with.
  */
-import type { ProviderCapabilities } from "../provider/types.js";
+
+import { emptyUsage, type TurnUsage } from "../messages/index.js";
+import type { ProviderCapabilities } from "../provider/index.js";
 import { latchRecord, type ServerFeature } from "../request/index.js";
-import { type EngineEvent, emptyUsage, type TerminalReason, type TurnUsage } from "./events.js";
+import type { EngineEvent, TerminalReason } from "./events.js";
 import { defaultRequestSettings, type ForkParent, pinsFromEntries, type QueryContext } from "./query-context.js";
 import { type MaxTokensState, newPromptTooLongRecovery, type PromptTooLongRecovery } from "./recovery.js";
 import { restoreFileReader } from "./restore-file.js";

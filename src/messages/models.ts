@@ -23,7 +23,7 @@ export interface ModelLimits {
 /** Default model when neither `--model` nor `ANTHROPIC_MODEL` names one. */
 export const DEFAULT_MODEL = "claude-sonnet-4-6";
 
-/** The default output cap in force unless escalated (PIPELINE §5: 8K). */
+/** The default output cap in force unless escalated (docs/PIPELINE.md §5: 8K). */
 export const DEFAULT_OUTPUT_TOKENS = 8_192;
 
 /** Output cap used for the single retry after a max_tokens stop under the default cap. */
@@ -50,7 +50,7 @@ const TABLE: ReadonlyArray<readonly [prefix: string, limits: ModelLimits]> = [
   ["claude-sonnet-5", limits(1_000_000, 128_000, 2_048, 2, 10, false)],
   // Haiku 5.5 is priced "from" $0.10/$0.50 (tiered); the lowest tier is used.
   ["claude-haiku-5-5", limits(1_000_000, 128_000, 4_096, 0.1, 0.5, false)],
-  // The 4.6 generation on rejects prefill (API-CONTRACT: "newer models reject prefill altogether").
+  // The 4.6 generation on rejects prefill (docs/API-CONTRACT.md: "newer models reject prefill altogether").
   ["claude-opus-4-8", limits(200_000, 128_000, 4_096, 5, 25, false)], // assumed: as Opus 4.6
   ["claude-opus-4-7", limits(200_000, 128_000, 4_096, 5, 25, false)], // assumed: as Opus 4.6
   ["claude-opus-4-6", limits(200_000, 128_000, 4_096, 5, 25, false)],

@@ -2,7 +2,7 @@
  * The token ruler: characters / 4, images and documents 2,000 each.
  * Client estimates and the emulator's billing use this same ruler, so comparisons are fair.
  */
-import type { ApiMessage, ContentBlock } from "./content.js";
+import type { ContentBlock } from "./content.js";
 
 /** Characters per token in the estimate. */
 export const CHARS_PER_TOKEN = 4;
@@ -44,16 +44,6 @@ export function estimateBlockTokens(block: ContentBlock): number {
     default:
       return checkNever(block);
   }
-}
-
-/** Estimated tokens of a list of wire messages. */
-export function estimateMessagesTokens(messages: readonly ApiMessage[]): number {
-  let total = 0;
-  for (const message of messages) {
-    if (typeof message.content === "string") total += estimateTextTokens(message.content);
-    else for (const block of message.content) total += estimateBlockTokens(block);
-  }
-  return total;
 }
 
 /** Exhaustiveness check for discriminated-union switches. */

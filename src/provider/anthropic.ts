@@ -7,8 +7,8 @@ import type {
   MessageCreateParamsNonStreaming,
   MessageCreateParamsStreaming,
 } from "@anthropic-ai/sdk/resources/messages";
-import { serializeStreamingRequest } from "../request/serialize.js";
-import type { AssembledRequest } from "../request/types.js";
+import type { AssembledRequest } from "../request/index.js";
+import { serializeStreamingRequest } from "../request/index.js";
 import {
   capabilitySwitches,
   PLACEHOLDER_API_KEY,

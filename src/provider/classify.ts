@@ -5,7 +5,7 @@
  * status or error type plus a distinctive phrase, never a whole message.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
-import { redactSecrets } from "../messages/redact-secrets.js";
+import { redactSecrets } from "../messages/index.js";
 import { type ClassificationRow, type ErrorFacts, ProviderError, type ProviderErrorKind } from "./errors.js";
 import { OVERFLOW_ROWS, overflowNumbers, overflowNumbersFromBody } from "./overflow-patterns.js";
 import { PLATFORM_CLASSIFICATION_ROWS, platformErrorFacts } from "./platform-errors.js";

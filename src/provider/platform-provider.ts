@@ -7,7 +7,7 @@ import type {
   MessageCreateParamsNonStreaming,
   MessageCreateParamsStreaming,
 } from "@anthropic-ai/sdk/resources/messages";
-import type { AssembledRequest } from "../request/types.js";
+import type { AssembledRequest } from "../request/index.js";
 import { ProviderError } from "./errors.js";
 import type { PlatformProfile } from "./platform-profiles.js";
 import { type MessagesClient, type OutgoingRequest, SdkProvider, type SdkProviderOptions } from "./sdk-provider.js";

@@ -8,8 +8,9 @@
  * `fallbackRequest`. Tools started on a superseded attempt's `block_end` are the loop's to cancel or discard.
  * A retry resends the same bytes: the request is a pure function of what the caller assembled.
  */
-import { serializeRequest } from "../request/serialize.js";
-import type { AssembledRequest } from "../request/types.js";
+
+import type { AssembledRequest } from "../request/index.js";
+import { serializeRequest } from "../request/index.js";
 import { classifyError } from "./classify.js";
 import { ProviderError } from "./errors.js";
 import { DEFAULT_MAX_CONSECUTIVE_OVERLOADED, retryDelayMs } from "./retry-policy.js";

@@ -9,7 +9,7 @@ import type {
   MessageCreateParamsNonStreaming,
   MessageCreateParamsStreaming,
 } from "@anthropic-ai/sdk/resources/messages";
-import type { AssembledRequest } from "../request/types.js";
+import type { AssembledRequest } from "../request/index.js";
 import { FEATURES_HEADER, parseFeatures, withAnnouncedFeatures } from "./capabilities.js";
 import { completedMessageFrom } from "./completed-message.js";
 import { runWithRetries, type Sleep, sleepWithSignal, throwIfAborted } from "./retry-loop.js";

@@ -3,7 +3,7 @@
  * `ProviderError`s; above it (the loop) they become timeline messages.
  */
 import type { AssistantContentBlock, StopReason, Usage } from "../messages/index.js";
-import type { AssembledRequest } from "../request/types.js";
+import type { AssembledRequest } from "../request/index.js";
 import type { ProviderError } from "./errors.js";
 
 /** What a provider can do beyond the public API. */

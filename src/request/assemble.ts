@@ -23,6 +23,8 @@ export interface AssembleInput {
   pins: readonly CacheEditPin[];
   /** Edits decided this turn: placed after the last tool_result of the last user message, and pinned. */
   newCacheEdits?: readonly CacheEditDelete[];
+  /** tool_use_ids whose results get a relay cache marker just before them (see `addCacheBreakpoints`). Default none. */
+  relayBreakpoints?: readonly string[];
   /** A session's memo of closed turns (faster, byte-identical output). Default none: normalize everything. */
   memo?: NormalizeMemo;
 }
@@ -72,6 +74,7 @@ export function assembleRequest(input: AssembleInput): AssembleOutput {
     cacheEditing: settings.cacheEditing === true,
     pins: input.pins,
     newCacheEdits: input.newCacheEdits ?? [],
+    relayBefore: input.relayBreakpoints ?? [],
   });
   const { request, latches } = paramsFromContext({
     settings,

@@ -2,8 +2,14 @@
  * addCacheBreakpoints: where the prompt cache is written and read.
  * - System segments carry cache_control (all of them while the budget allows, else the first ones and the
  *   last), so a change in a later segment still reuses the earlier ones.
- * - Exactly one message-level marker, on the last markable block of the last message (the second-to-last
- *   when this request must not write cache); never on thinking or cache_edits blocks.
+ * - One message-level marker on the last markable block of the last message (the second-to-last when this
+ *   request must not write cache); never on thinking or cache_edits blocks.
+ * - Relay markers where a policy asks for them (`relayBefore`): on the block just before a named tool_result.
+ *   The server looks for an earlier cache entry only ~20 blocks before each breakpoint, so a change further
+ *   back than that (a batch clear's first placeholder sits 30-39 blocks from the end) rewrites everything
+ *   after the last breakpoint it can reach; a relay reads the unchanged prefix and writes a new entry for the
+ *   next change (docs/PROMPT-CACHE.md). Relays take markers from the system segments
+ *   first: the message prefix they save is larger than anything a system segment's own marker saves.
  * - At most `MAX_CACHE_BREAKPOINTS` markers in all; one TTL for every marker, so a 1h marker can never
  *   follow a 5m one.
  * - With cache editing: every tool_result up to and including the marked message carries
@@ -19,8 +25,7 @@ import type {
   ContentBlock,
   ToolResultBlock,
 } from "../messages/index.js";
-import { memoizeByObject } from "../timeline/identity-memo.js";
-import { sharedPrefixLength } from "../timeline/index.js";
+import { memoizeByObject, sharedPrefixLength } from "../timeline/index.js";
 import { isBlank } from "./normalize/working-message.js";
 import type { CacheEditPin, SystemBlock } from "./types.js";
 
@@ -38,6 +43,12 @@ export interface CacheBreakpointOptions {
   pins?: readonly CacheEditPin[];
   /** Edits decided this turn. Default none. */
   newCacheEdits?: readonly CacheEditDelete[];
+  /**
+   * tool_use_ids whose tool_result gets a relay marker on the block just before it (at most
+   * `MAX_CACHE_BREAKPOINTS - 2`, the first ones win; an id not sent, or whose block is the marked one, is
+   * ignored). Default none.
+   */
+  relayBefore?: readonly string[];
 }
 
 export interface CacheBreakpointResult {
@@ -218,6 +229,52 @@ function withMarker(message: ApiMessage, marker: CacheControl): ApiMessage | und
   return undefined;
 }
 
+/** Where a content block sits: message index and block index (-1 for a string content). */
+interface BlockAt {
+  message: number;
+  block: number;
+}
+
+/**
+ * The markable block just before the tool_result of each id in `ids`, in the order of `ids`, skipping ids not
+ * found (such a block is never the marked one: the result comes after it). Blocks are counted as the server
+ * counts them: a string content is one block, cache_edits none.
+ */
+function relayPositions(messages: readonly ApiMessage[], markerIndex: number, ids: readonly string[]): BlockAt[] {
+  const wanted = new Set(ids);
+  const found = new Map<string, BlockAt>();
+  let previous: BlockAt | undefined;
+  for (let message = 0; message <= markerIndex && found.size < wanted.size; message++) {
+    const content = messages[message]!.content;
+    if (typeof content === "string") {
+      if (!isBlank(content)) previous = { message, block: -1 };
+      continue;
+    }
+    for (let block = 0; block < content.length; block++) {
+      const current = content[block]!;
+      if (current.type === "tool_result" && wanted.has(current.tool_use_id) && previous !== undefined)
+        found.set(current.tool_use_id, previous);
+      if (isMarkable(current)) previous = { message, block };
+    }
+  }
+  const positions: BlockAt[] = [];
+  for (const id of ids) {
+    const at = found.get(id);
+    if (at === undefined || positions.some((seen) => seen.message === at.message && seen.block === at.block)) continue;
+    positions.push(at);
+  }
+  return positions;
+}
+
+/** `message` with `marker` on block `block` (-1: its string content, made a text block). */
+function markBlock(message: ApiMessage, block: number, marker: CacheControl): ApiMessage {
+  if (typeof message.content === "string")
+    return { role: message.role, content: [{ type: "text", text: message.content, cache_control: marker }] };
+  const content = message.content.slice();
+  content[block] = { ...content[block]!, cache_control: marker } as ContentBlock;
+  return { role: message.role, content };
+}
+
 /** System blocks and messages with cache markers, references and edits placed; inputs are not mutated. */
 export function addCacheBreakpoints(
   systemPrompt: readonly string[],
@@ -240,6 +297,14 @@ export function addCacheBreakpoints(
     if (marked) {
       result[markerIndex] = marked;
       messageMarkers = 1;
+    }
+  }
+  if (messageMarkers === 1 && options.relayBefore !== undefined && options.relayBefore.length > 0) {
+    // At least one marker stays for the system prompt, so the tools and system are always their own entry.
+    const relays = relayPositions(result, markerIndex, options.relayBefore).slice(0, MAX_CACHE_BREAKPOINTS - 2);
+    for (const position of relays) {
+      result[position.message] = markBlock(result[position.message]!, position.block, marker);
+      messageMarkers++;
     }
   }
   const system = systemBlocks(systemPrompt, ttl, MAX_CACHE_BREAKPOINTS - messageMarkers);

@@ -3,10 +3,8 @@
  * since the last turn are not serialized again (a 10,000-entry session is megabytes of JSON per turn).
  * The result is byte-identical to `JSON.stringify(body)`; a test checks it.
  */
-import { memoizeByObject } from "../timeline/identity-memo.js";
-import { sharedPrefixLength } from "../timeline/index.js";
-import type { WireMessage } from "./tool-changes.js";
-import type { MessagesRequest } from "./types.js";
+import { memoizeByObject, sharedPrefixLength } from "../timeline/index.js";
+import type { MessagesRequest, WireMessage } from "./types.js";
 
 function json(value: unknown): string {
   return JSON.stringify(value);

@@ -8,7 +8,7 @@
  * in `tools` (and a cache rewrite), as before.
  */
 import type { ApiMessage } from "../messages/index.js";
-import type { ToolDefinition } from "./types.js";
+import type { ToolChangeMessage, ToolDefinition, WireMessage } from "./types.js";
 
 /** Beta of `tool_addition` / `tool_removal` blocks in system messages. */
 export const TOOL_CHANGES_BETA = "mid-conversation-tool-changes-2026-07-01";
@@ -20,15 +20,6 @@ export interface ToolArrival {
   beforeMessage: number;
   tools: readonly ToolDefinition[];
 }
-
-/** A `role: "system"` message offering tools (SDK `BetaSystemMessageParam` with `tool_addition` blocks). */
-export interface ToolChangeMessage {
-  role: "system";
-  content: Array<{ type: "tool_addition"; tool: { type: "tool_definition"; definition: ToolDefinition } }>;
-}
-
-/** A message as sent: the conversation's own, or a tool change between them. */
-export type WireMessage = ApiMessage | ToolChangeMessage;
 
 /**
  * `messages` with one system message per arrival inserted before its `beforeMessage` (an index past the end

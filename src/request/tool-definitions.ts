@@ -13,6 +13,11 @@ export interface ToolSchemaSource {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: z.ZodType;
+  /**
+   * The JSON Schema to send as it is, when the tool brings its own (an MCP server's `inputSchema`); the zod
+   * schema then only validates. Default none: the schema is generated from `inputSchema`.
+   */
+  readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
 }
 
 /** Code-unit order (not locale order, which depends on the machine's ICU data). */
@@ -67,20 +72,25 @@ export function toolDefinitions(tools: readonly ToolSchemaSource[]): ToolDefinit
     const known = definitionsByTool.get(tool);
     if (
       known !== undefined &&
-      known.inputSchema === tool.inputSchema &&
+      known.inputSchema === (tool.inputJsonSchema ?? tool.inputSchema) &&
       known.definition.name === tool.name &&
       known.definition.description === tool.description
     )
       return known.definition;
     const definition = toolDefinition(tool);
-    definitionsByTool.set(tool, { inputSchema: tool.inputSchema, definition });
+    definitionsByTool.set(tool, { inputSchema: tool.inputJsonSchema ?? tool.inputSchema, definition });
     return definition;
   });
   return sortedToolDefinitions(definitions);
 }
 
-/** The API definition of one tool: its JSON Schema, generated from the zod schema without the `$schema` key. */
+/**
+ * The API definition of one tool: its own JSON Schema when it brings one (passed through untouched), else the
+ * schema generated from zod without the `$schema` key.
+ */
 export function toolDefinition(tool: ToolSchemaSource): ToolDefinition {
+  if (tool.inputJsonSchema !== undefined)
+    return { name: tool.name, description: tool.description, input_schema: { ...tool.inputJsonSchema } };
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.inputSchema) as Record<string, unknown>;
   return { name: tool.name, description: tool.description, input_schema: inputSchema };
 }

@@ -3,9 +3,8 @@
  * and the inputs request assembly is a pure function of.
  */
 
-import type { CacheControl, CacheEditsBlock } from "../messages/index.js";
+import type { ApiMessage, CacheControl, CacheEditsBlock } from "../messages/index.js";
 import type { CompactEdit } from "./server-compaction.js";
-import type { WireMessage } from "./tool-changes.js";
 
 /** One segment of the system prompt. */
 export interface SystemBlock {
@@ -78,3 +77,12 @@ export interface CacheEditPin {
   messageIndex: number;
   block: CacheEditsBlock;
 }
+
+/** A `role: "system"` message offering tools (SDK `BetaSystemMessageParam` with `tool_addition` blocks; made by tool-changes.ts). */
+export interface ToolChangeMessage {
+  role: "system";
+  content: Array<{ type: "tool_addition"; tool: { type: "tool_definition"; definition: ToolDefinition } }>;
+}
+
+/** A message as sent: the conversation's own, or a tool change between them. */
+export type WireMessage = ApiMessage | ToolChangeMessage;

@@ -2,7 +2,7 @@
  * Identity memos for values derived from immutable objects (timeline entries, the blocks and messages built
  * from them, tool definitions). Assembly and compaction run every turn over a conversation that only grows,
  * so almost everything they derive is the same as last turn's; remembering it by source identity keeps a
- * turn's cost close to the size of what is new. Entries are never mutated (DESIGN invariant 1), which is what
+ * turn's cost close to the size of what is new. Entries are never mutated (docs/INVARIANTS.md #1), which is what
  * makes this sound; a memo is invisible to callers (same input, same output) and is dropped with its source
  * by the GC. Not part of the public entry: import it from this file.
  */

@@ -1,3 +1,4 @@
+export * from "./identity-memo.js";
 export * from "./prefix.js";
 export * from "./timeline.js";
 export * from "./views.js";

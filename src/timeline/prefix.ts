@@ -1,5 +1,5 @@
 /**
- * Identity prefixes: the timeline only grows and its entries are never mutated (DESIGN invariant 1), so a
+ * Identity prefixes: the timeline only grows and its entries are never mutated (docs/INVARIANTS.md #1), so a
  * per-turn pass over it can keep last turn's result and continue from where the two lists stop being the
  * same objects. Comparing references touches only the arrays, never the entries, which is what makes the
  * check cheap next to the pass it saves.

@@ -5,7 +5,7 @@
  * together; the subagent's own tools still go through permissions one by one.
  */
 import { z } from "zod";
-import type { TerminalReason } from "../messages/index.js";
+import type { TerminalReason, TokenUsage } from "../messages/index.js";
 import type { Tool, ToolOutput } from "./types.js";
 
 /** The tool's name (Claude Code's). */
@@ -24,15 +24,6 @@ export type AgentInput = z.infer<typeof agentInputSchema>;
 
 /** How a subagent run ended: the query loop's terminal reason. */
 export type AgentRunStatus = TerminalReason;
-
-/** Tokens a subagent used over its whole run. */
-export interface AgentRunUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
-  requests: number;
-}
 
 export interface AgentRunRequest {
   description: string;
@@ -56,7 +47,8 @@ export interface AgentRunResult {
   text: string;
   /** Why the run failed, when it did. */
   error?: string;
-  usage: AgentRunUsage;
+  /** Tokens the subagent used over its whole run. */
+  usage: TokenUsage;
   toolUseCount: number;
 }
 
@@ -83,7 +75,8 @@ export interface AgentToolDisplay {
   subagentType: string;
   description: string;
   status: AgentRunStatus;
-  usage: AgentRunUsage;
+  /** Tokens the subagent used over its whole run. */
+  usage: TokenUsage;
   toolUseCount: number;
 }
 

@@ -6,6 +6,7 @@ export * from "./edit-tool.js";
 export * from "./glob-tool.js";
 export * from "./grep-tool.js";
 export * from "./output-buffer.js";
+export * from "./permission-rules.js";
 export * from "./permissions.js";
 export * from "./read-tool.js";
 export * from "./repl-report.js";

@@ -11,11 +11,22 @@ export interface PermissionRule {
 
 /** Parses `Name` or `Name(specifier)`; returns undefined for text that is neither. */
 export function parsePermissionRule(rule: string): PermissionRule | undefined {
-  const match = /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s.exec(rule.trim());
+  const match = /^([A-Za-z0-9_-]+(?:__\*)?)(?:\((.*)\))?$/s.exec(rule.trim());
   if (match === null) return undefined;
   const toolName = match[1] ?? "";
   const specifier = match[2];
   return specifier === undefined || specifier === "" ? { toolName } : { toolName, specifier };
+}
+
+/**
+ * Whether a rule's tool name covers `toolName`: the same name, or an MCP server's prefix — `mcp__server` or
+ * `mcp__server__*` covers every `mcp__server__<tool>` (Claude Code's rule forms for MCP; docs/MCP.md).
+ */
+export function ruleNamesTool(ruleName: string, toolName: string): boolean {
+  if (ruleName === toolName) return true;
+  if (!ruleName.startsWith("mcp__")) return false;
+  const server = ruleName.endsWith("__*") ? ruleName.slice(0, -3) : ruleName;
+  return !server.slice(5).includes("__") && toolName.startsWith(`${server}__`);
 }
 
 /** Shell syntax after which a prefix no longer says what runs (chains, substitutions, redirections). */
@@ -42,7 +53,7 @@ function bashCommandOf(input: unknown): string | undefined {
  * not understood and allow nothing.
  */
 export function allowRuleMatches(rule: PermissionRule, toolName: string, input: unknown): boolean {
-  if (rule.toolName !== toolName) return false;
+  if (!ruleNamesTool(rule.toolName, toolName)) return false;
   if (rule.specifier === undefined) return true;
   if (toolName !== "Bash") return false;
   const command = bashCommandOf(input)?.trim();
@@ -57,7 +68,7 @@ export function allowRuleMatches(rule: PermissionRule, toolName: string, input: 
  * pipeline or substitution starts with its prefix, and a specifier on another tool denies the whole tool.
  */
 export function denyRuleMatches(rule: PermissionRule, toolName: string, input: unknown): boolean {
-  if (rule.toolName !== toolName) return false;
+  if (!ruleNamesTool(rule.toolName, toolName)) return false;
   if (rule.specifier === undefined || toolName !== "Bash") return true;
   const command = bashCommandOf(input);
   if (command === undefined) return true;

@@ -2,7 +2,7 @@
  * Which environment variables are secrets. Tool processes (Bash, REPL's Bash, ripgrep) start without them, and
  * their values, read once from the environment threadline started with, are redacted from every tool result.
  */
-import { redactableSecrets, redactSecrets, redactSecretsDeep } from "../messages/redact-secrets.js";
+import { redactableSecrets, redactSecrets, redactSecretsDeep } from "../messages/index.js";
 
 /** Names that are always secrets, whatever their shape. */
 export const DEFAULT_SECRET_ENV_NAMES: readonly string[] = [

@@ -57,6 +57,16 @@ export interface Tool<Input = unknown> {
   /** Validates the model's input; sent to the API as JSON Schema. */
   readonly inputSchema: z.ZodType<Input>;
   /**
+   * The JSON Schema sent to the API as it is (an MCP server's own `inputSchema`); `inputSchema` then only
+   * validates. Default none: the definition's schema is generated from `inputSchema`.
+   */
+  readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * Kept out of the tools block until the model finds it with ToolSearch (MCP tools on the public path), so
+   * configuring many tools does not grow or break the cached prefix. Default false.
+   */
+  readonly deferLoading?: boolean;
+  /**
    * Whether this call only reads, and only inside `scope` (the workspace) when given: read-only calls run
    * without asking in the default mode and may run concurrently.
    */

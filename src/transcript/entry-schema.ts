@@ -77,7 +77,8 @@ const systemSchema = z.object({
 const attachmentSchema = z.object({
   ...entryBase,
   type: z.literal("attachment"),
-  attachment: z.object({ type: z.string(), content: z.string() }),
+  // Loose: an attachment's own fields (a memory attachment's file list) come back on resume as written.
+  attachment: z.looseObject({ type: z.string(), content: z.string() }),
 });
 
 const recordBase = { timestamp: z.string(), sessionId: z.string() };

@@ -1,6 +1,8 @@
 /**
- * Builds dist/ (tsc -p tsconfig.build.json) unless it is newer than every file under src/. A lock
- * directory keeps parallel test files from compiling into dist/ at the same time.
+ * Builds dist/ (tsc -p tsconfig.build.json, then the bundle bin/threadline loads) unless the bundle is newer
+ * than every file under src/. A lock directory keeps parallel test files from compiling into dist/ at the
+ * same time. Without the bundle step a changed src/ reached dist/cli/ but not dist/bundle/, so the CLI tests
+ * ran the old code (and a mutation check of a CLI test could not fail).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -21,7 +23,7 @@ function newestMtime(directory: string): number {
 
 function upToDate(): boolean {
   try {
-    return statSync(join(ROOT, "dist", "cli", "main.js")).mtimeMs >= newestMtime(join(ROOT, "src"));
+    return statSync(join(ROOT, "dist", "bundle", "main.js")).mtimeMs >= newestMtime(join(ROOT, "src"));
   } catch {
     return false;
   }
@@ -47,7 +49,10 @@ export function buildOnce(): void {
       continue;
     }
     try {
-      if (!upToDate()) execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+      if (!upToDate()) {
+        execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+        execFileSync(process.execPath, ["scripts/bundle.mjs"], { cwd: ROOT, stdio: "inherit" });
+      }
       return;
     } finally {
       rmSync(lock, { recursive: true, force: true });

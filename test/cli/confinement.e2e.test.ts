@@ -45,6 +45,17 @@ function lastToolResults(server: Emulator): Array<{ content: unknown; is_error?:
   return content.filter((block) => block.type === "tool_result") as never;
 }
 
+/** A tool_result's content as one string, trailing newline trimmed (content is a string or text blocks). */
+function resultText(content: unknown): string {
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content.map((block: { text?: unknown }) => (typeof block.text === "string" ? block.text : "")).join("")
+        : JSON.stringify(content);
+  return text.trimEnd();
+}
+
 describe("default mode with nobody to ask (print mode)", () => {
   it("denies or fails every attempt to read the key or files outside the workspace; neither leaks anywhere", async () => {
     const attempts = [
@@ -88,7 +99,7 @@ describe("default mode with nobody to ask (print mode)", () => {
       {
         content: [
           bash("printenv ANTHROPIC_API_KEY; echo exit=$?"),
-          bash("env | grep -c ANTHROPIC_API_KEY"),
+          bash("echo count=$(env | grep -c ANTHROPIC_API_KEY)"),
           bash("tr '\\0' '\\n' < /proc/$PPID/environ | grep ANTHROPIC_API_KEY"),
         ],
       },
@@ -99,11 +110,14 @@ describe("default mode with nobody to ask (print mode)", () => {
       env,
     });
     expect(result.code).toBe(0);
-    const texts = lastToolResults(server).map((block) => JSON.stringify(block.content));
-    expect(texts[0]).toContain("exit=1");
-    expect(texts[1]).toContain("0");
+    // Exact texts, not substrings: `toContain("0")` also passes for "count=10" (a key copied ten times).
+    // Mutation `tool-env-keeps-secrets` (the tool environment keeps the secret names) turns these into
+    // "<key>\nexit=0" and "count=1".
+    const texts = lastToolResults(server).map((block) => resultText(block.content));
+    expect(texts[0]).toBe("exit=1");
+    expect(texts[1]).toBe("count=0");
     // The parent's environment still holds the key; the result shows the name with the value redacted.
-    expect(texts[2]).toContain("ANTHROPIC_API_KEY=[REDACTED]");
+    expect(texts[2]).toBe("ANTHROPIC_API_KEY=[REDACTED]");
     expect(JSON.stringify(server.requests)).not.toContain(KEY);
     expect(await filesContaining(base, [KEY])).toEqual([]);
   });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { modelPriceLabel, UNKNOWN_MODEL_NOTE } from "../../src/cli/pricing.js";
 import { formatCostReport, formatStatusLine, type SessionStats } from "../../src/cli/status-line.js";
-import { emptyUsage } from "../../src/loop/events.js";
-import { isKnownModel, KNOWN_MODEL_IDS, modelLimits } from "../../src/messages/index.js";
+import { emptyUsage, isKnownModel, KNOWN_MODEL_IDS, modelLimits } from "../../src/messages/index.js";
 import { requestCostUsd } from "../../src/messages/pricing.js";
 
 /** Every id the pinned SDK's `Model` union names (node_modules/@anthropic-ai/sdk, resources/messages). */

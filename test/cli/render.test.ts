@@ -6,8 +6,14 @@ import { isSlashCommand } from "../../src/cli/slash-commands.js";
 import { cacheHitRatio, formatStatusLine, formatTokens } from "../../src/cli/status-line.js";
 import { PLAIN_STYLE } from "../../src/cli/terminal/style.js";
 import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
-import { type EngineEvent, emptyUsage } from "../../src/loop/events.js";
-import { createSystemEntry, createToolResultEntry, toolResultBlock, toolUseBlock } from "../../src/messages/index.js";
+import type { EngineEvent } from "../../src/loop/events.js";
+import {
+  createSystemEntry,
+  createToolResultEntry,
+  emptyUsage,
+  toolResultBlock,
+  toolUseBlock,
+} from "../../src/messages/index.js";
 
 const context = { sessionId: "s", parentUuid: null };
 

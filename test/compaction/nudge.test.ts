@@ -5,10 +5,9 @@ import {
   contextGrowth,
   createSnipTool,
   runCompactionTiers,
-  snipShortId,
 } from "../../src/compaction/index.js";
 import type { AttachmentEntry, TimelineEntry } from "../../src/messages/index.js";
-import { createAttachmentEntry, createSystemEntry } from "../../src/messages/index.js";
+import { createAttachmentEntry, createSystemEntry, shortId } from "../../src/messages/index.js";
 import { SESSION_ID, TimelineBuilder, toolContext, toolUseId } from "../../support/timeline-builder.js";
 import { compactionInput } from "./compaction-input.js";
 
@@ -65,7 +64,7 @@ describe("context_efficiency nudge", () => {
     builder.assistantText("Tidying.", "msg_tidy");
     const call = builder.toolUse("Snip", { ids: [] }, "msg_tidy");
     const output = await createSnipTool().call(
-      { ids: [snipShortId(small.result.uuid)] },
+      { ids: [shortId(small.result.uuid)] },
       toolContext(builder.timeline, toolUseId(call)),
     );
     expect(output.isError).toBeUndefined();

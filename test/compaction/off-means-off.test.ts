@@ -29,6 +29,7 @@ describe("off means off", () => {
         messages: apiViewWithErrors(builder.entries),
         records: [],
         newCacheEdits: [],
+        relayBreakpoints: [],
         cacheEditing: false,
         snipTags: false,
       });

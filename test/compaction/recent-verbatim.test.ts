@@ -1,15 +1,22 @@
 /**
  * The most recent tool results are verbatim in every request: whatever the sizes, tools, idle gaps, cache TTL
  * and batch keep setting (even one below the floor), a pass on the public path (no cache editing, the
- * defaults' client-side batches and time-based clears) never clears any of the last MIN_BATCH_KEEP_RECENT
- * (3) results, and every pass's records are appended as the loop does, so clears accumulate.
+ * defaults' client-side batches and time-based clears) never clears any of the last 3 results, and every
+ * pass's records are appended as the loop does, so clears accumulate.
+ *
+ * The floor is the literal 3 here, never the constant it guards: with `MIN_BATCH_KEEP_RECENT = 1` in
+ * src/compaction/settings.ts a keep setting of 0-2 clears the third-newest result and the property fails
+ * (mutation `min-batch-keep-recent-1` in scripts/mutation-check.mjs).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MIN_BATCH_KEEP_RECENT, runCompactionTiers } from "../../src/compaction/index.js";
+import { runCompactionTiers } from "../../src/compaction/index.js";
 import type { MessageEntry } from "../../src/messages/index.js";
 import { TimelineBuilder, toolUseId } from "../../support/timeline-builder.js";
 import { compactionInput, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
+
+/** The guaranteed floor, as a literal: the independent oracle for MIN_BATCH_KEEP_RECENT. */
+const GUARANTEED_VERBATIM = 3;
 
 const TOOLS = ["Read", "Bash", "Grep", "Edit", "Agent"] as const;
 const GAPS_MS = [0, 30_000, 4 * 60_000, 6 * 60_000, 2 * 60 * 60_000] as const;
@@ -56,7 +63,7 @@ describe("the most recent tool results stay verbatim (public path)", () => {
               }),
             );
             builder.timeline.appendAll(output.records);
-            const recent = sentResults(output.messages).slice(-MIN_BATCH_KEEP_RECENT);
+            const recent = sentResults(output.messages).slice(-GUARANTEED_VERBATIM);
             for (const sent of recent) expect(sent.content).toEqual(original.get(sent.id));
           }
         },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeSnipId, snipShortId } from "../../src/compaction/index.js";
+import { normalizeSnipId, shortId } from "../../src/messages/index.js";
 
 describe("snip short ids", () => {
   it.each([
@@ -9,17 +9,13 @@ describe("snip short ids", () => {
     ["123e4567-e89b-12d3-a456-426614174000", "zzu1az"],
     ["550e8400-e29b-41d4-a716-446655440000", "4ntnke"],
   ])("%s → %s", (uuid, expected) => {
-    expect(snipShortId(uuid)).toBe(expected);
+    expect(shortId(uuid)).toBe(expected);
   });
 
   it("reads only the first 10 hex digits", () => {
-    expect(snipShortId("550e8400-e2ff-ffff-ffff-ffffffffffff")).toBe(
-      snipShortId("550e8400-e200-0000-0000-000000000000"),
-    );
+    expect(shortId("550e8400-e2ff-ffff-ffff-ffffffffffff")).toBe(shortId("550e8400-e200-0000-0000-000000000000"));
     // Six base-36 characters keep the high ~31 bits, so ids differ when the leading digits do.
-    expect(snipShortId("650e8400-e29b-41d4-a716-446655440000")).not.toBe(
-      snipShortId("550e8400-e29b-41d4-a716-446655440000"),
-    );
+    expect(shortId("650e8400-e29b-41d4-a716-446655440000")).not.toBe(shortId("550e8400-e29b-41d4-a716-446655440000"));
   });
 
   it("accepts the forms models copy back", () => {

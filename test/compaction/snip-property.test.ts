@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createSnipTool, snipShortId } from "../../src/compaction/index.js";
+import { createSnipTool } from "../../src/compaction/index.js";
 import type { AssistantEntry, MessageEntry } from "../../src/messages/index.js";
-import { createAttachmentEntry } from "../../src/messages/index.js";
+import { createAttachmentEntry, shortId } from "../../src/messages/index.js";
 import { apiView } from "../../src/timeline/index.js";
 import { SESSION_ID, TimelineBuilder, toolContext, toolUseId } from "../../support/timeline-builder.js";
 import { assembleAndValidate } from "./assemble-and-validate.js";
@@ -84,7 +84,7 @@ describe("snip keeps the API view well formed (property)", () => {
           for (const picks of snipRounds) {
             const candidates = apiView(builder.entries).filter((entry) => entry.type === "user" && !entry.isMeta);
             if (candidates.length === 0) break;
-            const ids = picks.map((pick) => snipShortId(candidates[pick % candidates.length]!.uuid));
+            const ids = picks.map((pick) => shortId(candidates[pick % candidates.length]!.uuid));
             const before = builder.entries.length;
             const output = await tool.call({ ids }, context);
             // A refused snip changes nothing; an accepted one appends exactly one boundary.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createSnipTool, snipShortId } from "../../src/compaction/index.js";
+import { createSnipTool } from "../../src/compaction/index.js";
 import type { SystemEntry } from "../../src/messages/index.js";
+import { shortId } from "../../src/messages/index.js";
 import { apiView } from "../../src/timeline/index.js";
 import { TimelineBuilder, toolContext, toolUseId } from "../../support/timeline-builder.js";
 import { assembleAndValidate } from "./assemble-and-validate.js";
@@ -27,7 +28,7 @@ describe("Snip tool", () => {
     const tool = createSnipTool({ now: () => new Date("2025-01-01T01:00:00.000Z") });
     const before = apiView(builder.entries);
     const output = await tool.call(
-      { ids: [`[id:${snipShortId(first.result.uuid)}]`] },
+      { ids: [`[id:${shortId(first.result.uuid)}]`] },
       toolContext(builder.timeline, toolUseId(snipCall)),
     );
     expect(output.isError).toBeUndefined();
@@ -52,12 +53,12 @@ describe("Snip tool", () => {
     const { builder, first, snipCall } = conversation();
     const length = builder.entries.length;
     const output = await createSnipTool().call(
-      { ids: [snipShortId(first.result.uuid), "zzzzzz"] },
+      { ids: [shortId(first.result.uuid), "zzzzzz"] },
       toolContext(builder.timeline, toolUseId(snipCall)),
     );
     expect(output.isError).toBe(true);
     expect(output.content).toContain("[id:zzzzzz]");
-    expect(output.content).not.toContain(snipShortId(first.result.uuid));
+    expect(output.content).not.toContain(shortId(first.result.uuid));
     expect(builder.entries.length).toBe(length);
   });
 
@@ -65,10 +66,10 @@ describe("Snip tool", () => {
     const { builder, first, snipCall } = conversation();
     const meta = builder.user("<system-reminder>note</system-reminder>", true);
     const context = toolContext(builder.timeline, toolUseId(snipCall));
-    const metaOutput = await createSnipTool().call({ ids: [snipShortId(meta.uuid)] }, context);
+    const metaOutput = await createSnipTool().call({ ids: [shortId(meta.uuid)] }, context);
     expect(metaOutput.isError).toBe(true);
-    await createSnipTool().call({ ids: [snipShortId(first.result.uuid)] }, context);
-    const again = await createSnipTool().call({ ids: [snipShortId(first.result.uuid)] }, context);
+    await createSnipTool().call({ ids: [shortId(first.result.uuid)] }, context);
+    const again = await createSnipTool().call({ ids: [shortId(first.result.uuid)] }, context);
     expect(again.isError).toBe(true);
     expect(again.content).toContain("unknown id");
   });
@@ -80,11 +81,11 @@ describe("Snip tool", () => {
     const nextCall = builder.toolUse("Snip", { ids: [] });
     const length = builder.entries.length;
     const output = await createSnipTool().call(
-      { ids: [snipShortId(snipResult.uuid)] },
+      { ids: [shortId(snipResult.uuid)] },
       toolContext(builder.timeline, toolUseId(nextCall)),
     );
     expect(output.isError).toBe(true);
-    expect(output.content).toContain(`[id:${snipShortId(snipResult.uuid)}]`);
+    expect(output.content).toContain(`[id:${shortId(snipResult.uuid)}]`);
     expect(output.content).toMatch(/Snip call/);
     expect(builder.entries.length).toBe(length);
   });
@@ -92,7 +93,7 @@ describe("Snip tool", () => {
   it("snips a prompt between two replies; assembly still sends alternating roles", async () => {
     const { builder, followUp, snipCall } = conversation();
     const output = await createSnipTool().call(
-      { ids: [snipShortId(followUp.uuid)] },
+      { ids: [shortId(followUp.uuid)] },
       toolContext(builder.timeline, toolUseId(snipCall)),
     );
     expect(output.isError).toBeUndefined();
@@ -119,7 +120,7 @@ describe("Snip tool", () => {
     builder.user("Thanks.");
     const snipCall = builder.toolUse("Snip", { ids: [] });
     const output = await createSnipTool().call(
-      { ids: [snipShortId(results.uuid)] },
+      { ids: [shortId(results.uuid)] },
       toolContext(builder.timeline, toolUseId(snipCall)),
     );
     expect(output.isError).toBeUndefined();
@@ -132,7 +133,7 @@ describe("Snip tool", () => {
   it("is an error without session access", async () => {
     const { builder, first, snipCall } = conversation();
     const { session: _session, ...context } = toolContext(builder.timeline, toolUseId(snipCall));
-    const output = await createSnipTool().call({ ids: [snipShortId(first.result.uuid)] }, context);
+    const output = await createSnipTool().call({ ids: [shortId(first.result.uuid)] }, context);
     expect(output.isError).toBe(true);
   });
 });

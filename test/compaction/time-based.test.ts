@@ -67,6 +67,9 @@ describe("microcompact, time-based path", () => {
     expect(output.expectCacheDrop).toMatch(/microcompact/);
     // The cache was cold: no deletes on top of a rewrite.
     expect(output.newCacheEdits).toEqual([]);
+    // The rewrite leaves a cache entry just before the first result it keeps (the 4th read), where the next
+    // batch's unchanged prefix ends (docs/PROMPT-CACHE.md).
+    expect(output.relayBreakpoints).toEqual([readIds[3]]);
   });
 
   it("is idempotent: the next pass adds no boundary and projects the same bytes", async () => {

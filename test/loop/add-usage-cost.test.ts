@@ -1,13 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addUsage, emptyUsage } from "../../src/loop/events.js";
-import { modelLimits, type Usage } from "../../src/messages/index.js";
+import { addResponseUsage, emptyUsage, modelLimits, type Usage } from "../../src/messages/index.js";
 import { requestCostUsd } from "../../src/messages/pricing.js";
 
 const MODEL = "claude-sonnet-4-6";
 const prices = () => {
   const limits = modelLimits(MODEL);
-  return { inputPerMTok: limits.inputPricePerMTok, outputPerMTok: limits.outputPricePerMTok };
+  return { inputPricePerMTok: limits.inputPricePerMTok, outputPricePerMTok: limits.outputPricePerMTok };
 };
 
 describe("the loop's running cost", () => {
@@ -20,7 +19,7 @@ describe("the loop's running cost", () => {
       cache_creation_input_tokens: 2_000_000,
       cache_creation: { ephemeral_5m_input_tokens: 1_000_000, ephemeral_1h_input_tokens: 1_000_000 },
     };
-    addUsage(total, usage, prices());
+    addResponseUsage(total, usage, prices());
     // Sonnet 4.6: $3 in, $15 out. 3 + 3.75 + 6 + 0.3 + 15.
     expect(total.costUsd).toBeCloseTo(28.05, 10);
   });
@@ -30,7 +29,7 @@ describe("the loop's running cost", () => {
     fc.assert(
       fc.property(count, count, count, count, count, (input, output, read, write5m, write1h) => {
         const total = emptyUsage();
-        addUsage(
+        addResponseUsage(
           total,
           {
             input_tokens: input,

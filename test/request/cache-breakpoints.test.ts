@@ -100,4 +100,19 @@ describe("addCacheBreakpoints", () => {
     expect(JSON.stringify(messages)).not.toContain('"cache_edits"');
     expect(newPins).toEqual([]);
   });
+  it("puts relay markers on the block just before each named tool_result, taking markers from the system", () => {
+    // Literal positions, not recomputed: result "a" follows the tool_use in message 1, result "b" the
+    // tool_use in message 3. Mutation `relay-markers-off` leaves only the last message marked.
+    const { system, messages } = addCacheBreakpoints(["one", "two"], conversation, { relayBefore: ["a", "b", "zz"] });
+    expect(messages[1]!.content[1]).toEqual({ ...toolUseBlock("a", "Read", {}), cache_control: { type: "ephemeral" } });
+    expect(messages[3]!.content[1]).toEqual({ ...toolUseBlock("b", "Read", {}), cache_control: { type: "ephemeral" } });
+    expect(messages[4]!.content).toEqual([{ ...toolResultBlock("b", "ok"), cache_control: { type: "ephemeral" } }]);
+    // 4 in all: the three message markers and the last system segment.
+    expect(system.map((block) => block.cache_control !== undefined)).toEqual([false, true]);
+    expect(markers(system) + markers(messages)).toBe(MAX_CACHE_BREAKPOINTS);
+    // Without relays the request is as before: both system segments marked, one message marker.
+    const plain = addCacheBreakpoints(["one", "two"], conversation);
+    expect(markers(plain.system)).toBe(2);
+    expect(markers(plain.messages)).toBe(1);
+  });
 });

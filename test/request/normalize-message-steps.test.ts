@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { signThinking } from "../../src/emulator/model/signature.js";
 import type { ContentBlock } from "../../src/messages/index.js";
-import { imageBlock, textBlock, toolResultBlock, toolUseBlock } from "../../src/messages/index.js";
+import { imageBlock, shortId, textBlock, toolResultBlock, toolUseBlock } from "../../src/messages/index.js";
 import { appendSnipTags } from "../../src/request/normalize/append-snip-tags.js";
 import { dropOrphanThinking } from "../../src/request/normalize/drop-orphan-thinking.js";
 import { dropWhitespaceAssistants } from "../../src/request/normalize/drop-whitespace-assistants.js";
@@ -16,7 +16,6 @@ import { DEFAULT_EMPTY_ERROR_TEXT, textOnlyErrorResults } from "../../src/reques
 import { trimFinalAssistant } from "../../src/request/normalize/trim-final-assistant.js";
 import { EXCESS_MEDIA_TEXT, OVERSIZE_IMAGE_TEXT, validateImages } from "../../src/request/normalize/validate-images.js";
 import { NO_CONTENT_PLACEHOLDER } from "../../src/request/normalize/working-message.js";
-import { shortId } from "../../src/request/short-id.js";
 import { TINY_PNG } from "../../support/messy-timeline.js";
 import { snapshotOf, working } from "./helpers.js";
 

@@ -144,6 +144,9 @@ describe("Grep, forced JavaScript engine option", () => {
   behavesLikeRipgrep(grepWith(createGrepTool({ engine: "javascript" })));
 });
 
-describe.skipIf(!ripgrepInstalled())("Grep, ripgrep engine", () => {
+const HAVE_RIPGREP = ripgrepInstalled();
+if (!HAVE_RIPGREP) console.warn("[skip] Grep ripgrep-engine tests: rg is not on PATH (apt-get install ripgrep)");
+
+describe.skipIf(!HAVE_RIPGREP)("Grep, ripgrep engine", () => {
   behavesLikeRipgrep(grepWith(createGrepTool({ engine: "ripgrep" })));
 });

@@ -6,7 +6,7 @@
  * Dollars: each saved token would have been carried by every later main request, at least at the cache-read
  * price of the model in use when it was saved.
  */
-import { estimateTextTokens } from "../../messages/tokens.js";
+import { estimateTextTokens } from "../../messages/index.js";
 import type { CompactionSavings, CompactionTier } from "./types.js";
 
 /** Where in the session a saving happened: main requests before it and the cache-read price then. */

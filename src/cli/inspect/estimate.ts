@@ -3,7 +3,7 @@
  * `estimateBlockTokens` this never throws on a block type it does not know; it uses the same ruler
  * (characters / 4, media 2,000) so snip and collapse savings compare with the rest of threadline.
  */
-import { estimateTextTokens, MEDIA_BLOCK_TOKENS } from "../../messages/tokens.js";
+import { estimateTextTokens, MEDIA_BLOCK_TOKENS } from "../../messages/index.js";
 
 /** Estimated tokens of a message's `content` (a string or a list of blocks) of unknown shape. */
 export function estimateContentTokens(content: unknown): number {

@@ -5,7 +5,7 @@
  * and only a few fields of each are read.
  */
 import { type CacheBreak, MAIN_SCOPE, parseCacheBreakNotice } from "../../cache/index.js";
-import { cacheReadUsdPerToken } from "../../messages/pricing.js";
+import { cacheReadUsdPerToken } from "../../messages/index.js";
 import { findBreaks } from "./breaks.js";
 import { CompactionTally } from "./compaction.js";
 import { estimateContentTokens } from "./estimate.js";

@@ -1,7 +1,6 @@
 /** One request row of `threadline inspect`: built from a response's usage, priced, and summed into totals. */
 import { hitRatio } from "../../cache/index.js";
-import { isKnownModel } from "../../messages/models.js";
-import { requestCostUsd } from "../../messages/pricing.js";
+import { isKnownModel, requestCostUsd } from "../../messages/index.js";
 import type { InspectRequest, ServerCacheMiss, TokenTotals } from "./types.js";
 
 type JsonRecord = Record<string, unknown>;

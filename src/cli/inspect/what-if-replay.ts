@@ -6,19 +6,12 @@
  * has them (their summaries are the recorded ones); tokens are measured with the chars/4 ruler.
  */
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS, runCompactionTiers } from "../../compaction/index.js";
-import {
-  applyContextManagement,
-  CacheLedger,
-  deletedReferencesOf,
-  type EmulatorRequest,
-  flattenRequest,
-} from "../../emulator/index.js";
+import { applyContextManagement, CacheLedger, type EmulatorRequest, flattenRequest } from "../../emulator/index.js";
 import { pinsFromEntries } from "../../loop/query-context.js";
 import type { AssistantEntry, TimelineEntry } from "../../messages/index.js";
-import { modelLimits } from "../../messages/index.js";
-import { requestCostUsd } from "../../messages/pricing.js";
-import { DEFAULT_CAPABILITIES } from "../../provider/capabilities.js";
-import type { ProviderCapabilities } from "../../provider/types.js";
+import { deletedReferencesOf, modelLimits, requestCostUsd } from "../../messages/index.js";
+import type { ProviderCapabilities } from "../../provider/index.js";
+import { DEFAULT_CAPABILITIES } from "../../provider/index.js";
 import { assembleRequest, emptyLatches, type RequestSettings, type ToolDefinition } from "../../request/index.js";
 
 export interface ReplayOptions {
@@ -115,6 +108,7 @@ export async function replayConversation(
           latches,
           pins: pinsFromEntries(timeline),
           newCacheEdits: pass.newCacheEdits,
+          relayBreakpoints: pass.relayBreakpoints,
         });
         latches = assembled.latches;
         for (const pin of assembled.newPins)

@@ -12,8 +12,7 @@ import type {
   UserEntry,
 } from "../../messages/index.js";
 import { textBlock } from "../../messages/index.js";
-import { memoizeByObject } from "../../timeline/identity-memo.js";
-import { filterGrowing } from "../../timeline/index.js";
+import { filterGrowing, memoizeByObject } from "../../timeline/index.js";
 
 function isCommit(entry: TimelineEntry): entry is CollapseCommitRecord {
   return entry.type === "collapse-commit";

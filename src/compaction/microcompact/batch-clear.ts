@@ -21,6 +21,15 @@
  * 2.65M, 23 re-reads. The spread comes from where batches fall against the session's 11-step tasks (re-reads
  * 5-23: an Edit needs the file its task read first), not from a better rule, so the factor stays 1. Firing
  * cheaper at a new prompt than mid-task gained ~1 %: not kept.
+ *
+ * The rewrite price assumes the prefix before the first cleared block is read from the cache. Until relay
+ * markers (`relayBefore`, placed by request/cache-breakpoints.ts) it was not: that block sits 30-39 blocks
+ * from the end, beyond the server's ~20-block lookback of the last breakpoint, so every batch rewrote the
+ * whole conversation after the system prompt and the rule under-priced each one. With the relays the
+ * request reads exactly up to the first cleared block, as priced: the 200K defaults went from 2,382,290 to
+ * 2,260,268 with the same 11 re-reads and nothing lost (bench/compaction-tiers.ts, this session). Pricing
+ * without the newest result the request writes anyway was measured again with the relays: 2,359,398 and 23
+ * re-reads (it fires sooner), so the tail stays in the price.
  */
 import type { MessageEntry } from "../../messages/index.js";
 import { estimateEntryTokens } from "../entry-tokens.js";
@@ -52,6 +61,15 @@ export interface BatchClear {
   /** The rewrite's price and the rent already paid for keeping the batch, in input-token equivalents. */
   rewriteCost: number;
   rentPaid: number;
+  /**
+   * Where the request that carries this clear needs cache markers (tool_use_ids; the marker goes on the block
+   * just before each one's result): before the first cleared result, where the unchanged prefix ends (the
+   * previous batch wrote an entry exactly there, or the requests before the first batch did, one every
+   * round), and before the first result kept verbatim, where the next batch's unchanged prefix will end.
+   * Without them the server finds no entry within its ~20-block lookback of the last marker (the first
+   * cleared result sits 30-39 blocks back) and the whole conversation after the system prompt is rewritten.
+   */
+  relayBefore: string[];
 }
 
 /** For each view index, the number of model responses that start after it (the requests that re-read it). */
@@ -99,5 +117,8 @@ export function planBatchClear(input: BatchClearInput): BatchClear | undefined {
   }
   const rewriteCost = (CACHE_WRITE_PRICE - CACHE_READ_PRICE) * (fromFirst - tokensSaved);
   if (rentPaid < rewriteCost) return undefined;
-  return { toolIds: candidates.map((result) => result.toolUseId), tokensSaved, rewriteCost, rentPaid };
+  const relayBefore = [candidates[0]!.toolUseId];
+  const firstKept = results[cut];
+  if (firstKept !== undefined) relayBefore.push(firstKept.toolUseId);
+  return { toolIds: candidates.map((result) => result.toolUseId), tokensSaved, rewriteCost, rentPaid, relayBefore };
 }

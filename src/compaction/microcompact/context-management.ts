@@ -3,7 +3,7 @@
  * `clear_tool_uses_20250919`. The server decides when to clear; the edit is sent with the same bytes every
  * turn (its numbers depend only on settings, window and tool list) so it never shifts the request.
  */
-import type { ClearToolUsesEdit } from "../../request/types.js";
+import type { ClearToolUsesEdit } from "../../request/index.js";
 import { autoCompactThreshold } from "../thresholds.js";
 
 /** With small windows the trigger moves down to this fraction of the autocompact threshold, so it fires first. */

@@ -16,6 +16,7 @@ export const microcompactTier: Tier = {
       newCacheEdits: result.newCacheEdits,
       cacheEditing: result.cacheEditing,
     };
+    if (result.relayBreakpoints !== undefined) output.relayBreakpoints = result.relayBreakpoints;
     if (result.contextManagement !== undefined) output.contextManagement = result.contextManagement;
     if (result.expectCacheDrop !== undefined) output.expectCacheDrop = result.expectCacheDrop;
     if (result.recordCachedDeletes !== undefined) output.recordIfKept = result.recordCachedDeletes;

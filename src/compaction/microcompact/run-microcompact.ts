@@ -4,7 +4,7 @@
  */
 import type { CacheEditDelete, MessageEntry, SystemEntry, TimelineEntry } from "../../messages/index.js";
 import { createSystemEntry } from "../../messages/index.js";
-import type { ContextManagementEdit } from "../../request/types.js";
+import type { ContextManagementEdit } from "../../request/index.js";
 import type { RecordChain } from "../record-chain.js";
 import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveBatchKeepRecent, effectiveKeepRecent } from "../settings.js";
 import { tokenCountWithEstimation } from "../thresholds.js";
@@ -26,6 +26,8 @@ export interface MicrocompactResult {
   cacheEditing: boolean;
   contextManagement?: { edits: ContextManagementEdit[] };
   expectCacheDrop?: string;
+  /** Relay cache markers for this request's batch clear (see BatchClear.relayBefore). */
+  relayBreakpoints?: string[];
   /**
    * Records the cached deletes in `newCacheEdits` (a microcompact_boundary). Called by the pass only when the
    * edits are sent: a collapse commit or a compaction later in the same pass replaces the messages they name.
@@ -86,6 +88,7 @@ export function runMicrocompact(
   const messages = timeClear === undefined ? projected : applyClearedToolResults(view, cleared);
   const result: MicrocompactResult = { messages, newCacheEdits: [], cacheEditing: false };
   if (expectCacheDrop !== undefined) result.expectCacheDrop = expectCacheDrop;
+  if (timeClear !== undefined && timeClear.relayBefore.length > 0) result.relayBreakpoints = timeClear.relayBefore;
 
   if (cacheEditingEnabled(input)) {
     result.cacheEditing = true;
@@ -138,6 +141,7 @@ export function runMicrocompact(
     for (const id of batch.toolIds) cleared.add(id);
     result.messages = applyClearedToolResults(view, cleared);
     result.expectCacheDrop = `microcompact: cleared ${count} old tool results in one batch`;
+    result.relayBreakpoints = batch.relayBefore;
     return result;
   }
 

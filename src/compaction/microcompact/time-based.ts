@@ -51,6 +51,11 @@ export interface TimeBasedClear {
   tokensSaved: number;
   /** Idle time that triggered it. */
   idleMs: number;
+  /**
+   * A relay cache marker before the first result kept verbatim (see BatchClear.relayBefore): the cold
+   * rewrite then leaves an entry exactly where the next batch's unchanged prefix ends. Empty when none is kept.
+   */
+  relayBefore: string[];
 }
 
 /** What the time-based path clears this turn, or undefined (cache may be warm, or nothing new to clear). */
@@ -60,13 +65,16 @@ export function planTimeBasedClear(input: TimeBasedClearInput): TimeBasedClear |
   const idleMs = input.now.getTime() - last.getTime();
   if (!(idleMs >= input.gapMs)) return undefined;
   const results = uniqueByToolId(compactableResults(input.view, input.compactableTools));
-  const older = results.slice(0, Math.max(0, results.length - input.keepRecent));
+  const cut = Math.max(0, results.length - input.keepRecent);
+  const older = results.slice(0, cut);
   const toClear = older.filter((result) => !input.alreadyCleared.has(result.toolUseId));
   if (toClear.length === 0) return undefined;
+  const firstKept = results[cut];
   return {
     toolIds: toClear.map((result) => result.toolUseId),
     tokensSaved: toClear.reduce((sum, result) => sum + clearSavings(result), 0),
     idleMs,
+    relayBefore: firstKept === undefined ? [] : [firstKept.toolUseId],
   };
 }
 

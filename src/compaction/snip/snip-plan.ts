@@ -4,9 +4,9 @@
  * fails the whole call, so the model never has to guess what partly happened.
  */
 import type { MessageEntry, TimelineEntry } from "../../messages/index.js";
+import { normalizeSnipId, shortId } from "../../messages/index.js";
 import { apiView } from "../../timeline/index.js";
 import { estimateEntriesTokens } from "../entry-tokens.js";
-import { normalizeSnipId, snipShortId } from "./short-id.js";
 import { snipClosure } from "./snip-closure.js";
 
 /** The Snip tool's name (its own calls and results are never removable). */
@@ -34,7 +34,7 @@ function candidatesById(view: readonly MessageEntry[]): Map<string, string[]> {
   const byId = new Map<string, string[]>();
   for (const entry of view) {
     if (entry.type !== "user" || entry.isMeta) continue;
-    for (const key of new Set([snipShortId(entry.uuid), entry.uuid.toLowerCase()])) {
+    for (const key of new Set([shortId(entry.uuid), entry.uuid.toLowerCase()])) {
       const uuids = byId.get(key) ?? [];
       uuids.push(entry.uuid);
       byId.set(key, uuids);
@@ -99,7 +99,7 @@ export function planSnip(
     const refused = [...requested].filter((uuid) => snipClosure(view, [uuid], isProtected).blocked.length > 0);
     return {
       ok: false,
-      message: `Nothing was snipped: ${quoteIds(refused.map(snipShortId))} would remove a Snip call or its result, which must stay.`,
+      message: `Nothing was snipped: ${quoteIds(refused.map(shortId))} would remove a Snip call or its result, which must stay.`,
     };
   }
   const removedSet = new Set(closure.removed);

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { createSystemEntry, isMessageEntry } from "../../messages/index.js";
-import type { Tool, ToolContext, ToolOutput } from "../../tools/types.js";
+import type { Tool, ToolContext, ToolOutput } from "../../tools/index.js";
 import { planSnip, SNIP_TOOL_NAME } from "./snip-plan.js";
 
 export const snipInputSchema = z.strictObject({

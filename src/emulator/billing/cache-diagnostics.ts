@@ -6,9 +6,8 @@
  * Nothing is stored for a request without `diagnostics`. Moved `cache_control` markers are not a divergence:
  * they are not part of the prompt.
  */
-import { estimateTextTokens } from "../../messages/index.js";
+import { estimateRequestTokens, estimateTextTokens } from "../../messages/index.js";
 import type { EmulatorRequest } from "../request-types.js";
-import { estimateRequestTokens } from "./request-tokens.js";
 
 /** The wire `cache_miss_reason` (SDK `BetaCacheMissReason`). */
 export type CacheMissReason =

@@ -3,9 +3,13 @@
  * `clear_tool_uses_20250919` applied to a copy of the request before it is billed, reported back as
  * `context_management.applied_edits`. Cleared content changes the cached bytes from that point on.
  */
-import { type ApiMessage, type ContentBlock, estimateBlockTokens } from "../../messages/index.js";
+import {
+  type ApiMessage,
+  type ContentBlock,
+  estimateBlockTokens,
+  estimateRequestTokens,
+} from "../../messages/index.js";
 import type { EmulatorClearThinkingEdit, EmulatorClearToolUsesEdit, EmulatorRequest } from "../request-types.js";
-import { estimateRequestTokens } from "./request-tokens.js";
 
 /** Default trigger of clear_tool_uses: input tokens above which clearing starts. */
 export const DEFAULT_CLEAR_TRIGGER_INPUT_TOKENS = 100_000;

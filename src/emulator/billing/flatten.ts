@@ -5,9 +5,8 @@
  * `cache_edits` blocks are left out entirely. Role changes, `tool_choice` and `thinking` are folded into the
  * bytes too, because changing them breaks the messages part of the cache.
  */
-import { estimateTextTokens } from "../../messages/index.js";
+import { estimateTextTokens, messageBlockTokens, toolBytes } from "../../messages/index.js";
 import type { EmulatorRequest } from "../request-types.js";
-import { messageBlockTokens, toolBytes } from "./request-tokens.js";
 
 export interface FlatBlock {
   /** Where the block sits, e.g. `tools.0`, `system.1`, `messages.3.content.0`. */

@@ -8,10 +8,9 @@
  * conversation continues from the summary (a compaction block with null content is a no-op).
  */
 import type { ApiMessage, ContentBlock } from "../../messages/index.js";
-import { estimateTextTokens } from "../../messages/index.js";
+import { estimateRequestTokens, estimateTextTokens } from "../../messages/index.js";
 import { defaultSummary } from "../model/summary-text.js";
 import type { EmulatorCompactEdit, EmulatorRequest } from "../request-types.js";
-import { estimateRequestTokens } from "./request-tokens.js";
 
 /** The API's default `trigger` of a compact_20260112 edit, in input tokens. */
 export const DEFAULT_COMPACT_TRIGGER_TOKENS = 150_000;

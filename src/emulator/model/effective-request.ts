@@ -5,7 +5,7 @@
  * forgot something pays for getting it back.
  */
 import type { ContentBlock } from "../../messages/index.js";
-import { deletedReferencesOf } from "../billing/request-tokens.js";
+import { deletedReferencesOf } from "../../messages/index.js";
 import type { EmulatorRequest } from "../request-types.js";
 
 function pushStrings(value: unknown, out: string[]): void {

@@ -1,10 +1,9 @@
 /**
- * The contract validator: every request rule of API-CONTRACT.md as a pure function of the body.
+ * The contract validator: every request rule of docs/API-CONTRACT.md as a pure function of the body.
  * It walks the body once, collecting facts (cache markers, references, images) that the cross-cutting
  * checks read afterwards, so it stays fast enough for property tests over millions of requests.
  */
-import { modelLimits } from "../../messages/index.js";
-import { estimateRequestTokens } from "../billing/request-tokens.js";
+import { estimateRequestTokens, modelLimits } from "../../messages/index.js";
 import type { EmulatorRequest } from "../request-types.js";
 import { checkCacheMarkers } from "./cache-control-rules.js";
 import { createContext, type ValidationContext } from "./context.js";

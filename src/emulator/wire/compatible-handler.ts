@@ -5,9 +5,8 @@
  */
 import type { ServerResponse } from "node:http";
 import type { AssistantContentBlock } from "../../messages/index.js";
-import { modelLimits } from "../../messages/index.js";
+import { estimateRequestTokens, modelLimits } from "../../messages/index.js";
 import { flattenRequest } from "../billing/flatten.js";
-import { estimateRequestTokens } from "../billing/request-tokens.js";
 import type { RequestLogEntry } from "../request-log.js";
 import type { EmulatorRequest } from "../request-types.js";
 import type { EmulatorState } from "../state.js";

@@ -3,10 +3,9 @@
  * and the JSON or SSE response — then one request-log record.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type AssistantContentBlock, isKnownModel, modelLimits } from "../../messages/index.js";
+import { type AssistantContentBlock, deletedReferencesOf, isKnownModel, modelLimits } from "../../messages/index.js";
 import { applyContextManagement } from "../billing/context-management.js";
 import { flattenRequest } from "../billing/flatten.js";
-import { deletedReferencesOf } from "../billing/request-tokens.js";
 import { afterLastCompaction, decideCompaction } from "../billing/server-compaction.js";
 import { faultPhase } from "../model/faults.js";
 import { cutAtMaxTokens } from "../model/output-limit.js";

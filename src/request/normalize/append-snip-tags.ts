@@ -4,8 +4,8 @@
  * bytes never change from one turn to the next.
  */
 import type { ContentBlock, TextBlock } from "../../messages/index.js";
-import { DerivedCache } from "../../timeline/identity-memo.js";
-import { shortId } from "../short-id.js";
+import { shortId } from "../../messages/index.js";
+import { DerivedCache } from "../../timeline/index.js";
 import type { WorkingMessage } from "./working-message.js";
 
 /** The tag appended to a user message's last text block. */

@@ -4,7 +4,7 @@
  * because step 2 (media stripping) reads them; step 2 drops them.
  */
 import type { MessageEntry } from "../../messages/index.js";
-import { isApiVisible } from "../../timeline/views.js";
+import { isApiVisible } from "../../timeline/index.js";
 
 /** Whether an entry may reach the wire (synthetic error messages included, for step 2). */
 function isSendable(entry: MessageEntry): boolean {

@@ -2,9 +2,16 @@
  * Clean-up: fold standalone `<system-reminder>` text into the neighbouring tool_result. A reminder text
  * block beside tool results reads to the model as the person speaking mid tool loop; folded into the last
  * tool_result's content it reads as part of the tool's output, which is what it is.
+ * Memory-file text is the exception: it stays a block of its own beside the results, because a result can be
+ * deleted later by a cache edit and the user's rules must never go with it (docs/MEMORY.md).
  */
-import type { ContentBlock, ToolResultBlock, ToolResultContentBlock } from "../../messages/index.js";
-import { DerivedCache } from "../../timeline/identity-memo.js";
+import {
+  type ContentBlock,
+  isMemoryText,
+  type ToolResultBlock,
+  type ToolResultContentBlock,
+} from "../../messages/index.js";
+import { DerivedCache } from "../../timeline/index.js";
 import { toolResultWithContent } from "./canonical-block.js";
 import { isSystemReminderText, type WorkingMessage, withContent } from "./working-message.js";
 
@@ -19,19 +26,28 @@ function appendTo(result: ToolResultBlock, texts: readonly string[]): ToolResult
 
 const folded = new DerivedCache<ToolResultBlock, ToolResultBlock>();
 
+const REMINDER_OPEN = "<system-reminder>\n";
+
+/** A standalone reminder that may be folded: any but memory-file text. */
+function isFoldable(text: string): boolean {
+  if (!isSystemReminderText(text)) return false;
+  const inner = text.trimStart();
+  return !(inner.startsWith(REMINDER_OPEN) && isMemoryText(inner.slice(REMINDER_OPEN.length)));
+}
+
 function fold(message: WorkingMessage): WorkingMessage {
   let lastResult = -1;
   let reminders = 0;
   for (let index = 0; index < message.content.length; index++) {
     const block = message.content[index]!;
     if (block.type === "tool_result") lastResult = index;
-    else if (block.type === "text" && isSystemReminderText(block.text)) reminders++;
+    else if (block.type === "text" && isFoldable(block.text)) reminders++;
   }
   if (lastResult < 0 || reminders === 0) return message;
   const texts: string[] = [];
   const kept: ContentBlock[] = [];
   for (const block of message.content) {
-    if (block.type === "text" && isSystemReminderText(block.text)) texts.push(block.text.trimStart());
+    if (block.type === "text" && isFoldable(block.text)) texts.push(block.text.trimStart());
     else kept.push(block);
   }
   // Tool results come first, so removing text blocks never moves the last result.

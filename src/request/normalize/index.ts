@@ -1,6 +1,6 @@
 /**
  * normalizeMessagesForAPI: the API view of the timeline → wire messages the API accepts.
- * Steps run in the order of PIPELINE.md §4; each lives in its own file and names the API error it prevents.
+ * Steps run in the order of docs/PIPELINE.md §4; each lives in its own file and names the API error it prevents.
  */
 import type { ApiMessage, MessageEntry } from "../../messages/index.js";
 import { appendSnipTags } from "./append-snip-tags.js";

@@ -7,7 +7,7 @@
  * Each run is merged in one go, so a long run of attachments costs O(run), not O(run²).
  */
 import type { ContentBlock, TextBlock } from "../../messages/index.js";
-import { memoizeByObject } from "../../timeline/identity-memo.js";
+import { memoizeByObject } from "../../timeline/index.js";
 import type { SnipTarget, WorkingMessage } from "./working-message.js";
 
 /** The later block at a seam, with its leading newline: the same object every turn. */

@@ -4,7 +4,7 @@
  * text gets a short placeholder.
  */
 import type { ContentBlock, ToolResultBlock, ToolResultContentBlock } from "../../messages/index.js";
-import { memoizeByObject } from "../../timeline/identity-memo.js";
+import { memoizeByObject } from "../../timeline/index.js";
 import { toolResultWithContent } from "./canonical-block.js";
 import { isBlank, type WorkingMessage, withContent } from "./working-message.js";
 

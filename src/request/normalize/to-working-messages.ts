@@ -5,7 +5,7 @@
  */
 import type { ContentBlock, MessageEntry, TextBlock } from "../../messages/index.js";
 import { checkNever } from "../../messages/index.js";
-import { memoizeByObject } from "../../timeline/identity-memo.js";
+import { memoizeByObject } from "../../timeline/index.js";
 import { canonicalBlock } from "./canonical-block.js";
 import { isBlank, type SnipTarget, systemReminder, userMessage, type WorkingMessage } from "./working-message.js";
 

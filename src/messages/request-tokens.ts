@@ -1,13 +1,30 @@
 /**
- * Input-token estimate of a whole request with the shared ruler (src/messages/tokens.ts: characters / 4,
- * images and documents 2,000 each). Tools count as their JSON definition (cache_control excluded),
- * system blocks as their text. The same ruler bills every client, so comparisons between clients are fair.
+ * Input-token estimate of a whole request body with the shared ruler (`tokens.ts`: characters / 4, images and
+ * documents 2,000 each). Tools count as their JSON definition (cache_control excluded), system blocks as their
+ * text, and a tool_result deleted by `cache_edits` as 0. One function for both sides: the client checks "never
+ * send a request our own estimate puts over the window" with it, and the emulator bills every client with it,
+ * so the two counts agree by construction and comparisons between clients are fair.
  */
-import { type ContentBlock, estimateBlockTokens, estimateTextTokens } from "../../messages/index.js";
-import type { EmulatorRequest, EmulatorTool } from "../request-types.js";
+import type { CacheControl, ContentBlock } from "./content.js";
+import { estimateBlockTokens, estimateTextTokens } from "./tokens.js";
+
+/** A tool definition as a request carries it (only its JSON and cache marker matter here). */
+export interface CountedTool {
+  cache_control?: CacheControl;
+}
+
+/** A block the estimate meets: one of the shared vocabulary, or a beta block (compaction, tool changes, …). */
+export type CountedBlock = ContentBlock | { type: string };
+
+/** What of a request body the estimate reads: tools, system and messages. */
+export interface CountedRequest {
+  tools?: readonly CountedTool[] | undefined;
+  system?: string | readonly { text: string }[] | undefined;
+  messages: readonly { content: string | readonly CountedBlock[] }[];
+}
 
 /** JSON of a tool definition without its cache marker: the bytes that are billed and cached. */
-export function toolBytes(tool: EmulatorTool): string {
+export function toolBytes(tool: CountedTool): string {
   const { cache_control: _marker, ...rest } = tool;
   return JSON.stringify(rest);
 }
@@ -35,8 +52,9 @@ function betaBlockTokens(block: Record<string, unknown>): number {
 }
 
 /** Tokens of one message block; a tool_result whose `cache_reference` was deleted by cache_edits counts 0. */
-export function messageBlockTokens(block: ContentBlock, deletedReferences: ReadonlySet<string>): number {
-  if (!RULER_BLOCKS.has(block.type)) return betaBlockTokens(block as unknown as Record<string, unknown>);
+export function messageBlockTokens(counted: CountedBlock, deletedReferences: ReadonlySet<string>): number {
+  if (!RULER_BLOCKS.has(counted.type)) return betaBlockTokens(counted as Record<string, unknown>);
+  const block = counted as ContentBlock;
   if (
     block.type === "tool_result" &&
     block.cache_reference !== undefined &&
@@ -48,11 +66,12 @@ export function messageBlockTokens(block: ContentBlock, deletedReferences: Reado
 }
 
 /** Every `cache_edits` delete reference in the request's messages. */
-export function deletedReferencesOf(request: EmulatorRequest): Set<string> {
+export function deletedReferencesOf(request: CountedRequest): Set<string> {
   const deleted = new Set<string>();
   for (const message of request.messages) {
     if (typeof message.content === "string") continue;
-    for (const block of message.content) {
+    for (const counted of message.content) {
+      const block = counted as ContentBlock;
       if (block.type === "cache_edits") for (const edit of block.edits) deleted.add(edit.cache_reference);
     }
   }
@@ -61,7 +80,7 @@ export function deletedReferencesOf(request: EmulatorRequest): Set<string> {
 
 /** Estimated input tokens of the whole request (tools, system and messages). */
 export function estimateRequestTokens(
-  request: EmulatorRequest,
+  request: CountedRequest,
   deletedReferences = deletedReferencesOf(request),
 ): number {
   let total = 0;

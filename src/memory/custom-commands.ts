@@ -1,0 +1,112 @@
+/**
+ * Custom slash commands in Claude Code's format: Markdown files under `.claude/commands/` (the project's),
+ * `~/.claude/commands/` or threadline's home `commands/`; a file in a subfolder is `folder:name`. Front
+ * matter `description` (listed in /help), `argument-hint`, `allowed-tools` (permission rules granted while
+ * the command's turn runs). `$ARGUMENTS` in the body is replaced by everything after the command, `$1`…`$9`
+ * by its words; arguments given to a body that names none are appended. docs/MEMORY.md "Custom commands".
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { listField, parseFrontMatter, stringField } from "./front-matter.js";
+import { configFolders, type UserPlaces } from "./user-folders.js";
+
+export interface CustomCommand {
+  /** Invoked as `/<name>`; `ns:name` for a file in a subfolder. */
+  name: string;
+  description: string;
+  argumentHint?: string;
+  /** Permission rules allowed while the command's turn runs (`Bash(git status:*)`, `Read`). */
+  allowedTools: string[];
+  /** The prompt template. */
+  body: string;
+  path: string;
+  scope: "user" | "project";
+}
+
+export interface CommandsFound {
+  commands: CustomCommand[];
+  notices: string[];
+}
+
+async function markdownFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(directory: string, depth: number): Promise<void> {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await readdir(directory, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const path = join(directory, entry.name);
+      if (entry.isDirectory() && depth < 4) await walk(path, depth + 1);
+      else if (entry.isFile() && entry.name.endsWith(".md")) out.push(path);
+    }
+  }
+  await walk(root, 0);
+  return out;
+}
+
+/** Every custom command of the places, by name; a project command overrides a user command of its name. */
+export async function loadCustomCommands(places: UserPlaces): Promise<CommandsFound> {
+  const byName = new Map<string, CustomCommand>();
+  const notices: string[] = [];
+  for (const folder of configFolders(places, "commands")) {
+    for (const path of await markdownFiles(folder.path)) {
+      const name = relative(folder.path, path).slice(0, -".md".length).split(sep).join(":");
+      const parsed = parseFrontMatter(await readFile(path, "utf8"));
+      if (parsed.problem !== undefined)
+        notices.push(`commands: ${path}: ${parsed.problem}; kept the whole file as the prompt`);
+      const argumentHint = stringField(parsed.data, "argument-hint");
+      byName.set(name, {
+        name,
+        description: stringField(parsed.data, "description") ?? firstLine(parsed.body) ?? "(custom command)",
+        ...(argumentHint !== undefined ? { argumentHint } : {}),
+        allowedTools: listField(parsed.data, "allowed-tools"),
+        body: parsed.body.trim(),
+        path,
+        scope: folder.scope,
+      });
+    }
+  }
+  return { commands: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), notices };
+}
+
+function firstLine(body: string): string | undefined {
+  const line = body
+    .split("\n")
+    .map((text) => text.replace(/^#+\s*/, "").trim())
+    .find((text) => text !== "");
+  return line === undefined ? undefined : line.slice(0, 80);
+}
+
+/** The words of an argument string; "double" or 'single' quotes keep spaces inside one word. */
+export function argumentWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2] ?? match[3] ?? "");
+  return words;
+}
+
+/** The prompt `command` makes with `args` (the text after the command name). */
+export function expandCommand(command: CustomCommand, args: string): string {
+  const trimmed = args.trim();
+  const words = argumentWords(trimmed);
+  const usesArguments = /\$ARGUMENTS|\$[1-9]/.test(command.body);
+  const expanded = command.body
+    .replaceAll("$ARGUMENTS", trimmed)
+    .replace(/\$([1-9])/g, (_, index: string) => words[Number(index) - 1] ?? "");
+  if (!usesArguments && trimmed !== "") return `${expanded}\n\nARGUMENTS: ${trimmed}`;
+  return expanded;
+}
+
+/** A line naming a custom command (`/name args`, `/ns:name`): the command and its prompt; else undefined. */
+export function customCommandPrompt(
+  line: string,
+  commands: readonly CustomCommand[],
+): { command: CustomCommand; prompt: string } | undefined {
+  const match = /^\/([A-Za-z0-9][\w.:-]*)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  if (match === null) return undefined;
+  const command = commands.find((candidate) => candidate.name === match[1]);
+  if (command === undefined) return undefined;
+  return { command, prompt: expandCommand(command, match[2] ?? "") };
+}

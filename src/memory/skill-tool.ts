@@ -1,0 +1,37 @@
+/**
+ * The `Skill` tool: its description lists every skill's name and description, fixed when the session's
+ * tools are made (so the cached tools block never changes mid-session); a call returns the skill's
+ * SKILL.md body with the folder it lives in, so the model can Read the files beside it.
+ */
+import { z } from "zod";
+import type { Tool } from "../tools/index.js";
+import { type Skill, skillBody } from "./skills.js";
+
+const inputSchema = z.strictObject({
+  skill: z.string().min(1).describe("The name of the skill to load, as listed in this tool's description."),
+});
+
+/** The tool for `skills`; undefined when there are none (no tool is offered then). */
+export function createSkillTool(skills: readonly Skill[]): Tool<z.infer<typeof inputSchema>> | undefined {
+  if (skills.length === 0) return undefined;
+  const listing = skills.map((skill) => `- ${skill.name}: ${skill.description}`).join("\n");
+  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+  return {
+    name: "Skill",
+    description: `Load a skill: instructions for a kind of task, written by the user or the project. Call it when a task matches a skill's description, before starting the task; the result holds the skill's instructions and the folder with its other files.\n\nAvailable skills:\n${listing}`,
+    inputSchema,
+    isReadOnly: () => true,
+    // A loaded skill is instructions, like a memory file: never cleared as an old tool result.
+    compactable: false,
+    async call(input) {
+      const skill = byName.get(input.skill);
+      if (skill === undefined)
+        return {
+          content: `Error: no skill named "${input.skill}". Available: ${[...byName.keys()].join(", ")}`,
+          isError: true,
+        };
+      const body = await skillBody(skill);
+      return { content: `Skill "${skill.name}" (base directory: ${skill.directory}):\n\n${body}` };
+    },
+  };
+}

@@ -6,6 +6,7 @@ import type { LoopConfig } from "../loop/query.js";
 import type { DeferredToolLoading } from "../mcp/index.js";
 import type { TimelineEntry } from "../messages/index.js";
 import type { PlatformName, Provider } from "../provider/index.js";
+import type { ServerCompactionSettings } from "../request/index.js";
 import type { HooksSettings } from "../settings/index.js";
 import type { AnyTool, PermissionPolicy, SecretEnvSettings } from "../tools/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
@@ -71,6 +72,11 @@ export interface QueryEngineOptions {
   /** Project key sessions are filed under in a database store. Default the cwd's slug (`cwdSlug(cwd)`). */
   project?: string;
   compaction?: Partial<CompactionSettings>;
+  /**
+   * Trigger, pause and instructions of server-side compaction, sent only where the provider declares
+   * `serverCompaction` (THREADLINE_SERVER_COMPACTION=on). Default DEFAULT_SERVER_COMPACTION_SETTINGS.
+   */
+  serverCompaction?: Partial<ServerCompactionSettings>;
   /**
    * Read memory files (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md, AGENTS.md; the user's under ~/.claude and
    * threadline's home; nested ones when a tool touches their subtree) and keep them in every request.

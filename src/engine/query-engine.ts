@@ -127,6 +127,7 @@ export class QueryEngine {
       ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
       ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
       ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
+      ...(options.serverCompaction !== undefined ? { serverCompaction: options.serverCompaction } : {}),
       ...(modelOverrides ? { modelOverrides } : {}),
     };
     const tools = options.tools ?? [...defaultTools(), ...(compaction.snip ? [createSnipTool()] : [])];

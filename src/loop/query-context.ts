@@ -15,6 +15,7 @@ import type {
   LatchState,
   NormalizeMemo,
   RequestSettings,
+  ServerCompactionSettings,
   ServerFeature,
   ToolDefinition,
 } from "../request/index.js";
@@ -48,6 +49,8 @@ export interface LoopConfig {
   maxTokens?: number;
   cacheTtl?: "5m" | "1h";
   compaction: CompactionSettings;
+  /** How server-side compaction is asked for where the server declares it. Default DEFAULT_SERVER_COMPACTION_SETTINGS. */
+  serverCompaction?: Partial<ServerCompactionSettings>;
   modelOverrides?: Partial<ModelLimits>;
   metadata?: { user_id?: string };
 }

@@ -6,7 +6,7 @@ import { type CompactionInput, type CompactionOutput, runCompactionTiers } from 
 import { type HookRunner, hookContextEntries } from "../hooks/index.js";
 import { attachmentExtra, loadedMemory, MEMORY_ATTACHMENT_TYPE, memoryToReattach } from "../memory/index.js";
 import { createAttachmentEntry, estimateTextTokens, type ModelLimits } from "../messages/index.js";
-import { emptyLatches } from "../request/index.js";
+import { emptyLatches, fromLastCompaction } from "../request/index.js";
 import type { EngineEvent } from "./events.js";
 import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
 import { compactableToolNames } from "./query-context.js";
@@ -75,7 +75,12 @@ export async function* compactStage(
 ): AsyncGenerator<EngineEvent, CompactionOutput> {
   const { context } = turn;
   const detector = context.cacheDetector;
-  const compaction = await runCompactionTiers(compactionInput(turn, limits)).finally(() => recordSideRequests(turn));
+  const input = compactionInput(turn, limits);
+  // Server-side compaction where declared replaces autocompact here; the overflow chain keeps its own backstop.
+  const declared = capabilities(turn);
+  const serverCompacts = declared.serverCompaction === true && declared.betas !== false;
+  const tiers = serverCompacts ? withoutAutocompact(input) : input;
+  const compaction = await runCompactionTiers(tiers).finally(() => recordSideRequests(turn));
   for (const record of compaction.records) {
     turn.recorder.append(record);
     if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
@@ -108,6 +113,11 @@ export async function* compactStage(
   return compaction;
 }
 
+/** The tiers' input with autocompact off (the server compacts; docs/API-SURFACE.md "Server-side compaction"). */
+function withoutAutocompact(input: CompactionInput): CompactionInput {
+  return { ...input, settings: { ...input.settings, autocompact: false } };
+}
+
 /**
  * Memory files a tier took out of the view are recorded again, verbatim, and sent in this request: the
  * records land at the end of the timeline, so the next pass projects them at the same place
@@ -116,7 +126,8 @@ export async function* compactStage(
 function* reattachMemory(turn: TurnState, compaction: CompactionOutput): Generator<EngineEvent> {
   const { context, recorder } = turn;
   if (context.memory === undefined) return;
-  const missing = memoryToReattach(compaction.messages, loadedMemory(context.timeline.entries));
+  // What the request will hold: a server compaction block cuts off everything before it (request/server-compaction.ts).
+  const missing = memoryToReattach(fromLastCompaction(compaction.messages), loadedMemory(context.timeline.entries));
   if (missing.length === 0) return;
   const added = missing.map((memory) =>
     createAttachmentEntry(recorder.context(), MEMORY_ATTACHMENT_TYPE, memory.content, attachmentExtra(memory)),

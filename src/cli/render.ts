@@ -55,8 +55,11 @@ export function truncate(text: string, limit: number): string {
 export interface TurnRendererOptions {
   /** Show notices at info level and request starts. Default false. */
   verbose?: boolean;
-  /** Show the model's streamed text. Default true; print mode's -v log leaves it to stdout's answer. */
-  text?: boolean;
+  /**
+   * Show the model's streamed text. Default true. `"intermediate"`: only text that a tool call follows in the same
+   * message (print mode's -v log, whose answer is stdout's, so the answer is not shown twice).
+   */
+  text?: boolean | "intermediate";
   /** Default: colours on a TTY unless NO_COLOR is set. */
   style?: Style;
   /** Render streamed text as terminal markdown, a completed line at a time. Default false (text as it streams). */
@@ -100,7 +103,9 @@ export class TurnRenderer {
   readonly #markdown: MarkdownStream | undefined;
   readonly #details: TurnRendererOptions["details"];
   readonly #width: (() => number) | undefined;
-  readonly #showText: boolean;
+  readonly #showText: boolean | "intermediate";
+  /** Text of the message streaming now, held until a tool call shows it was not the answer ("intermediate"). */
+  #heldText = "";
   /** Error notices printed since the last `reset()` (the turn's end repeats the last one). */
   readonly #errorsShown = new Set<string>();
 
@@ -142,9 +147,17 @@ export class TurnRenderer {
   handle(event: EngineEvent): void {
     switch (event.type) {
       case "text_delta":
-        if (event.text !== "" && this.#showText) this.#text(event.text);
+        if (event.text === "" || this.#showText === false) return;
+        if (this.#showText === "intermediate") this.#heldText += event.text;
+        else this.#text(event.text);
+        return;
+      case "message_start":
+        // A retried or new message: what the last one held was neither shown nor an intermediate step.
+        this.#heldText = "";
         return;
       case "tool_start": {
+        if (this.#heldText.trim() !== "") this.#line(this.#heldText.trimEnd());
+        this.#heldText = "";
         this.#flushMarkdown();
         const details = this.#details;
         const key = changeKey(event.block.name, event.block.input);
@@ -195,6 +208,7 @@ export class TurnRenderer {
         this.#entry(event);
         return;
       case "turn_end":
+        this.#heldText = ""; // the answer, which stdout shows
         this.finish();
         if (event.reason !== "completed" && event.reason !== "aborted") {
           const message = event.error ?? `Turn ended: ${event.reason}`;
@@ -207,7 +221,6 @@ export class TurnRenderer {
       case "assistant":
       case "user":
       case "loop_continue":
-      case "message_start":
       case "block_start":
       case "thinking_delta":
       case "tool_input_delta":

@@ -43,6 +43,26 @@ const MAX_OVERHEAD_SHARE = 0.5;
  */
 export const DEFAULT_TARGET_AIM_RATIO = 0.95;
 
+/**
+ * Share of the aim left for the kept tail when the summary's `max_tokens` is bounded: 15 % (670 tokens at a
+ * 16K window). Without it a summary may take all the room the target leaves and the tail gets nothing.
+ */
+export const DEFAULT_MIN_TAIL_AIM_RATIO = 0.15;
+
+/** Smallest `max_tokens` a summary request gets, however little room the target leaves: 256. */
+export const DEFAULT_MIN_SUMMARY_TOKENS = 256;
+
+/**
+ * The summary's output cap: the output reserve, or what the aim leaves after system and tools, attachments, the
+ * summary's frame (prefix, tags, artifact trail) and a minimal tail, if that is smaller (docs/ARCHITECTURE.md
+ * "Compaction target"). At 16K the reserve (3,200) alone nearly fills the 4,704-token target; from ~64K up the
+ * reserve is what binds for usual system prompts, and nothing changes there.
+ */
+export function summaryMaxTokens(reserve: number, aim: number, fixedTokens: number): number {
+  const room = aim - fixedTokens - Math.floor(aim * DEFAULT_MIN_TAIL_AIM_RATIO);
+  return Math.max(DEFAULT_MIN_SUMMARY_TOKENS, Math.min(reserve, room));
+}
+
 export type CompactTrigger = "auto" | "manual" | "reactive";
 
 export interface CompactOptions {
@@ -179,11 +199,15 @@ export async function compactConversation(
   if (summary === undefined) {
     const fork = input.fork;
     if (fork === undefined) throw new Error("no model is available for the summary request");
+    const reserve = outputReserveTokens(input.model, fork.contextWindow);
+    const frame = estimateTextTokens(compactSummaryText("", trailText));
+    const maxTokens = summaryMaxTokens(reserve, aim, overhead + attachmentTokens + frame);
     const result = await summarizeConversation(view, {
       fork,
-      instruction: summaryInstruction(instructions, trailText),
+      // Asked for in words too when bounded, so the model plans a short summary rather than being cut mid-way.
+      instruction: summaryInstruction(instructions, trailText, maxTokens < reserve ? maxTokens : undefined),
       budget: Math.min(effective, fork.contextWindow),
-      maxTokens: outputReserveTokens(input.model, fork.contextWindow),
+      maxTokens,
       sessionId: input.sessionId,
     });
     summary = result.summary;

@@ -44,10 +44,11 @@ const MAX_OVERHEAD_SHARE = 0.5;
 export const DEFAULT_TARGET_AIM_RATIO = 0.95;
 
 /**
- * Share of the aim left for the kept tail when the summary's `max_tokens` is bounded: 15 % (670 tokens at a
- * 16K window). Without it a summary may take all the room the target leaves and the tail gets nothing.
+ * Share of the aim left for the kept tail when the summary's `max_tokens` is bounded: 10 % (446 tokens at a
+ * 16K window, about one round). Without it a summary may take all the room the target leaves and the tail gets
+ * nothing. Not more: at 60K a 15 % tail already bounded the 12,000-token reserve that fits there.
  */
-export const DEFAULT_MIN_TAIL_AIM_RATIO = 0.15;
+export const DEFAULT_MIN_TAIL_AIM_RATIO = 0.1;
 
 /** Smallest `max_tokens` a summary request gets, however little room the target leaves: 256. */
 export const DEFAULT_MIN_SUMMARY_TOKENS = 256;

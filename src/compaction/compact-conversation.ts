@@ -8,7 +8,17 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AssistantEntry, MessageEntry, TimelineEntry, UserEntry } from "../messages/index.js";
-import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../messages/index.js";
+import {
+  addResponseUsage,
+  type CompactMetadata,
+  createSystemEntry,
+  createUserEntry,
+  emptyUsage,
+  estimateTextTokens,
+  modelLimits,
+  type TurnUsage,
+  textBlock,
+} from "../messages/index.js";
 import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
 import { buildArtifactTrail, renderArtifactTrail } from "./artifact-trail.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
@@ -157,6 +167,13 @@ function joinInstructions(options: CompactOptions, hookText?: string): string | 
   return parts.length === 0 ? undefined : parts.join("\n\n");
 }
 
+/** The boundary's metadata; `summaryUsage` only when a summary request was made. */
+function compactMetadata(options: CompactOptions, postTokens: number, summaryUsage?: TurnUsage): CompactMetadata {
+  const metadata: CompactMetadata = { trigger: options.trigger, preTokens: options.preTokens, postTokens };
+  if (summaryUsage !== undefined) metadata.summaryUsage = summaryUsage;
+  return metadata;
+}
+
 /** Compacts `view`; records go onto `chain`. Throws when the summary cannot be made. */
 export async function compactConversation(
   input: CompactionInput,
@@ -186,6 +203,7 @@ export async function compactConversation(
   let tail: MessageEntry[] | undefined;
   let tailFit = { cleared: 0, cut: 0, droppedRounds: 0 };
   let calls = 0;
+  let summaryUsage: TurnUsage | undefined;
   // PreCompact hooks (docs/HOOKS.md): what they print joins this summary's instructions.
   const extra = await input.beforeCompact?.(options.trigger === "manual" ? "manual" : "auto", options.instructions);
   const instructions = joinInstructions(options, extra);
@@ -213,6 +231,9 @@ export async function compactConversation(
     });
     summary = result.summary;
     calls = result.calls;
+    // Priced from what the server reported, at the model's cache prices (docs/ARCHITECTURE.md "Compaction target").
+    summaryUsage = emptyUsage();
+    for (const usage of result.usages) addResponseUsage(summaryUsage, usage, modelLimits(input.model));
     const room = aim - overhead - attachmentTokens - estimateTextTokens(compactSummaryText(summary, trailText));
     const fitted = budgetTail(rounds, effectiveKeepRecent(input.settings), Math.max(0, Math.min(maxTail, room)));
     tail = fitted.entries;
@@ -244,7 +265,7 @@ export async function compactConversation(
       `Conversation compacted (${options.trigger}): ~${options.preTokens.toLocaleString("en-US")} → ~${postTokens.toLocaleString("en-US")} tokens`,
       {
         logicalParentUuid: logicalParent,
-        compactMetadata: { trigger: options.trigger, preTokens: options.preTokens, postTokens },
+        compactMetadata: compactMetadata(options, postTokens, summaryUsage),
       },
     ),
   );

@@ -7,7 +7,8 @@
  * first main request after each summary request, never the client's estimate or the constants under test.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { ScenarioStep } from "../../src/emulator/index.js";
+import { formatInspectReport, inspectRecords } from "../../src/cli/inspect/inspect.js";
+import type { RequestLogEntry, ScenarioStep } from "../../src/emulator/index.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 
@@ -38,6 +39,17 @@ function usageTokens(usage: {
   cache_creation_input_tokens?: number | null;
 }): number {
   return usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+}
+
+/** What one logged summary request cost, recomputed from the emulator's usage with literal prices. */
+function oracle(record: RequestLogEntry) {
+  const usage = record.usage!;
+  const input = usage.input_tokens;
+  const read = usage.cache_read_input_tokens ?? 0;
+  const write = usage.cache_creation_input_tokens ?? 0;
+  const output = usage.output_tokens;
+  const usd = ((input + 1.25 * write + 0.1 * read) * 3 + output * 15) / 1_000_000;
+  return { input, read, write, output, usd };
 }
 
 describe("compaction target at a 16K window", () => {
@@ -71,5 +83,39 @@ describe("compaction target at a 16K window", () => {
     for (const tokens of after) expect(tokens).toBeLessThanOrEqual(TARGET);
     const maxTokens = summaries.map((index) => (records[index]!.body as { max_tokens: number }).max_tokens);
     for (const cap of maxTokens) expect(cap).toBeLessThan(RESERVE);
+
+    // Priced and reported: each boundary's summaryUsage equals the usage the emulator logged for the summary
+    // requests before it (after the previous boundary), and its cost is that usage at Sonnet 4.6's list prices
+    // ($3 / $15 per MTok; cache write 1.25×, read 0.1×) recomputed here.
+    // Mutation caught: dropping the usage push in summarizeWithRetries (or pricing output at the input price)
+    // leaves summaryUsage zero (or the cost off) against the log.
+    const boundaries = harness.engine.timeline.entries.filter(
+      (entry) => entry.type === "system" && entry.subtype === "compact_boundary",
+    );
+    expect(boundaries).toHaveLength(summaries.length);
+    const expected = summaries.map((index) => oracle(records[index]!));
+    boundaries.forEach((entry, position) => {
+      const recorded = entry.type === "system" ? entry.compactMetadata?.summaryUsage : undefined;
+      const want = expected[position]!;
+      expect(recorded).toMatchObject({
+        requests: 1,
+        inputTokens: want.input,
+        cacheReadInputTokens: want.read,
+        cacheCreationInputTokens: want.write,
+        outputTokens: want.output,
+      });
+      expect(recorded!.costUsd).toBeCloseTo(want.usd, 10);
+    });
+    const report = await inspectRecords(harness.engine.timeline.entries);
+    const text = formatInspectReport(report);
+    const lines = text.split("\n").filter((line) => /^ {2}\d+\. auto: /.test(line));
+    expect(lines).toHaveLength(summaries.length);
+    lines.forEach((line, position) => {
+      const want = expected[position]!;
+      const total = (want.input + want.read + want.write).toLocaleString("en-US");
+      expect(line).toContain(`summary: 1 request, ${total} in (${want.read.toLocaleString("en-US")} cache read`);
+      expect(line).toContain(`${want.output.toLocaleString("en-US")} out, $${want.usd.toFixed(4)}`);
+      expect(line).toMatch(/: [\d,]+ → [\d,]+ tokens \(−[\d,]+\)/);
+    });
   }, 120_000);
 });

@@ -8,7 +8,17 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AssistantEntry, MessageEntry, TimelineEntry, UserEntry } from "../messages/index.js";
-import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../messages/index.js";
+import {
+  addResponseUsage,
+  type CompactMetadata,
+  createSystemEntry,
+  createUserEntry,
+  emptyUsage,
+  estimateTextTokens,
+  modelLimits,
+  type TurnUsage,
+  textBlock,
+} from "../messages/index.js";
 import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
 import { buildArtifactTrail, renderArtifactTrail } from "./artifact-trail.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
@@ -42,6 +52,27 @@ const MAX_OVERHEAD_SHARE = 0.5;
  * it at a 16K window (bench/compaction-pressure.ts).
  */
 export const DEFAULT_TARGET_AIM_RATIO = 0.95;
+
+/**
+ * Share of the aim left for the kept tail when the summary's `max_tokens` is bounded: 10 % (446 tokens at a
+ * 16K window, about one round). Without it a summary may take all the room the target leaves and the tail gets
+ * nothing. Not more: at 60K a 15 % tail already bounded the 12,000-token reserve that fits there.
+ */
+export const DEFAULT_MIN_TAIL_AIM_RATIO = 0.1;
+
+/** Smallest `max_tokens` a summary request gets, however little room the target leaves: 256. */
+export const DEFAULT_MIN_SUMMARY_TOKENS = 256;
+
+/**
+ * The summary's output cap: the output reserve, or what the aim leaves after system and tools, attachments, the
+ * summary's frame (prefix, tags, artifact trail) and a minimal tail, if that is smaller (docs/ARCHITECTURE.md
+ * "Compaction target"). At 16K the reserve (3,200) alone nearly fills the 4,704-token target; from ~64K up the
+ * reserve is what binds for usual system prompts, and nothing changes there.
+ */
+export function summaryMaxTokens(reserve: number, aim: number, fixedTokens: number): number {
+  const room = aim - fixedTokens - Math.floor(aim * DEFAULT_MIN_TAIL_AIM_RATIO);
+  return Math.max(DEFAULT_MIN_SUMMARY_TOKENS, Math.min(reserve, room));
+}
 
 export type CompactTrigger = "auto" | "manual" | "reactive";
 
@@ -136,6 +167,13 @@ function joinInstructions(options: CompactOptions, hookText?: string): string | 
   return parts.length === 0 ? undefined : parts.join("\n\n");
 }
 
+/** The boundary's metadata; `summaryUsage` only when a summary request was made. */
+function compactMetadata(options: CompactOptions, postTokens: number, summaryUsage?: TurnUsage): CompactMetadata {
+  const metadata: CompactMetadata = { trigger: options.trigger, preTokens: options.preTokens, postTokens };
+  if (summaryUsage !== undefined) metadata.summaryUsage = summaryUsage;
+  return metadata;
+}
+
 /** Compacts `view`; records go onto `chain`. Throws when the summary cannot be made. */
 export async function compactConversation(
   input: CompactionInput,
@@ -165,6 +203,7 @@ export async function compactConversation(
   let tail: MessageEntry[] | undefined;
   let tailFit = { cleared: 0, cut: 0, droppedRounds: 0 };
   let calls = 0;
+  let summaryUsage: TurnUsage | undefined;
   // PreCompact hooks (docs/HOOKS.md): what they print joins this summary's instructions.
   const extra = await input.beforeCompact?.(options.trigger === "manual" ? "manual" : "auto", options.instructions);
   const instructions = joinInstructions(options, extra);
@@ -179,15 +218,22 @@ export async function compactConversation(
   if (summary === undefined) {
     const fork = input.fork;
     if (fork === undefined) throw new Error("no model is available for the summary request");
+    const reserve = outputReserveTokens(input.model, fork.contextWindow);
+    const frame = estimateTextTokens(compactSummaryText("", trailText));
+    const maxTokens = summaryMaxTokens(reserve, aim, overhead + attachmentTokens + frame);
     const result = await summarizeConversation(view, {
       fork,
-      instruction: summaryInstruction(instructions, trailText),
+      // Asked for in words too when bounded, so the model plans a short summary rather than being cut mid-way.
+      instruction: summaryInstruction(instructions, trailText, maxTokens < reserve ? maxTokens : undefined),
       budget: Math.min(effective, fork.contextWindow),
-      maxTokens: outputReserveTokens(input.model, fork.contextWindow),
+      maxTokens,
       sessionId: input.sessionId,
     });
     summary = result.summary;
     calls = result.calls;
+    // Priced from what the server reported, at the model's cache prices (docs/ARCHITECTURE.md "Compaction target").
+    summaryUsage = emptyUsage();
+    for (const usage of result.usages) addResponseUsage(summaryUsage, usage, modelLimits(input.model));
     const room = aim - overhead - attachmentTokens - estimateTextTokens(compactSummaryText(summary, trailText));
     const fitted = budgetTail(rounds, effectiveKeepRecent(input.settings), Math.max(0, Math.min(maxTail, room)));
     tail = fitted.entries;
@@ -219,7 +265,7 @@ export async function compactConversation(
       `Conversation compacted (${options.trigger}): ~${options.preTokens.toLocaleString("en-US")} → ~${postTokens.toLocaleString("en-US")} tokens`,
       {
         logicalParentUuid: logicalParent,
-        compactMetadata: { trigger: options.trigger, preTokens: options.preTokens, postTokens },
+        compactMetadata: compactMetadata(options, postTokens, summaryUsage),
       },
     ),
   );

@@ -7,7 +7,7 @@
  * (20 % when unreadable), keep at least one, at most `DEFAULT_MAX_PTL_RETRIES` retries.
  * No request the client's own estimate puts over the budget is ever sent.
  */
-import { createUserEntry, type MessageEntry, textBlock } from "../messages/index.js";
+import { createUserEntry, type MessageEntry, textBlock, type Usage } from "../messages/index.js";
 import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
 import type { ForkRunner } from "./fork-runner.js";
@@ -97,13 +97,15 @@ export interface SummarizeResult {
   calls: number;
   /** API rounds left out of every request (only when even the chunks could not hold them). */
   droppedRounds: number;
+  /** The usage of every request that got an answer, in order (what the summary cost). */
+  usages: Usage[];
 }
 
 /** Sends one summary request, retrying after "prompt is too long" with the oldest rounds dropped. */
 async function summarizeWithRetries(
   messages: readonly MessageEntry[],
   options: SummarizeOptions,
-  counter: { calls: number },
+  counter: { calls: number; usages: Usage[] },
 ): Promise<string> {
   let current = messages;
   for (let retry = 0; ; retry++) {
@@ -115,6 +117,7 @@ async function summarizeWithRetries(
         instruction: options.instruction,
         maxTokens: options.maxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS,
       });
+      counter.usages.push(result.usage);
       const summary = extractSummary(result.text);
       if (summary === "") throw new Error("the summary request returned no summary");
       return summary;
@@ -156,7 +159,7 @@ export async function summarizeConversation(
   view: readonly MessageEntry[],
   options: SummarizeOptions,
 ): Promise<SummarizeResult> {
-  const counter = { calls: 0 };
+  const counter = { calls: 0, usages: [] as Usage[] };
   const maxTokens = options.maxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS;
   const budget = Math.floor(options.budget * DEFAULT_SUMMARY_BUDGET_SLACK);
   options = { ...options, budget };
@@ -168,7 +171,7 @@ export async function summarizeConversation(
   if (estimate(messages) > budget) messages = cutRecentResults(messages, budget - estimate([]));
   if (estimate(messages) <= budget) {
     const summary = await summarizeWithRetries(messages, options, counter);
-    return { summary, calls: counter.calls, droppedRounds: 0 };
+    return { summary, calls: counter.calls, droppedRounds: 0, usages: counter.usages };
   }
 
   // Chunked: each chunk's request is [previous summary] + its rounds + the instruction.
@@ -204,7 +207,7 @@ export async function summarizeConversation(
     summary = await summarizeWithRetries(chunkMessages, options, counter);
   }
   if (summary === undefined) throw new Error("nothing to summarise");
-  return { summary, calls: counter.calls, droppedRounds };
+  return { summary, calls: counter.calls, droppedRounds, usages: counter.usages };
 }
 
 /** `view` with each of its last DEFAULT_KEEP_RECENT results above an equal share of `room` cut to that share. */

@@ -7,6 +7,9 @@ import type { ContentBlock, MessageEntry, UserContentBlock, UserEntry } from "..
 /** Output cap of a summary request: 20,000 tokens. */
 export const DEFAULT_SUMMARY_MAX_TOKENS = 20_000;
 
+/** Words per token of English prose, for asking for a summary of a token size in words: 0.75. */
+const WORDS_PER_TOKEN = 0.75;
+
 /** What the summary message that starts a compacted conversation begins with (docs/PIPELINE.md §3.4). */
 export const COMPACT_SUMMARY_PREFIX =
   "This session is being continued from a previous conversation that ran out of context. " +
@@ -15,8 +18,14 @@ export const COMPACT_SUMMARY_PREFIX =
 /**
  * The instruction appended to the conversation; its first line names it a summary of the conversation.
  * `artifactTrail` (rendered, default none) rides along as context the client keeps verbatim itself.
+ * `lengthLimitTokens` (default none: no limit is asked for) is the answer's output cap when the compaction
+ * target bounds it below the output reserve; the request then asks for an answer that size.
  */
-export function summaryInstruction(customInstructions?: string, artifactTrail = ""): string {
+export function summaryInstruction(
+  customInstructions?: string,
+  artifactTrail = "",
+  lengthLimitTokens?: number,
+): string {
   const lines = [
     "Your task is to create a detailed summary of the conversation so far, paying close attention to the user's explicit requests and your previous actions.",
     "Do not call any tools. First think in <analysis>…</analysis>, then write the summary in <summary>…</summary> with these sections:",
@@ -30,6 +39,13 @@ export function summaryInstruction(customInstructions?: string, artifactTrail = 
     "8. Current Work",
     "9. Optional Next Step (only if it follows directly from the most recent request)",
   ];
+  if (lengthLimitTokens !== undefined) {
+    const words = Math.floor(lengthLimitTokens * WORDS_PER_TOKEN);
+    lines.push(
+      "",
+      `Keep the whole answer, analysis included, under ${words.toLocaleString("en-US")} words: the context left after this summary is small, and a longer answer is cut off.`,
+    );
+  }
   if (customInstructions !== undefined && customInstructions.trim() !== "") {
     lines.push("", `Additional instructions: ${customInstructions.trim()}`);
   }

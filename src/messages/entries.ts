@@ -3,7 +3,9 @@
  * Message entries chain by `parentUuid`; records (collapse commits, latches, pins, titles) have no parent.
  * The wire request is derived from these by pure functions in `request/` at the last moment.
  */
+
 import type { AssistantContentBlock, CacheEditsBlock, StopReason, Usage, UserContentBlock } from "./content.js";
+import type { TurnUsage } from "./usage.js";
 
 /** Fields every message entry carries. */
 export interface EntryBase {
@@ -79,6 +81,11 @@ export interface CompactMetadata {
   trigger: "auto" | "manual" | "reactive";
   preTokens: number;
   postTokens: number;
+  /**
+   * What the summary request(s) cost, summed from their recorded usage and priced at the model's cache prices
+   * (absent: session memory made the summary, no summary was requested, or a transcript from before this field).
+   */
+  summaryUsage?: TurnUsage;
 }
 
 export interface MicrocompactMetadata {

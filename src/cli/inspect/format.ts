@@ -1,5 +1,6 @@
 /** Human-readable text of an `InspectReport`: the request table, prompts, totals, breaks, savings, problems. */
 import { MAIN_SCOPE } from "../../cache/index.js";
+import { compactionLine } from "./compaction-list.js";
 import type {
   InspectBreak,
   InspectReport,
@@ -94,6 +95,12 @@ export function formatInspectReport(report: InspectReport, source?: string): str
     lines.push(
       `  ${tier.tier.padEnd(12)} ${count(tier.events).padStart(5)} events  ${count(tier.tokensSaved).padStart(12)} tokens  ${dollars(tier.savedUsd).padStart(10)}`,
     );
+  if (report.compactions.length > 0) {
+    lines.push(`Compactions (${report.compactions.length}): what each bought and what its summary cost`);
+    report.compactions.forEach((compaction, index) => {
+      lines.push(`  ${index + 1}. ${compactionLine(compaction, count, dollars)}`);
+    });
+  }
   const skipped = Object.entries(report.skippedRecords);
   if (skipped.length > 0) {
     const known = skipped.filter(([type]) => RECORD_WORDS[type] !== undefined);

@@ -9,11 +9,13 @@ import { cacheReadUsdPerToken } from "../../messages/index.js";
 import { CompactionCopies } from "../session-account.js";
 import { findBreaks } from "./breaks.js";
 import { CompactionTally } from "./compaction.js";
+import { compactionOf } from "./compaction-list.js";
 import { estimateContentTokens } from "./estimate.js";
 import { groupByPrompt, promptText } from "./prompts.js";
 import { applyUsage, count, emptyRequest, serverCacheMiss, totalsOf } from "./request.js";
 import type {
   CompactionTier,
+  InspectCompaction,
   InspectEvent,
   InspectReport,
   InspectRequest,
@@ -54,6 +56,7 @@ export class InspectAccumulator {
   readonly #malformed: MalformedLine[] = [];
   readonly #skipped: Record<string, number> = {};
   readonly #compaction = new CompactionTally();
+  readonly #compactions: InspectCompaction[] = [];
   /** Per scope: the boundary records seen since its last request started. */
   readonly #boundariesSinceRequest = new Map<string, Boundary[]>();
   readonly #prompts: Array<{ text: string; timestamp: string | null }> = [];
@@ -164,6 +167,7 @@ export class InspectAccumulator {
       scopes: scopeNames.map((scope) => ({ scope, ...totalsOf(table.filter((request) => request.scope === scope)) })),
       breaks,
       compaction: this.#compaction.finish(),
+      compactions: this.#compactions,
       malformedLines: this.#malformed,
       skippedRecords: this.#skipped,
       prompts: groupByPrompt(this.#prompts, table),
@@ -244,6 +248,7 @@ export class InspectAccumulator {
         const post = metadata?.postTokens;
         const pre = numberOr(metadata?.preTokens, 0);
         this.#compaction.addCompact(pre, typeof post === "number" ? post : undefined);
+        this.#compactions.push(compactionOf(metadata));
         const trigger = typeof metadata?.trigger === "string" ? ` (${metadata.trigger})` : "";
         const sizes =
           typeof post === "number" ? `: ${count(pre)} → ${count(post)} tokens` : ` from ${count(pre)} tokens`;

@@ -126,6 +126,23 @@ export interface MalformedLine {
   error: string;
 }
 
+/** One compact_boundary: what it bought and, when the record has it, what its summary requests cost. */
+export interface InspectCompaction {
+  trigger: string;
+  preTokens: number;
+  /** Null when the record has none (Claude Code's boundaries). */
+  postTokens: number | null;
+  /** Summed over its summary requests; null when not recorded (session memory, older transcripts). */
+  summary: {
+    requests: number;
+    inputTokens: number;
+    cacheReadInputTokens: number;
+    cacheCreationInputTokens: number;
+    outputTokens: number;
+    costUsd: number;
+  } | null;
+}
+
 export interface InspectReport {
   format: TranscriptFormat;
   /** Lines that parsed as JSON records. */
@@ -136,6 +153,8 @@ export interface InspectReport {
   scopes: Array<TokenTotals & { scope: string }>;
   breaks: InspectBreak[];
   compaction: CompactionSavings[];
+  /** Every compaction in file order, main and subagent scopes alike. */
+  compactions: InspectCompaction[];
   malformedLines: MalformedLine[];
   /** Records not used by the report, by type (summary, custom-title, file-history-snapshot, …). */
   skippedRecords: Record<string, number>;

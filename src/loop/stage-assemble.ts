@@ -6,8 +6,16 @@
  */
 import type { CompactionOutput } from "../compaction/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
-import type { AssembledRequest } from "../request/index.js";
-import { assembleRequest, latchRecord, type RequestSettings, withoutServerFeatures } from "../request/index.js";
+import type { AssembledRequest, ContextManagementEdit } from "../request/index.js";
+import {
+  assembleRequest,
+  compactEdit,
+  DEFAULT_SERVER_COMPACTION_SETTINGS,
+  fromLastCompaction,
+  latchRecord,
+  type RequestSettings,
+  withoutServerFeatures,
+} from "../request/index.js";
 import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
 import type { EngineEvent } from "./events.js";
 import { defaultRequestSettings, pinsFromEntries } from "./query-context.js";
@@ -30,13 +38,29 @@ export function settingsFor(turn: TurnState, compaction: CompactionOutput, model
       ...(turn.maxTokens.override !== undefined ? { maxTokens: turn.maxTokens.override } : {}),
       snipTags: compaction.snipTags,
       cacheEditing: compaction.cacheEditing,
-      ...(compaction.contextManagement ? { contextManagement: compaction.contextManagement } : {}),
+      ...contextManagementFor(turn, compaction),
       ...(capabilities(turn).cacheDiagnostics
         ? { diagnostics: { previousMessageId: lastResponseId(turn.context.timeline.entries) } }
         : {}),
     },
     turn.featuresOff,
   );
+}
+
+/**
+ * The tiers' context-management edits, with the compact_20260112 edit last where the server declares server-side
+ * compaction (docs/API-SURFACE.md). The edit is the same on every request, so the body's bytes stay turn N's.
+ */
+function contextManagementFor(
+  turn: TurnState,
+  compaction: CompactionOutput,
+): Pick<RequestSettings, "contextManagement"> {
+  const edits: ContextManagementEdit[] = [...(compaction.contextManagement?.edits ?? [])];
+  const declared = capabilities(turn);
+  // The edit needs its beta header: a server that takes no betas cannot be asked for it.
+  if (declared.serverCompaction === true && declared.betas !== false)
+    edits.push(compactEdit({ ...DEFAULT_SERVER_COMPACTION_SETTINGS, ...turn.context.config.serverCompaction }));
+  return edits.length > 0 ? { contextManagement: { edits } } : {};
 }
 
 /**
@@ -65,7 +89,7 @@ export async function* assembleStage(
   const pins = pinsFromEntries(context.timeline.entries);
   const settings = settingsFor(turn, compaction, state.model);
   const assembled = assembleRequest({
-    messages: compaction.messages,
+    messages: fromLastCompaction(compaction.messages),
     settings,
     latches: state.latches,
     pins,
@@ -93,10 +117,16 @@ export async function* assembleStage(
   }
   // A tier that changed the view knows its size better than the last usage figure; the body is measured too.
   const body = assembled.request.body;
-  const estimate = estimateRequest(compaction.messages, body, state.model, limits, compaction.tokens);
+  const estimate = estimateRequest(
+    fromLastCompaction(compaction.messages),
+    body,
+    state.model,
+    limits,
+    compaction.tokens,
+  );
   if (!estimate.over) return { type: "assembled", request: assembled.request, compaction };
   const blocked = blockingLimitMessage(
-    compaction.messages,
+    fromLastCompaction(compaction.messages),
     body,
     state.model,
     limits,
@@ -114,7 +144,7 @@ export async function* assembleStage(
 export function requestFor(turn: TurnState, compaction: CompactionOutput, model: string): AssembledRequest {
   const { state, timeline } = turn.context;
   return assembleRequest({
-    messages: compaction.messages,
+    messages: fromLastCompaction(compaction.messages),
     settings: settingsFor(turn, compaction, model),
     latches: state.latches,
     pins: pinsFromEntries(timeline.entries),

@@ -4,6 +4,7 @@
  * accumulates, since a retried attempt starts its tools over.
  */
 
+import { hookContextEntries } from "../hooks/index.js";
 import { attachmentExtra, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
 import {
   type AssistantEntry,
@@ -14,15 +15,14 @@ import {
   type ToolUseBlock,
   toolResultBlock,
 } from "../messages/index.js";
-import type { ToolOutput } from "../tools/index.js";
 import { Channel } from "./channel.js";
 import type { EngineEvent } from "./events.js";
 import { CUT_TOOL_USE_RESULT } from "./stop-reasons.js";
-import { ToolExecutor } from "./tool-executor.js";
+import { type ExecutedCall, ToolExecutor } from "./tool-executor.js";
 import type { TurnState } from "./turn-state.js";
 
 /** Events that tool callbacks push while the loop is busy elsewhere, plus the executor's results. */
-export type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
+export type LoopItem = EngineEvent | ({ type: "_result"; block: ToolUseBlock } & ExecutedCall);
 
 /** What one model request has produced so far; a retry starts a fresh attempt (same channel). */
 export interface AttemptState {
@@ -71,6 +71,7 @@ function newExecutor(turn: TurnState, channel: Channel<LoopItem>): ToolExecutor 
     cwd: context.cwd,
     additionalDirectories: context.additionalDirectories,
     signal: context.signal,
+    ...(context.hooks ? { hooks: context.hooks } : {}),
     session: {
       sessionId: context.sessionId,
       entries: () => context.timeline.entries,
@@ -114,6 +115,14 @@ export async function* collectResults(turn: TurnState, attempt: AttemptState): A
     );
     recorder.append(entry);
     yield { type: "tool_end", block: item.block, entry, isError };
+    // Hook context right after the result it is about; the normalizer keeps it there (reorder rule).
+    for (const { event, text } of item.hookContext) {
+      const [attachment] = hookContextEntries(recorder.context(), event, [text]);
+      if (attachment === undefined) continue;
+      recorder.append(attachment);
+      yield { type: "entry", entry: attachment };
+    }
+    for (const notice of item.hookNotices) yield recorder.notice("warning", notice);
     if (!isError) yield* attachNestedMemory(turn, item.block);
   }
 }

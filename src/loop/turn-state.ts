@@ -40,6 +40,8 @@ export interface TurnState {
   mediaRetried: boolean;
   /** The text of the last response that had any. */
   lastText: string;
+  /** Notices from hooks run inside a compaction pass (PreCompact), shown once the pass is recorded. */
+  readonly hookNotices: string[];
 }
 
 export function newTurnState(context: QueryContext): TurnState {
@@ -56,6 +58,7 @@ export function newTurnState(context: QueryContext): TurnState {
     iterations: 0,
     mediaRetried: false,
     lastText: "",
+    hookNotices: [],
   };
 }
 

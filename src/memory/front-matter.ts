@@ -23,7 +23,7 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   if (close === null) return { data: {}, body: text, problem: "front matter opened with --- is never closed" };
   const yaml = rest.slice(0, close.index);
   const body = rest.slice(close.index + close[0].length);
-  const { parse } = await import("yaml");
+  const { parse } = await import("./yaml-parse.js");
   let data: unknown;
   try {
     data = parse(yaml);

@@ -85,6 +85,9 @@ class Repl implements ReplHost {
       const terminal = new TerminalInput({ stdin: io.stdin, stdout: io.stdout }, this.#style, {
         onInterrupt: () => this.#onInterrupt(),
         onEscape: () => this.#onEscape(),
+        onExpand: () => {
+          if (!this.#renderer.expandLastGroup()) this.print(this.#style.dim("No grouped tool calls to expand."));
+        },
       });
       this.#terminal = terminal;
       this.#reader = terminal;
@@ -96,6 +99,7 @@ class Repl implements ReplHost {
         markdown: true,
         width: () => (io.stdout as { columns?: number }).columns || DEFAULT_MARKDOWN_WIDTH,
         details: { cwd: io.cwd, changes: this.#changes },
+        groupReads: true,
       });
     } else {
       this.#terminal = undefined;

@@ -2,6 +2,7 @@
  * `threadline -p`: one prompt (argument, piped stdin, or both), one turn, output as text, one JSON result,
  * or one JSON event a line. Ctrl-C interrupts the turn and still writes a resumable transcript.
  */
+import { rm } from "node:fs/promises";
 import { userPlaces } from "../engine/memory-setup.js";
 import { isHookNotice } from "../hooks/index.js";
 import type { EngineEvent, TerminalReason } from "../loop/events.js";
@@ -33,6 +34,27 @@ async function printPrompt(cli: CliOptions, io: CliIo): Promise<string> {
   return prompt;
 }
 
+/**
+ * A new session whose one turn failed before any server answered (no response started: connection refused,
+ * DNS) is removed, said on the error's own line, rather than left as a
+ * transcript of a prompt and nothing else. Nothing is lost: the prompt is the command's own (its argument or
+ * what was piped in), and a resumed session is always kept. Resolves to whether the transcript was kept.
+ */
+async function dropUnansweredSession(
+  end: Extract<EngineEvent, { type: "turn_end" }>,
+  run: { reachedServer: boolean; resumed: boolean; path: string | undefined },
+  io: CliIo,
+): Promise<boolean> {
+  if (run.reachedServer || run.resumed || run.path === undefined || end.reason !== "error") return true;
+  try {
+    await rm(run.path, { force: true });
+  } catch (error) {
+    io.stderr.write(`threadline: could not remove the unanswered session ${run.path}: ${(error as Error).message}\n`);
+    return true;
+  }
+  return false;
+}
+
 /** Runs print mode; resolves to the exit code. */
 export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> {
   let prompt = await printPrompt(cli, io);
@@ -57,7 +79,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     await mcp.close();
     throw error;
   }
-  const { engine, problems } = opened;
+  const { engine, problems, resumed } = opened;
   const write = (text: string) => io.stdout.write(text);
   const problemLine = summarizeProblems(problems);
   if (problemLine !== undefined) io.stderr.write(`threadline: transcript: ${problemLine}\n`);
@@ -65,8 +87,9 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   const notice = sandboxNotice(engine.sandbox);
   if (notice !== undefined && (cli.sandbox === true || cli.verbose)) io.stderr.write(`threadline: ${notice}\n`);
   const started = Date.now();
-  // The -v log on stderr shows requests, tools and notices; the answer is stdout's, so it is not shown twice.
-  const renderer = cli.verbose ? new TurnRenderer(io.stderr, { verbose: true, text: false }) : undefined;
+  // The -v log on stderr shows requests, tools, notices and the text between tool calls; the answer is stdout's,
+  // so it is not shown twice.
+  const renderer = cli.verbose ? new TurnRenderer(io.stderr, { verbose: true, text: "intermediate" }) : undefined;
   // Verbose output already shows every notice; otherwise retries of HTTP failures still get a countdown.
   const countdown = cli.verbose ? undefined : new RetryCountdown(io.stderr);
   let interrupts = 0;
@@ -77,6 +100,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   };
   process.on("SIGINT", onSigint);
   let end: Extract<EngineEvent, { type: "turn_end" }> | undefined;
+  let reachedServer = false;
   try {
     if (cli.outputFormat === "stream-json") {
       write(
@@ -100,6 +124,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
         io.stderr.write(`threadline: ${event.message}\n`);
       countdown?.handle(event);
       if (event.type === "turn_end") end = event;
+      if (event.type === "message_start") reachedServer = true;
       if (cli.outputFormat !== "stream-json") continue;
       if (event.type === "user" && !sawPrompt) {
         sawPrompt = true; // the prompt itself is not echoed, as in Claude Code
@@ -115,14 +140,17 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     await mcp.close();
   }
   if (end === undefined) throw new CliError("The turn ended without a result.");
+  const kept = await dropUnansweredSession(end, { reachedServer, resumed, path: engine.transcriptPath }, io);
   const result = resultObject(end, {
     sessionId: engine.sessionId,
     durationMs: Date.now() - started,
     totals: engine.totals,
-    transcriptPath: engine.transcriptPath,
+    transcriptPath: kept ? engine.transcriptPath : undefined,
   });
   if (cli.outputFormat === "text") {
-    if (result.is_error) io.stderr.write(`threadline: ${result.result || end.reason}\n`);
+    // One line: the failure, and that the session it never started was not kept.
+    const dropped = kept ? "" : " (no server answered: no session kept)";
+    if (result.is_error) io.stderr.write(`threadline: ${result.result || end.reason}${dropped}\n`);
     else write(end.lastText.endsWith("\n") ? end.lastText : `${end.lastText}\n`);
   } else {
     write(streamJsonLine(result));

@@ -12,6 +12,7 @@ import { MarkdownStream } from "./terminal/markdown.js";
 import { createStyle, type Style } from "./terminal/style.js";
 import type { TextSink } from "./terminal/text.js";
 import { wrapOutput } from "./terminal/wrap.js";
+import { expandGroup, type GroupedCall, groupSummary, isGroupedTool } from "./tool-groups.js";
 
 /** Longest tool outcome shown on a tool's line, in characters. */
 export const DEFAULT_OUTCOME_CHARS = 100;
@@ -55,8 +56,11 @@ export function truncate(text: string, limit: number): string {
 export interface TurnRendererOptions {
   /** Show notices at info level and request starts. Default false. */
   verbose?: boolean;
-  /** Show the model's streamed text. Default true; print mode's -v log leaves it to stdout's answer. */
-  text?: boolean;
+  /**
+   * Show the model's streamed text. Default true. `"intermediate"`: only text that a tool call follows in the same
+   * message (print mode's -v log, whose answer is stdout's, so the answer is not shown twice).
+   */
+  text?: boolean | "intermediate";
   /** Default: colours on a TTY unless NO_COLOR is set. */
   style?: Style;
   /** Render streamed text as terminal markdown, a completed line at a time. Default false (text as it streams). */
@@ -68,6 +72,8 @@ export interface TurnRendererOptions {
    * Needs the working directory (relative paths) and `loadDiff()` done.
    */
   details?: { cwd: string; changes: ChangeCache };
+  /** Show consecutive successful Read/Glob/Grep calls as one line (tool-groups.ts), Ctrl-O to expand. Default false. */
+  groupReads?: boolean;
 }
 
 /** Before/after texts captured when a change was asked about (keyed by `changeKey`), so the diff shown after
@@ -78,6 +84,9 @@ export type ChangeCache = Map<string, NonNullable<ReturnType<typeof changeOf>>>;
 export function changeKey(tool: string, input: unknown): string {
   return `${tool}:${JSON.stringify(input)}`;
 }
+
+/** What a group line says about its key (interactive.ts binds Ctrl-O to `expandLastGroup`). */
+export const DEFAULT_EXPAND_HINT = "ctrl+o to expand";
 
 /** Output lines shown under a finished Bash call. */
 export const DEFAULT_PREVIEW_LINES = 3;
@@ -100,7 +109,16 @@ export class TurnRenderer {
   readonly #markdown: MarkdownStream | undefined;
   readonly #details: TurnRendererOptions["details"];
   readonly #width: (() => number) | undefined;
-  readonly #showText: boolean;
+  readonly #showText: boolean | "intermediate";
+  /** Text of the message streaming now, held until a tool call shows it was not the answer ("intermediate"). */
+  #heldText = "";
+  readonly #groupReads: boolean;
+  /** Summary lines of grouped calls started and not yet finished, by tool use id. */
+  readonly #heldCalls = new Map<string, string>();
+  /** Finished grouped calls not yet on screen: any other output shows them first, as one line. */
+  #group: GroupedCall[] = [];
+  /** The calls behind the last group line shown, for `expandLastGroup()`. */
+  #lastGroup: GroupedCall[] = [];
   /** Error notices printed since the last `reset()` (the turn's end repeats the last one). */
   readonly #errorsShown = new Set<string>();
 
@@ -112,6 +130,7 @@ export class TurnRenderer {
     this.#details = options.details;
     this.#width = options.width;
     this.#showText = options.text ?? true;
+    this.#groupReads = options.groupReads ?? false;
     if (options.markdown === true) {
       this.#markdown = new MarkdownStream({
         color: this.#style.bold("x") !== "x",
@@ -122,6 +141,7 @@ export class TurnRenderer {
 
   /** Ends a turn's output: the last streamed line (markdown waits for line ends) is written. */
   finish(): void {
+    this.#flushGroup();
     const rest = this.#markdown?.end() ?? "";
     if (rest !== "") this.#write(rest);
     this.#endLine();
@@ -136,15 +156,28 @@ export class TurnRenderer {
     this.#streamedText = false;
     this.#errorsShown.clear();
     this.#toolLines.clear();
+    this.#heldCalls.clear();
     this.#liveTool = undefined;
   }
 
   handle(event: EngineEvent): void {
     switch (event.type) {
       case "text_delta":
-        if (event.text !== "" && this.#showText) this.#text(event.text);
+        if (event.text === "" || this.#showText === false) return;
+        if (this.#showText === "intermediate") this.#heldText += event.text;
+        else this.#text(event.text);
+        return;
+      case "message_start":
+        // A retried or new message: what the last one held was neither shown nor an intermediate step.
+        this.#heldText = "";
         return;
       case "tool_start": {
+        if (this.#groupReads && isGroupedTool(event.block.name)) {
+          this.#heldCalls.set(event.block.id, summarizeToolCall(event.block.name, event.block.input));
+          return;
+        }
+        if (this.#heldText.trim() !== "") this.#line(this.#heldText.trimEnd());
+        this.#heldText = "";
         this.#flushMarkdown();
         const details = this.#details;
         const key = changeKey(event.block.name, event.block.input);
@@ -168,6 +201,17 @@ export class TurnRenderer {
           denied !== undefined
             ? `denied${denied === "" ? "" : ` · you said: ${truncate(denied, DEFAULT_OUTCOME_CHARS)}`}`
             : describeToolOutcome(event.entry, event.block.id, event.isError);
+        const held = this.#heldCalls.get(event.block.id);
+        if (held !== undefined) {
+          this.#heldCalls.delete(event.block.id);
+          if (!event.isError && denied === undefined) {
+            this.#group.push({ tool: event.block.name, line: held, outcome });
+            return;
+          }
+          // A failed read is one terse line: the call and the first line of its error.
+          this.#line(`${this.#style.error("✗")} ${held} ${this.#style.dim(`· ${outcome}`)}`);
+          return;
+        }
         const mark = event.isError ? this.#style.error("✗") : this.#style.success("✓");
         const follows = this.#lastToolLine === event.block.id;
         this.#clearLive(event.block.id);
@@ -195,6 +239,7 @@ export class TurnRenderer {
         this.#entry(event);
         return;
       case "turn_end":
+        this.#heldText = ""; // the answer, which stdout shows
         this.finish();
         if (event.reason !== "completed" && event.reason !== "aborted") {
           const message = event.error ?? `Turn ended: ${event.reason}`;
@@ -207,7 +252,6 @@ export class TurnRenderer {
       case "assistant":
       case "user":
       case "loop_continue":
-      case "message_start":
       case "block_start":
       case "thinking_delta":
       case "tool_input_delta":
@@ -224,6 +268,28 @@ export class TurnRenderer {
   /** Writes a whole line (ending any partly streamed text first). */
   line(text: string): void {
     this.#line(text);
+  }
+
+  /** Shows the calls behind the last group line, one a line (Ctrl-O); false when there was no group. */
+  expandLastGroup(): boolean {
+    if (this.#lastGroup.length === 0) return false;
+    for (const line of expandGroup(this.#lastGroup)) this.#line(`  ⎿ ${this.#style.dim(line)}`);
+    return true;
+  }
+
+  /** Puts the pending group on screen: a lone call as its usual two lines, more as one summary line. */
+  #flushGroup(): void {
+    const calls = this.#group;
+    if (calls.length === 0) return;
+    this.#group = [];
+    const [only] = calls;
+    if (calls.length === 1 && only !== undefined) {
+      this.#line(`${this.#style.accent("⏺")} ${only.line}`);
+      this.#line(`  ⎿ ${this.#style.success("✓")} ${this.#style.dim(only.outcome)}`);
+      return;
+    }
+    this.#lastGroup = calls;
+    this.#line(`${this.#style.accent("⏺")} ${groupSummary(calls)} ${this.#style.dim(`(${DEFAULT_EXPAND_HINT})`)}`);
   }
 
   /** `exit 0 · 12 lines` for Bash; `+3 -1` for edits; the plain outcome otherwise. */
@@ -332,6 +398,7 @@ export class TurnRenderer {
   }
 
   #text(text: string): void {
+    this.#flushGroup();
     if (this.#liveProgress) this.#endLine();
     this.#liveTool = undefined;
     this.#lastToolLine = undefined;
@@ -346,6 +413,7 @@ export class TurnRenderer {
   }
 
   #line(text: string): void {
+    this.#flushGroup();
     this.#lastToolLine = undefined;
     this.#flushMarkdown();
     this.#endLine();

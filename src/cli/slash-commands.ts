@@ -112,6 +112,7 @@ function helpText(custom: readonly CustomCommand[]): string {
     "Keys:",
     "  Esc or Ctrl-C      interrupt the turn (at a permission question: stop it, nothing runs)",
     "  Ctrl-C twice       exit (at an empty prompt)",
+    '  Ctrl-O             show the calls behind the last grouped line ("Read 3 files")',
     "  Alt-Enter, Shift-Enter, Ctrl-J or \\ then Enter   a new line in the prompt (a paste stays one prompt)",
     "  Up / Down          earlier prompts; Enter during a turn queues the prompt for after it",
   ].join("\n");

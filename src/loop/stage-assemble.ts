@@ -20,6 +20,7 @@ import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./bloc
 import type { EngineEvent } from "./events.js";
 import { defaultRequestSettings, pinsFromEntries } from "./query-context.js";
 import { overflowRecovery } from "./stage-recover.js";
+import { arrivalsFromEntries, offersToolChanges, pendingArrivals, toolArrivalRecord } from "./tool-arrivals.js";
 import { CONTINUE, capabilities, type Decision, stop, type TurnState } from "./turn-state.js";
 
 /** The request of this iteration, and what a request for another model (the fallback) is built from. */
@@ -39,12 +40,35 @@ export function settingsFor(turn: TurnState, compaction: CompactionOutput, model
       snipTags: compaction.snipTags,
       cacheEditing: compaction.cacheEditing,
       ...contextManagementFor(turn, compaction),
+      ...toolArrivalsFor(turn),
       ...(capabilities(turn).cacheDiagnostics
         ? { diagnostics: { previousMessageId: lastResponseId(turn.context.timeline.entries) } }
         : {}),
     },
     turn.featuresOff,
   );
+}
+
+/** The recorded tool arrivals since the latest compact boundary, where the server declares tool changes. */
+function toolArrivalsFor(turn: TurnState): Pick<RequestSettings, "toolArrivals"> {
+  if (!offersToolChanges(capabilities(turn))) return {};
+  const arrivals = arrivalsFromEntries(turn.context.timeline.entries);
+  return arrivals.length > 0 ? { toolArrivals: arrivals } : {};
+}
+
+/**
+ * Records the late tools not offered yet as arriving before the next message, so this request offers them
+ * (the model can call them now) and every later one keeps them at that index. Returns whether it recorded.
+ */
+function recordToolArrival(turn: TurnState, settings: RequestSettings, messagesSent: number): boolean {
+  const { context } = turn;
+  if (context.lateToolDefinitions === undefined || !offersToolChanges(capabilities(turn))) return false;
+  const late = context.lateToolDefinitions(context.timeline.entries);
+  if (late.length === 0) return false;
+  const pending = pendingArrivals(late, settings.tools, settings.toolArrivals ?? []);
+  if (pending.length === 0) return false;
+  turn.recorder.append(toolArrivalRecord(messagesSent, pending, context.sessionId, context.now()));
+  return true;
 }
 
 /**
@@ -87,16 +111,24 @@ export async function* assembleStage(
   const { context, recorder } = turn;
   const { state, config } = context;
   const pins = pinsFromEntries(context.timeline.entries);
-  const settings = settingsFor(turn, compaction, state.model);
-  const assembled = assembleRequest({
-    messages: fromLastCompaction(compaction.messages),
-    settings,
-    latches: state.latches,
-    pins,
-    newCacheEdits: compaction.newCacheEdits,
-    relayBreakpoints: compaction.relayBreakpoints,
-    ...(state.normalizeMemo ? { memo: state.normalizeMemo } : {}),
-  });
+  const assemble = (settings: RequestSettings) =>
+    assembleRequest({
+      messages: fromLastCompaction(compaction.messages),
+      settings,
+      latches: state.latches,
+      pins,
+      newCacheEdits: compaction.newCacheEdits,
+      relayBreakpoints: compaction.relayBreakpoints,
+      ...(state.normalizeMemo ? { memo: state.normalizeMemo } : {}),
+    });
+  let settings = settingsFor(turn, compaction, state.model);
+  let assembled = assemble(settings);
+  // A late tool arrives before the next message: the count of normalized messages (tool-change ones aside).
+  const sent = assembled.request.body.messages.filter((message) => message.role !== "system").length;
+  if (recordToolArrival(turn, settings, sent)) {
+    settings = settingsFor(turn, compaction, state.model);
+    assembled = assemble(settings);
+  }
   if (assembled.latches.betas.length !== state.latches.betas.length) {
     state.latches = assembled.latches;
     recorder.append(latchRecord(state.latches, context.sessionId, context.now(), state.features));

@@ -1,9 +1,16 @@
+import { readdir } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { useCliHarness } from "./cli-harness.js";
 import { cliEnv, runCli } from "./cli-process.js";
 
 const harness = useCliHarness();
+
+/** Every transcript (.jsonl) below a home directory. */
+async function transcriptsUnder(home: string): Promise<string[]> {
+  const entries = await readdir(home, { recursive: true });
+  return entries.filter((name) => name.endsWith(".jsonl"));
+}
 
 async function dirs() {
   const home = await harness.tempDir("fail-home");
@@ -28,6 +35,18 @@ describe("print mode failures", () => {
     const lines = result.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("Cannot reach http://127.0.0.1:9");
+    // Mutation caught: keeping the transcript of a run no server answered (dropUnansweredSession returning
+    // early) leaves a session of one prompt and no response behind; the line must say none was kept.
+    expect(lines[0]).toContain("no session kept");
+    expect(await transcriptsUnder(home)).toEqual([]);
+  }, 60_000);
+
+  it("a session a server answered is kept", async () => {
+    const emulator = await harness.startEmulator({ scenario: ["kept answer"] });
+    const { home, cwd } = await dirs();
+    const result = await runCli(["-p", "hi"], { cwd, env: cliEnv(emulator.url, home) });
+    expect(result.code).toBe(0);
+    expect(await transcriptsUnder(home)).toHaveLength(1);
   }, 60_000);
 
   it("a retryable HTTP error shows a retry line on stderr, then the answer", async () => {

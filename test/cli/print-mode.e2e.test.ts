@@ -51,6 +51,30 @@ describe("threadline -p", () => {
     expect(result.stderr).toContain("⏺ Bash(echo hello-from-bash)");
   });
 
+  // Mutations caught: the -v log dropping all streamed text (text: false) hides the model's words between tool
+  // calls; showing the held text at turn end prints the answer on stderr as well as stdout.
+  it("--verbose shows the text before a tool call on stderr, and the answer only on stdout", async () => {
+    const { cwd, env } = await setup({
+      scenario: [
+        {
+          content: [
+            { type: "text" as const, text: "First I will list the folder." },
+            { type: "tool_use" as const, name: "Bash", input: { command: "echo step-one" } },
+          ],
+        },
+        "All listed.",
+      ],
+    });
+    const result = await runCli(["-p", "list it", "--allowedTools", "Bash", "--verbose"], { cwd, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("All listed.\n");
+    const stderrLines = result.stderr.split("\n");
+    const said = stderrLines.indexOf("First I will list the folder.");
+    expect(said).toBeGreaterThanOrEqual(0);
+    expect(stderrLines[said + 1]).toBe("⏺ Bash(echo step-one)");
+    expect(result.stderr).not.toContain("All listed.");
+  });
+
   it("prints one JSON result object with --output-format json", async () => {
     const { cwd, env } = await setup({ scenario: TOOL_SESSION });
     const sessionId = randomUUID();

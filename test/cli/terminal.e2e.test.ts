@@ -327,6 +327,40 @@ describe.skipIf(!HAVE_TMUX)("interactive mode in tmux", () => {
   }
 
   for (const columns of [40, 120]) {
+    // Mutations caught: printing every read's own lines (groupReads off) shows Read(a.txt) and no summary; a
+    // failed read joining the group hides its error; Ctrl-O not bound to expandLastGroup shows no calls.
+    it(`consecutive reads are one line, Ctrl-O lists them, a failed read is one line (${columns} columns)`, async () => {
+      await startTerminal(
+        [
+          {
+            content: [
+              { type: "tool_use", name: "Read", input: { file_path: "a.txt" } },
+              { type: "tool_use", name: "Read", input: { file_path: "b.txt" } },
+              { type: "tool_use", name: "Grep", input: { pattern: "alpha" } },
+            ],
+          },
+          { content: [{ type: "tool_use", name: "Read", input: { file_path: "missing.txt" } }] },
+          "Done reading.",
+        ],
+        { "a.txt": "alpha\n", "b.txt": "beta\n" },
+        columns,
+      );
+      tmux("send-keys", "-t", "0", "-l", "read them");
+      tmux("send-keys", "-t", "0", "Enter");
+      await waitFor(() => screen().includes("Done reading."));
+      expect(screen()).toMatch(wrapped("⏺ Read 2 files, searched 1 pattern (ctrl+o to expand)"));
+      expect(screen()).not.toContain("Read(a.txt)");
+      expect(screen()).toMatch(wrapped("✗ Read(missing.txt) ·"));
+      expect(screen().match(/Read\(missing\.txt\)/g)).toHaveLength(1); // one line, not a start line and an outcome
+      tmux("send-keys", "-t", "0", "C-o");
+      await waitFor(() => screen().includes("Read(a.txt)"));
+      expect(screen()).toMatch(/⎿ Read\(b\.txt\) ·/);
+      expect(screen()).toMatch(/⎿ Grep\(/);
+      for (const row of rows()) expect([...row].length).toBeLessThanOrEqual(columns);
+    }, 60_000);
+  }
+
+  for (const columns of [40, 120]) {
     // Mutations caught: printing turn_end's error after the loop's error notice shows it twice; joining the
     // cause chain as is prints "Connection error.:"; the outcome line repeating the output's first line, or
     // the preview keeping "Exit code 3", shows the command's output twice.

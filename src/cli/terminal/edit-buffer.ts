@@ -94,6 +94,7 @@ export class EditBuffer {
       case "eof":
       case "escape":
       case "clear-screen":
+      case "expand":
         return "unhandled";
       default: {
         const unknown: never = key;

@@ -31,6 +31,8 @@ export interface TerminalInputHandlers {
   onInterrupt(): void;
   /** Esc. */
   onEscape(): void;
+  /** Ctrl-O (show the last group of tool calls). Default: nothing. */
+  onExpand?(): void;
 }
 
 type Question = { keys: readonly string[]; resolve: (key: string | null) => void; text: string };
@@ -215,6 +217,9 @@ export class TerminalInput {
           continue;
         case "eof":
           if (this.#buffer.text === "" && this.#waiter !== undefined) this.#settle(null);
+          continue;
+        case "expand":
+          this.#handlers.onExpand?.();
           continue;
         case "clear-screen":
           this.#streams.stdout.write("\x1b[2J\x1b[H");

@@ -27,6 +27,8 @@ export type Key =
   | { type: "eof" }
   | { type: "escape" }
   | { type: "clear-screen" }
+  /** Ctrl-O: show the calls behind the last grouped tool line. */
+  | { type: "expand" }
   | { type: "tab" };
 
 const PASTE_START = "\x1b[200~";
@@ -83,6 +85,7 @@ const CONTROL_KEYS: Readonly<Record<string, Key>> = {
   "\x0b": { type: "kill-line-after" },
   "\x17": { type: "delete-word" },
   "\x0c": { type: "clear-screen" },
+  "\x0f": { type: "expand" },
   "\t": { type: "tab" },
 };
 

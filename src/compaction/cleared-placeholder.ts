@@ -6,6 +6,15 @@
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import { contentText, estimateBlockTokens } from "../messages/index.js";
 
+/**
+ * A whole count with en-US thousands separators, the bytes of `n.toLocaleString("en-US")`, without ICU: that
+ * call builds a number formatter each time, and one per placeholder (every result a tier weighs) was most of a
+ * 40-step -p session's peak memory (docs/PERFORMANCE.md).
+ */
+export function groupThousands(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+$)/g, ",");
+}
+
 /** Longest command or pattern quoted in a placeholder. */
 const QUOTE_CHARS = 120;
 
@@ -42,7 +51,7 @@ function exitOf(display: unknown, result: ToolResultBlock): string {
 /** The placeholder for `result` (answering `use`, undefined when not in view); `display` is its UI record. */
 export function clearedPlaceholder(use: ToolUseBlock | undefined, result: ToolResultBlock, display: unknown): string {
   if (use === undefined) return "[Old tool result content cleared]";
-  const size = `~${estimateBlockTokens(result).toLocaleString("en-US")} tokens`;
+  const size = `~${groupThousands(estimateBlockTokens(result))} tokens`;
   const path = field(use.input, "file_path") ?? field(use.input, "path");
   switch (use.name) {
     case "Read": {

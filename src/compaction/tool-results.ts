@@ -4,7 +4,7 @@
  */
 import type { AssistantEntry, MessageEntry, ToolResultBlock, ToolUseBlock, UserEntry } from "../messages/index.js";
 import { estimateBlockTokens } from "../messages/index.js";
-import { DerivedCache, filterGrowing } from "../timeline/index.js";
+import { DerivedCache, filterGrowing, sharedPrefixLength } from "../timeline/index.js";
 import { clearedPlaceholder } from "./cleared-placeholder.js";
 
 /**
@@ -59,37 +59,83 @@ class FoundResult implements ToolResultRef {
   }
 }
 
+/** What one view's scan found, kept so the next turn's longer view continues from where this one stopped. */
+interface ScannedView {
+  /** The entries scanned (compared by identity with the next view). */
+  entries: MessageEntry[];
+  /** The results found in them, in view order. */
+  results: ToolResultRef[];
+  /** `resultsBefore[i]`: how many of `results` come from `entries[0..i)`. */
+  resultsBefore: number[];
+  /** Every tool_use of `entries` by id (a later use of an id wins, as in one pass). */
+  uses: Map<string, ToolUseBlock>;
+}
+
+/**
+ * Keyed by the view's first entry. Every tier collects the results of a view that only grew since last turn:
+ * a full pass made a FoundResult per result and re-measured each block every call, which at 10,000 entries was
+ * most of a turn's garbage (bench/pipeline-overhead.ts). A view that shares only part of the last one (a
+ * different projection of the same timeline) keeps the shared results and rebuilds the tool_use index.
+ */
+const scannedViews = new WeakMap<MessageEntry, ScannedView>();
+
 /** Every tool_result block in view order, each with the name of the tool it answers. */
 export function collectToolResults(view: readonly MessageEntry[]): ToolResultRef[] {
-  // Every tool_use, as applyClearedToolResults finds them, so the estimated placeholder is the one applied.
-  // (Timeline entries hold one block each; the loop over content covers an imported multi-block one.)
-  const uses = new Map<string, ToolUseBlock>();
-  const results: ToolResultRef[] = [];
-  view.forEach((entry, viewIndex) => {
-    if (entry.type === "assistant") {
-      for (const block of entry.message.content) if (block.type === "tool_use") uses.set(block.id, block);
-      return;
-    }
-    if (entry.type !== "user" || typeof entry.message.content === "string") return;
-    const display = entry.toolUseResult;
-    for (const block of entry.message.content) {
-      if (block.type !== "tool_result") continue;
-      const use = uses.get(block.tool_use_id);
-      results.push(
-        new FoundResult(
-          block.tool_use_id,
-          use?.name,
-          entry.uuid,
-          viewIndex,
-          estimateBlockTokens(block),
-          block,
-          use,
-          display,
-        ),
-      );
-    }
-  });
-  return results;
+  const first = view[0];
+  if (first === undefined) return [];
+  let scan = scannedViews.get(first);
+  if (scan === undefined) {
+    scan = { entries: [], results: [], resultsBefore: [0], uses: new Map() };
+    scannedViews.set(first, scan);
+  }
+  const shared = sharedPrefixLength(scan.entries, view);
+  if (shared < scan.entries.length) {
+    scan.entries.length = shared;
+    scan.results.length = scan.resultsBefore[shared]!;
+    scan.resultsBefore.length = shared + 1;
+    // Uses of the dropped entries must not answer results of the new ones.
+    scan.uses = new Map();
+    for (const entry of scan.entries) addUses(entry, scan.uses);
+  }
+  for (let viewIndex = shared; viewIndex < view.length; viewIndex++) {
+    const entry = view[viewIndex]!;
+    scan.entries.push(entry);
+    scanEntry(entry, viewIndex, scan);
+    scan.resultsBefore.push(scan.results.length);
+  }
+  return scan.results.slice();
+}
+
+// Every tool_use, as applyClearedToolResults finds them, so the estimated placeholder is the one applied.
+// (Timeline entries hold one block each; the loop over content covers an imported multi-block one.)
+function addUses(entry: MessageEntry, uses: Map<string, ToolUseBlock>): void {
+  if (entry.type !== "assistant") return;
+  for (const block of entry.message.content) if (block.type === "tool_use") uses.set(block.id, block);
+}
+
+function scanEntry(entry: MessageEntry, viewIndex: number, scan: ScannedView): void {
+  if (entry.type === "assistant") {
+    addUses(entry, scan.uses);
+    return;
+  }
+  if (entry.type !== "user" || typeof entry.message.content === "string") return;
+  const display = entry.toolUseResult;
+  for (const block of entry.message.content) {
+    if (block.type !== "tool_result") continue;
+    const use = scan.uses.get(block.tool_use_id);
+    scan.results.push(
+      new FoundResult(
+        block.tool_use_id,
+        use?.name,
+        entry.uuid,
+        viewIndex,
+        estimateBlockTokens(block),
+        block,
+        use,
+        display,
+      ),
+    );
+  }
 }
 
 /** The results microcompact may clear: those answering a tool in `compactableTools`. */

@@ -4,7 +4,7 @@
  * `permissionDecision`, `permissionDecisionReason`, `updatedInput` and `additionalContext`. Bytes from a
  * hook process are a trust boundary: anything that does not fit is reported, never guessed at.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 const hookSpecificSchema = z
   .object({

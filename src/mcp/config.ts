@@ -5,7 +5,7 @@
  * settings files, so one parser reads them all: a bad entry is one problem line naming the file and server,
  * and every good entry is kept.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { expandEnvReferences } from "./expand-env.js";
 
 export interface StdioServerConfig {

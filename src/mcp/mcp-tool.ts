@@ -3,7 +3,7 @@
  * read-only (so in the default mode a call asks), compactable like Read's results, and every failure an error
  * result the model can act on.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { AnyTool, ToolOutput } from "../tools/index.js";
 import type { McpConnection, McpToolInfo } from "./connection.js";
 import { DEFAULT_MCP_OUTPUT_TOKENS, mapCallResult } from "./result-content.js";

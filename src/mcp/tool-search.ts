@@ -5,7 +5,7 @@
  * definitions the model asked for, which it can call right away. Those definitions join the tools block in one
  * batch at the next compaction, when the prefix is being rewritten anyway (docs/MCP.md has the measurement).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { isMainCompactBoundary, type TimelineEntry } from "../messages/index.js";
 import type { AnyTool, Tool } from "../tools/index.js";
 

@@ -54,7 +54,7 @@ export async function loadCustomCommands(places: UserPlaces): Promise<CommandsFo
   for (const folder of configFolders(places, "commands")) {
     for (const path of await markdownFiles(folder.path)) {
       const name = relative(folder.path, path).slice(0, -".md".length).split(sep).join(":");
-      const parsed = parseFrontMatter(await readFile(path, "utf8"));
+      const parsed = await parseFrontMatter(await readFile(path, "utf8"));
       if (parsed.problem !== undefined)
         notices.push(`commands: ${path}: ${parsed.problem}; kept the whole file as the prompt`);
       const argumentHint = stringField(parsed.data, "argument-hint");

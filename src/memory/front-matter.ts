@@ -2,8 +2,9 @@
  * YAML front matter of a Markdown file (SKILL.md, a custom command): a first line `---`, YAML, a line `---`,
  * then the body. Parsed with the `yaml` package; front matter that does not parse (or is not a mapping) is
  * one problem line and the file is read as body only, so nothing of it is lost.
+ * The `yaml` package is imported only when a file has front matter: a session without skills or commands
+ * never loads it (docs/PERFORMANCE.md, start-up memory).
  */
-import { parse } from "yaml";
 
 export interface FrontMatter {
   data: Record<string, unknown>;
@@ -15,13 +16,14 @@ export interface FrontMatter {
 const OPEN = /^---\r?\n/;
 const CLOSE = /\r?\n---[ \t]*(?:\r?\n|$)/;
 
-export function parseFrontMatter(text: string): FrontMatter {
+export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   if (!OPEN.test(text)) return { data: {}, body: text };
   const rest = text.replace(OPEN, "");
   const close = CLOSE.exec(rest);
   if (close === null) return { data: {}, body: text, problem: "front matter opened with --- is never closed" };
   const yaml = rest.slice(0, close.index);
   const body = rest.slice(close.index + close[0].length);
+  const { parse } = await import("./yaml-parse.js");
   let data: unknown;
   try {
     data = parse(yaml);

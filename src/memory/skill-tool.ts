@@ -3,7 +3,7 @@
  * tools are made (so the cached tools block never changes mid-session); a call returns the skill's
  * SKILL.md body with the folder it lives in, so the model can Read the files beside it.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Tool } from "../tools/index.js";
 import { type Skill, skillBody } from "./skills.js";
 

@@ -50,7 +50,7 @@ export async function loadSkills(places: UserPlaces): Promise<SkillsFound> {
       } catch {
         continue; // a folder without SKILL.md is not a skill
       }
-      const parsed = parseFrontMatter(text);
+      const parsed = await parseFrontMatter(text);
       if (parsed.problem !== undefined)
         notices.push(`skills: ${path}: ${parsed.problem}; listed it by its folder name`);
       const skillName = stringField(parsed.data, "name") ?? name;
@@ -72,5 +72,5 @@ function firstLine(body: string): string | undefined {
 
 /** The body of a skill's SKILL.md (front matter removed), read now. */
 export async function skillBody(skill: Skill): Promise<string> {
-  return parseFrontMatter(await readFile(skill.path, "utf8")).body.trim();
+  return (await parseFrontMatter(await readFile(skill.path, "utf8"))).body.trim();
 }

@@ -2,7 +2,7 @@
  * Converts a non-streaming response into a `CompletedMessage`. The response body is a trust boundary,
  * so it is parsed with the same schemas the stream reducer uses.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { AssistantContentBlock } from "../messages/index.js";
 import { streamError } from "./stream-accumulator.js";
 import {

@@ -3,7 +3,7 @@
  * boundary: a known event whose shape is wrong is a stream error, not a crash deep in the reducer.
  * Objects are loose: the API adds fields over time and they must not break parsing.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { STOP_REASONS, type StopReason, type Usage } from "../messages/index.js";
 
 const iterationSchema = z.looseObject({

@@ -2,7 +2,7 @@
  * Tools as the API receives them: JSON Schema generated from each tool's zod schema, sorted by name so the
  * tools block (the very start of the cached prefix) never depends on registration order.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolDefinition } from "./types.js";
 
 /**

@@ -4,7 +4,7 @@
  * Shapes follow Claude Code's settings files (docs/SETTINGS.md).
  */
 import { isAbsolute, join, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import {
   type CommandHookSetting,
   type CompactionSwitches,

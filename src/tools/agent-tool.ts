@@ -4,7 +4,7 @@
  * so this layer never imports the loop. Agent calls are "read-only" for the executor so several of them run
  * together; the subagent's own tools still go through permissions one by one.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { TerminalReason, TokenUsage } from "../messages/index.js";
 import type { Tool, ToolOutput } from "./types.js";
 

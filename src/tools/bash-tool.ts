@@ -1,5 +1,5 @@
 /** Bash: run a command with `bash -c` in the workspace, with a timeout and a capped output. */
-import { z } from "zod";
+import * as z from "zod";
 import { checkNever } from "../messages/index.js";
 import { isReadOnlyCommand } from "./bash-read-only.js";
 import { runShell, type ShellRunResult } from "./shell-process.js";

@@ -1,6 +1,6 @@
 /** Edit: exact string replacement in a file, refusing ambiguous or missing matches. */
 import { readFile, stat, writeFile } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { numberLines } from "./line-numbering.js";
 import type { Tool, ToolContext, ToolOutput } from "./types.js";
 import { resolveWorkspacePath } from "./workspace-paths.js";

@@ -1,7 +1,7 @@
 /** Glob: file paths matching a pattern, newest first. */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_SKIPPED_DIRECTORIES, walkFiles } from "./file-walk.js";
 import { globToRegExp, splitGlobBase } from "./glob-pattern.js";
 import type { Tool, ToolContext, ToolOutput } from "./types.js";

@@ -1,6 +1,6 @@
 /** Grep: regular-expression search over file contents, with ripgrep when available. */
 import { stat } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { checkNever } from "../messages/index.js";
 import { grepWithJavaScript } from "./grep-javascript.js";
 import { findRipgrep, grepWithRipgrep } from "./grep-ripgrep.js";

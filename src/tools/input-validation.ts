@@ -1,5 +1,5 @@
 /** Turns zod issues into one message the model can act on. */
-import type { z } from "zod";
+import type * as z from "zod";
 
 function fieldName(issuePath: readonly PropertyKey[]): string {
   return issuePath.length === 0 ? "(input)" : issuePath.map(String).join(".");

@@ -1,7 +1,7 @@
 /** Read: a text file with `cat -n` numbering, or an image as an image block. */
 import { createReadStream } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { imageBlock } from "../messages/index.js";
 import { DEFAULT_SNIFF_BYTES, formatBytes, looksBinary, sniffImageType } from "./file-sniff.js";
 import { numberLines } from "./line-numbering.js";

@@ -4,7 +4,7 @@
  * permission policy and workspace confinement as a direct call, and is recorded in the timeline as a virtual
  * tool_use/tool_result pair (shown in the UI, never sent). The model gets one combined report.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { PermissionPolicy } from "./permissions.js";
 import { formatReplReport, type ReplCallOutcome } from "./repl-report.js";
 import { lastMainChainUuid, virtualToolResultEntry, virtualToolUseEntry, virtualToolUseId } from "./repl-virtual.js";

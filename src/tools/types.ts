@@ -1,7 +1,7 @@
 /**
  * The tool contract. Tools are stateless objects; everything a call needs arrives in `ToolContext`.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import type { TimelineEntry, ToolResultContentBlock } from "../messages/index.js";
 import type { SandboxSettings } from "./sandbox.js";
 import type { SecretEnvironment } from "./secret-env.js";

@@ -1,7 +1,7 @@
 /** Write: create or overwrite a file, creating parent directories. */
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { Tool, ToolContext, ToolOutput } from "./types.js";
 import { resolveWorkspacePath } from "./workspace-paths.js";
 

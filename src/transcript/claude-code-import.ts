@@ -5,7 +5,7 @@
  * is fatal. The result is in file order; pass it to `resumeConversation` to pick the live branch.
  */
 
-import type { z } from "zod";
+import type * as z from "zod";
 import type {
   AssistantContentBlock,
   AssistantEntry,

@@ -4,7 +4,7 @@
  * content blocks get the same field check as threadline's own (a block type threadline cannot send, such as
  * a server tool block, makes its record a reported problem rather than a crash later).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { contentBlocks } from "./entry-schema.js";
 
 const messageBase = {

@@ -6,7 +6,7 @@
  * Objects use zod's default (strip) mode: unknown fields are allowed, and since the loader keeps the original
  * record rather than zod's copy, stripping costs nothing and is faster than copying them (`looseObject`).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { SIDE_REQUEST_PURPOSES, SYSTEM_SUBTYPES, type TimelineEntry } from "../messages/index.js";
 import { contentBlockProblem } from "./content-check.js";
 

@@ -3,7 +3,7 @@
  * current format. Loading never guesses silently: a file without a header, or with an older version, goes
  * through `migrateRecord` one version step at a time.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Format version written by this build. */
 export const TRANSCRIPT_FORMAT_VERSION = 1;

@@ -125,8 +125,8 @@ describe("custom commands", () => {
     expect(customCommandPrompt("/usr/bin/env", commands)).toBeUndefined();
   });
 
-  it("front matter that is never closed is kept as the prompt", () => {
-    expect(parseFrontMatter("---\ndescription: x\nno end")).toEqual({
+  it("front matter that is never closed is kept as the prompt", async () => {
+    expect(await parseFrontMatter("---\ndescription: x\nno end")).toEqual({
       data: {},
       body: "---\ndescription: x\nno end",
       problem: "front matter opened with --- is never closed",

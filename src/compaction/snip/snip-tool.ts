@@ -2,7 +2,7 @@
  * The Snip tool: the model names user messages by their `[id:xxxxxx]` tags and the engine records a
  * `snip_boundary` with the full uuids removed. Nothing is deleted: the API view applies the boundary.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { createSystemEntry, isMessageEntry } from "../../messages/index.js";
 import type { Tool, ToolContext, ToolOutput } from "../../tools/index.js";
 import { planSnip, SNIP_TOOL_NAME } from "./snip-plan.js";

@@ -15,7 +15,7 @@
  * In-process, a step may also be a function of the request (`(request) => Turn`), so tests can react to it.
  */
 import { readFile } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { STOP_REASONS, type StopReason } from "../../messages/index.js";
 import type { EmulatorRequest } from "../request-types.js";
 import type { Need } from "./needs.js";

@@ -52,6 +52,8 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   // A 90 MB upload three times, plus two short sessions: ~15 s.
   { name: "api-surface" },
   { name: "mcp-session" },
+  // Six runs of a 108-step session (own autocompact vs server-side compaction at 64K, 100K, 200K): ~10 s.
+  { name: "server-compaction" },
 ];
 
 function numberAfter(text: string, pattern: RegExp): number | undefined {

@@ -64,8 +64,8 @@ export const MUTATIONS = [
     name: "restore-budget-x3",
     guards: "the post-compact file restore is priced: three times the budget costs more",
     file: "src/compaction/compact-conversation.ts",
-    find: "        Math.floor(effective * DEFAULT_POST_COMPACT_RESTORE_WINDOW_RATIO),\n      ),",
-    replace: "        Math.floor(effective * DEFAULT_POST_COMPACT_RESTORE_WINDOW_RATIO),\n      ) * 3,",
+    find: "        aim - used,\n      ),\n    );",
+    replace: "        aim - used,\n      ) * 3,\n    );",
     tests: ["test/engine/tier-costs.test.ts"],
   },
   {

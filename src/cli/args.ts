@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { PLATFORM_NAMES, type PlatformName } from "../provider/index.js";
+import type { Settings } from "../settings/index.js";
 import { PROJECT_KEY_PATTERN } from "../transcript/index.js";
 import { closestMatch } from "./did-you-mean.js";
 
@@ -44,6 +45,14 @@ export interface CliOptions {
   maxTurns?: number;
   outputFormat: OutputFormat;
   permissionMode: CliPermissionMode;
+  /** Whether the mode came from a flag (a settings file's `defaultMode` applies only when it did not). */
+  permissionModeFromFlag?: boolean;
+  /** `--settings <file | json>`: one more settings source, above every file. */
+  settingsFlag?: string;
+  /** The merged settings files (settings-options.ts), attached before the session opens. Default none. */
+  settings?: Settings;
+  /** The session's environment when settings add to it (`env` key); default the process's. */
+  sessionEnv?: NodeJS.ProcessEnv;
   allowedTools: string[];
   disallowedTools: string[];
   systemPrompt?: string;
@@ -77,6 +86,7 @@ const OPTIONS = {
   "max-turns": { type: "string" },
   "output-format": { type: "string" },
   "permission-mode": { type: "string" },
+  settings: { type: "string" },
   "dangerously-skip-permissions": { type: "boolean" },
   allowedTools: { type: "string", multiple: true },
   "allowed-tools": { type: "string", multiple: true },
@@ -127,6 +137,9 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     help: values.help ?? false,
     version: values.version ?? false,
   };
+  if (values["permission-mode"] !== undefined || values["dangerously-skip-permissions"] === true)
+    options.permissionModeFromFlag = true;
+  if (values.settings !== undefined) options.settingsFlag = nonEmpty(values.settings, "--settings");
   if (values.resume !== undefined) options.resume = nonEmpty(values.resume, "--resume");
   if (sessionId !== undefined) options.sessionId = sessionId.toLowerCase();
   if (values.project !== undefined) options.project = projectKey(values.project);
@@ -285,6 +298,7 @@ Options:
       --include-partial-messages   With stream-json: also print raw stream events
       --permission-mode <mode>     default | acceptEdits | bypassPermissions
       --dangerously-skip-permissions   Same as --permission-mode bypassPermissions
+      --settings <file|json>       One more settings file (or inline JSON), above every other settings file
       --allowedTools <rules...>    Tools allowed without asking, e.g. "Read,Bash(npm test:*)"
       --disallowedTools <rules...> Tools always denied
       --system-prompt <text>       Replace the default instructions

@@ -191,7 +191,7 @@ class Repl implements ReplHost {
       process.off("SIGINT", onSignal);
       this.#sink?.flush?.();
       this.#reader.close();
-      await this.#engine?.close();
+      await this.#engine?.close("prompt_input_exit");
       await this.#mcp?.close();
     }
     const path = this.#engine?.transcriptPath;
@@ -200,10 +200,10 @@ class Repl implements ReplHost {
   }
 
   async clearSession(): Promise<void> {
-    await this.#engine?.close();
+    await this.#engine?.close("clear");
     this.#engine = undefined;
     const { resume: _resume, sessionId: _sessionId, ...rest } = this.#cli;
-    this.#adopt(await openSession({ ...rest, continue: false }, this.#options()));
+    this.#adopt(await openSession({ ...rest, continue: false }, { ...this.#options(), sessionStartSource: "clear" }));
   }
 
   async resumeSession(sessionIdOrPath: string): Promise<void> {

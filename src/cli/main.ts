@@ -80,12 +80,15 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(`${packageVersion()} (threadline)\n`);
     return 0;
   }
+  // Settings files (and --settings) apply under the flags; their `env` joins the session's environment.
+  const { applySettings } = await import("./settings-options.js");
+  const session = applySettings(cli, io);
   if (cli.print) {
     const { runPrintMode } = await import("./print-mode.js");
-    return runPrintMode(cli, io);
+    return runPrintMode(session.cli, session.io);
   }
   const { runInteractive } = await import("./interactive.js");
-  return runInteractive(cli, io);
+  return runInteractive(session.cli, session.io);
 }
 
 /** Prints one line for any failure; usage errors point at `--help` and exit 2. */

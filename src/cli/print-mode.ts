@@ -3,6 +3,7 @@
  * or one JSON event a line. Ctrl-C interrupts the turn and still writes a resumable transcript.
  */
 import { userPlaces } from "../engine/memory-setup.js";
+import { isHookNotice } from "../hooks/index.js";
 import type { EngineEvent, TerminalReason } from "../loop/events.js";
 import { customCommandPrompt, loadCustomCommands } from "../memory/index.js";
 import { checkNever } from "../messages/index.js";
@@ -94,6 +95,9 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     let sawPrompt = false;
     for await (const event of engine.submitMessage(prompt, allowedTools.length > 0 ? { allowedTools } : {})) {
       renderer?.handle(event);
+      // A hook that failed, timed out or was cut is one line even without -v: never a silent loss.
+      if (renderer === undefined && event.type === "notice" && isHookNotice(event.message))
+        io.stderr.write(`threadline: ${event.message}\n`);
       countdown?.handle(event);
       if (event.type === "turn_end") end = event;
       if (cli.outputFormat !== "stream-json") continue;

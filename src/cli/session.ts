@@ -25,20 +25,34 @@ export function requireCredentials(env: NodeJS.ProcessEnv, platform: PlatformNam
   if (missing !== undefined) throw new CliError(missing);
 }
 
-/** Engine options from the flags; `ask` is the interactive permission prompt (absent in print mode). */
+/**
+ * Engine options from the flags and the settings files attached to them (settings-options.ts): rules from both,
+ * the flags' first; `ask` is the interactive permission prompt (absent in print mode).
+ */
 export function engineOptions(
   cli: CliOptions,
   cwd: string,
   ask?: (request: PermissionRequest) => Promise<PermissionReply>,
 ): QueryEngineOptions {
+  const settings = cli.settings;
+  const directories = settings?.permissions.additionalDirectories ?? [];
+  const compaction = settings?.compaction ?? {};
   return {
     cwd,
     permission: {
       mode: cli.permissionMode,
-      allow: cli.allowedTools,
-      deny: cli.disallowedTools,
+      allow: [...cli.allowedTools, ...(settings?.permissions.allow ?? [])],
+      deny: [...cli.disallowedTools, ...(settings?.permissions.deny ?? [])],
+      askRules: settings?.permissions.ask ?? [],
       ...(ask !== undefined ? { ask } : {}),
     },
+    ...(settings !== undefined && Object.keys(settings.hooks).length > 0 ? { hooks: settings.hooks } : {}),
+    ...(directories.length > 0 ? { additionalDirectories: directories } : {}),
+    ...(Object.keys(compaction).length > 0 ? { compaction } : {}),
+    ...(cli.sessionEnv !== undefined ? { env: cli.sessionEnv } : {}),
+    ...(settings !== undefined && Object.keys(settings.env).length > 0 ? { toolEnv: settings.env } : {}),
+    // settings.mcpServers (raw, per file, with its path) goes to the MCP loader: cli/mcp-session.ts openMcp.
+    ...(settings?.memoryFiles !== undefined ? { memoryFiles: settings.memoryFiles } : {}),
     ...(cli.model !== undefined ? { model: cli.model } : {}),
     ...(cli.provider !== undefined ? { platform: cli.provider } : {}),
     ...(cli.fallbackModel !== undefined ? { fallbackModel: cli.fallbackModel } : {}),

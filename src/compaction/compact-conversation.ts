@@ -129,8 +129,8 @@ function requestOverhead(fork: ForkRunner, sessionId: string): number {
 }
 
 /** Joins the manual and the hook's instructions (either may be absent). */
-function joinInstructions(options: CompactOptions): string | undefined {
-  const parts = [options.instructions, options.extraInstructions].filter(
+function joinInstructions(options: CompactOptions, hookText?: string): string | undefined {
+  const parts = [options.instructions, options.extraInstructions, hookText].filter(
     (part): part is string => part !== undefined && part.trim() !== "",
   );
   return parts.length === 0 ? undefined : parts.join("\n\n");
@@ -161,11 +161,13 @@ export async function compactConversation(
   // Built from the whole timeline: what earlier compactions summarized away is still listed.
   const trail = buildArtifactTrail(input.entries);
   const trailText = renderArtifactTrail(trail);
-  const instructions = joinInstructions(options);
   let summary: string | undefined;
   let tail: MessageEntry[] | undefined;
   let tailFit = { cleared: 0, cut: 0, droppedRounds: 0 };
   let calls = 0;
+  // PreCompact hooks (docs/HOOKS.md): what they print joins this summary's instructions.
+  const extra = await input.beforeCompact?.(options.trigger === "manual" ? "manual" : "auto", options.instructions);
+  const instructions = joinInstructions(options, extra);
   const memory = instructions === undefined ? input.autoCompact?.sessionMemory?.() : undefined;
   if (memory !== undefined) {
     const room =

@@ -55,6 +55,11 @@ export interface CompactionInput {
   reservedAttachmentTokens?: number;
   /** The prompt-cache TTL requests use (the time-based clear runs once the idle time passes it). Default "5m". */
   cacheTtl?: "5m" | "1h";
+  /**
+   * Runs right before every compaction (the PreCompact hooks), given the trigger and the person's own
+   * instructions; text it returns joins the summary instructions. Default none.
+   */
+  beforeCompact?: (trigger: "auto" | "manual", instructions: string | undefined) => Promise<string | undefined>;
 }
 
 /** A summary kept up to date in the background (session memory), covering the conversation up to `throughUuid`. */

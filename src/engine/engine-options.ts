@@ -6,6 +6,8 @@ import type { LoopConfig } from "../loop/query.js";
 import type { DeferredToolLoading } from "../mcp/index.js";
 import type { TimelineEntry } from "../messages/index.js";
 import type { PlatformName, Provider } from "../provider/index.js";
+import type { ServerCompactionSettings } from "../request/index.js";
+import type { HooksSettings } from "../settings/index.js";
 import type { AnyTool, PermissionPolicy, SecretEnvSettings } from "../tools/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
 import type { SubagentType } from "./subagent-types.js";
@@ -71,6 +73,11 @@ export interface QueryEngineOptions {
   project?: string;
   compaction?: Partial<CompactionSettings>;
   /**
+   * Trigger, pause and instructions of server-side compaction, sent only where the provider declares
+   * `serverCompaction` (THREADLINE_SERVER_COMPACTION=on). Default DEFAULT_SERVER_COMPACTION_SETTINGS.
+   */
+  serverCompaction?: Partial<ServerCompactionSettings>;
+  /**
    * Read memory files (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md, AGENTS.md; the user's under ~/.claude and
    * threadline's home; nested ones when a tool touches their subtree) and keep them in every request.
    * Default true; `THREADLINE_DISABLE_MEMORY=1` in `env` turns it off too. See docs/MEMORY.md.
@@ -95,6 +102,20 @@ export interface QueryEngineOptions {
   additionalDirectories?: string[];
   /** Entries to start from (resume). */
   initialEntries?: readonly TimelineEntry[];
+  /**
+   * Command hooks by event, as settings files hold them (`loadSettings(...).settings.hooks`). They run with the
+   * tools' environment (secrets removed) and `CLAUDE_PROJECT_DIR` = `cwd`. Default none.
+   */
+  hooks?: HooksSettings;
+  /** SessionStart's `source` for a new session: "clear" after /clear. Default "startup" ("resume" when resuming). */
+  sessionStartSource?: "startup" | "clear";
+  /** A hook's time limit when its settings give none. Default DEFAULT_HOOK_TIMEOUT_MS (60 s). */
+  hookTimeoutMs?: number;
+  /**
+   * Variables tool processes and hooks get on top of this process's environment (a settings file's `env`);
+   * secrets among them are removed as always (tools/secret-env.ts). Default none.
+   */
+  toolEnv?: Readonly<Record<string, string>>;
   /** Clock, for tests. Default `() => new Date()`. */
   now?: () => Date;
   env?: NodeJS.ProcessEnv;

@@ -11,6 +11,7 @@ import {
   createSnipTool,
   newAutoCompactSession,
 } from "../compaction/index.js";
+import { HookRunner, hookContextEntries } from "../hooks/index.js";
 import type { EngineEvent } from "../loop/events.js";
 import { type LoopConfig, type LoopState, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
@@ -18,6 +19,7 @@ import { loadedToolNames, requestTools } from "../mcp/index.js";
 import { attachmentExtra, createSkillTool, loadSkills, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
 import {
   addUsage,
+  contentText,
   createAttachmentEntry,
   createUserEntry,
   DEFAULT_MODEL,
@@ -77,6 +79,10 @@ export class QueryEngine {
   /** Writes the entries made outside the loop (the person's message, /compact, background records). */
   readonly #recorder: TurnRecorder;
   readonly #compaction: SessionCompaction;
+  /** Command hooks from settings; undefined when none are configured. */
+  readonly #hooks: HookRunner | undefined;
+  /** Whether SessionStart hooks have run in this process (they run before the first prompt). */
+  #sessionStarted = false;
   /** The session's memory files; undefined when they are off. */
   readonly memory: MemorySession | undefined;
   #controller: AbortController | undefined;
@@ -121,6 +127,7 @@ export class QueryEngine {
       ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
       ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
       ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
+      ...(options.serverCompaction !== undefined ? { serverCompaction: options.serverCompaction } : {}),
       ...(modelOverrides ? { modelOverrides } : {}),
     };
     const tools = options.tools ?? [...defaultTools(), ...(compaction.snip ? [createSnipTool()] : [])];
@@ -129,11 +136,33 @@ export class QueryEngine {
     const { runtime, sandbox } = createToolRuntime({
       env,
       ...(options.secretEnv !== undefined ? { secretEnv: options.secretEnv } : {}),
+      ...(options.toolEnv !== undefined ? { extraEnv: options.toolEnv } : {}),
       ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
       ...(options.sandboxNetwork !== undefined ? { sandboxNetwork: options.sandboxNetwork } : {}),
     });
     this.toolRuntime = runtime;
     this.sandbox = sandbox;
+    this.#hooks = this.#hookRunner(options, runtime);
+    const hooks = this.#hooks;
+    const ask = this.#policy.ask;
+    if (hooks?.has("Notification") === true && ask !== undefined) {
+      // Notification hooks hear of every permission question as it is asked (not waited for).
+      this.#policy.ask = (request) => {
+        void hooks
+          .run(
+            "Notification",
+            {
+              message: `threadline needs your permission to use ${request.summary}`,
+              notification_type: "permission_prompt",
+            },
+            "permission_prompt",
+          )
+          .then((outcome) => {
+            for (const notice of outcome.notices) this.#note(notice);
+          });
+        return ask(request);
+      };
+    }
     const agentTools = sessionAgentTools({
       baseTools: tools,
       explicitTools: options.tools !== undefined,
@@ -151,6 +180,7 @@ export class QueryEngine {
         model: () => this.#state.model,
         parentTranscriptPath: this.transcript.path,
         now: this.#now,
+        ...(this.#hooks ? { hooks: this.#hooks } : {}),
       },
     });
     for (const tool of agentTools) if (!this.#tools.has(tool.name)) this.#tools.set(tool.name, tool);
@@ -183,6 +213,7 @@ export class QueryEngine {
         totals: this.totals,
         autoCompact: this.#autoCompact,
         finisher: this.#finisher,
+        ...(this.#hooks ? { hooks: this.#hooks } : {}),
       },
       options.sessionMemory ?? true,
     );
@@ -252,10 +283,28 @@ export class QueryEngine {
     try {
       yield* this.#startMemory();
       yield* this.#startSkills();
+      yield* this.#startSession();
+      const prompt = yield* this.#promptHooks(input, controller.signal);
+      if (prompt.blocked !== undefined) {
+        yield { type: "turn_start", model: this.#state.model };
+        yield {
+          type: "turn_end",
+          reason: "hook_blocked",
+          usage: emptyUsage(),
+          iterations: 0,
+          error: `UserPromptSubmit hook blocked the prompt: ${prompt.blocked}`,
+          lastText: "",
+        };
+        return;
+      }
       const user = createUserEntry(this.#recorder.context(), input);
       this.#recorder.append(user);
+      // Recorded right after the prompt; the normalizer's reorder rule puts it ahead of the prompt's text.
+      const context = hookContextEntries(this.#recorder.context(), "UserPromptSubmit", prompt.context);
+      this.#recorder.appendAll(context);
       await this.#recorder.flush();
       yield { type: "user", entry: user };
+      for (const entry of context) yield { type: "entry", entry };
       this.#turns++;
       const turn = query({
         sessionId: this.sessionId,
@@ -277,6 +326,7 @@ export class QueryEngine {
         signal: controller.signal,
         forkFactory: createForkRunner,
         autoCompact: this.#autoCompact,
+        ...(this.#hooks ? { hooks: this.#hooks } : {}),
         ...(this.memory ? { memory: this.memory } : {}),
       });
       for await (const event of turn) {
@@ -314,10 +364,64 @@ export class QueryEngine {
     return this.#compaction.compact(instructions);
   }
 
-  /** Wait for background work, flush and close the transcript. */
-  async close(): Promise<void> {
+  /**
+   * Wait for background work, run the SessionEnd hooks (with `reason`, Claude Code's: "clear", "logout",
+   * "prompt_input_exit" or "other"; default "other"), flush and close the transcript.
+   */
+  async close(reason = "other"): Promise<void> {
     await this.#finisher.idle();
+    if (this.#hooks?.has("SessionEnd") === true) {
+      const outcome = await this.#hooks.run("SessionEnd", { reason }, reason);
+      for (const notice of outcome.notices) this.#note(notice);
+    }
     await this.transcript.close();
+  }
+
+  /** The hook runner for the configured hooks: tools' environment (secrets removed), their redactor. */
+  #hookRunner(options: QueryEngineOptions, runtime: ToolRuntime): HookRunner | undefined {
+    const hooks = options.hooks;
+    if (hooks === undefined || Object.values(hooks).every((groups) => groups === undefined || groups.length === 0))
+      return undefined;
+    return new HookRunner({
+      hooks,
+      projectDir: this.cwd,
+      env: runtime.secrets.toolEnv,
+      sessionId: this.sessionId,
+      transcriptPath: () => this.transcript.path,
+      permissionMode: () => this.#policy.mode,
+      redact: (text) => runtime.secrets.redact(text),
+      ...(options.hookTimeoutMs !== undefined ? { timeoutMs: options.hookTimeoutMs } : {}),
+    });
+  }
+
+  /**
+   * SessionStart hooks, once, before the first prompt: source "resume" for a session that had entries, else
+   * the option's (default "startup"). What they print is recorded as attachments, so a resume resends it.
+   */
+  async *#startSession(): AsyncGenerator<EngineEvent> {
+    if (this.#sessionStarted) return;
+    this.#sessionStarted = true;
+    if (this.#hooks?.has("SessionStart") !== true) return;
+    const resumed = (this.#options.initialEntries?.length ?? 0) > 0;
+    const source = resumed ? "resume" : (this.#options.sessionStartSource ?? "startup");
+    const outcome = await this.#hooks.run("SessionStart", { source }, source);
+    const entries = hookContextEntries(this.#recorder.context(), "SessionStart", outcome.context);
+    this.#recorder.appendAll(entries);
+    for (const entry of entries) yield { type: "entry", entry };
+    for (const notice of outcome.notices) yield this.#recorder.notice("warning", notice);
+  }
+
+  /** UserPromptSubmit hooks: the context they add, or why they blocked the prompt. */
+  async *#promptHooks(
+    input: string | UserContentBlock[],
+    signal: AbortSignal,
+  ): AsyncGenerator<EngineEvent, { context: string[]; blocked?: string }> {
+    if (this.#hooks?.has("UserPromptSubmit") !== true) return { context: [] };
+    const prompt = typeof input === "string" ? input : contentText(input);
+    const outcome = await this.#hooks.run("UserPromptSubmit", { prompt }, undefined, signal);
+    for (const notice of outcome.notices) yield this.#recorder.notice("warning", notice);
+    const blocked = outcome.block ?? outcome.stop;
+    return blocked !== undefined ? { context: [], blocked } : { context: outcome.context };
   }
 
   /** The session memory kept for autocompact, when on. */

@@ -12,7 +12,8 @@ import {
   stageCollapses,
   tokenCountWithEstimation,
 } from "../compaction/index.js";
-
+import { type HookRunner, hookContextEntries } from "../hooks/index.js";
+import { preCompactHooks } from "../loop/compaction-input.js";
 import {
   compactableToolNames,
   defaultRequestSettings,
@@ -47,6 +48,8 @@ export interface SessionCompactionParts {
   totals: TurnUsage;
   autoCompact: AutoCompactSession;
   finisher: BackgroundFinisher;
+  /** PreCompact before /compact, SessionStart ("compact") after it. Default none. */
+  hooks?: HookRunner;
 }
 
 export class SessionCompaction {
@@ -83,6 +86,8 @@ export class SessionCompaction {
       this.#parts.additionalDirectories,
       new AbortController().signal,
     );
+    const { hooks } = this.#parts;
+    const hookNotices: string[] = [];
     const outcome = await this.#withSideRequests(
       compactConversation(
         {
@@ -98,6 +103,7 @@ export class SessionCompaction {
           fork: createForkRunner(this.#forkParent()),
           autoCompact,
           ...(reader ? { restoreFile: reader } : {}),
+          ...(hooks?.has("PreCompact") === true ? { beforeCompact: preCompactHooks(hooks, hookNotices) } : {}),
         },
         view,
         chain,
@@ -107,6 +113,12 @@ export class SessionCompaction {
     recorder.appendAll(chain.records);
     state.latches = emptyLatches();
     autoCompact.consecutiveFailures = 0;
+    for (const notice of hookNotices) recorder.notice("warning", notice);
+    if (hooks?.has("SessionStart") === true) {
+      const started = await hooks.run("SessionStart", { source: "compact" }, "compact");
+      recorder.appendAll(hookContextEntries(recorder.context(), "SessionStart", started.context));
+      for (const notice of started.notices) recorder.notice("warning", notice);
+    }
     await recorder.flush();
     return { preTokens, postTokens: outcome.tokens };
   }

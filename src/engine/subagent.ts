@@ -5,7 +5,7 @@
  * text; the parent's conversation receives only that text as the Agent tool's result.
  */
 import { randomBytes } from "node:crypto";
-
+import type { HookRunner } from "../hooks/index.js";
 import { type LoopConfig, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
 import { createUserEntry, emptyUsage, type TurnUsage } from "../messages/index.js";
@@ -52,6 +52,8 @@ export interface SubagentEnvironment {
   /** Offered types; the first is the default. */
   types: readonly SubagentType[];
   now: () => Date;
+  /** The parent's command hooks: tool hooks run for the subagent's calls too, and SubagentStop at its end. Default none. */
+  hooks?: HookRunner;
 }
 
 /** A fresh subagent id: 16 hex digits. */
@@ -129,6 +131,7 @@ export async function runSubagent(environment: SubagentEnvironment, request: Age
       state: { latches: emptyLatches(), model: config.model },
       now: environment.now,
       signal: request.signal,
+      ...(environment.hooks ? { hooks: environment.hooks, stopHookEvent: "SubagentStop" as const } : {}),
     });
     for await (const event of turn) {
       if (event.type === "tool_start") {

@@ -1,8 +1,10 @@
 /**
- * What the compaction tiers and the overflow recovery chain run on. Not a stage: the compact stage and the
- * recover stage both build it.
+ * What the compaction tiers and the overflow recovery chain run on, with PreCompact hooks as compaction's
+ * `beforeCompact`. Not a stage: the compact stage and the recover stage both build it (and the engine's
+ * /compact uses the hooks).
  */
 import type { CompactionInput } from "../compaction/index.js";
+import type { HookRunner } from "../hooks/index.js";
 import { loadedMemory } from "../memory/index.js";
 import { estimateTextTokens, type ModelLimits } from "../messages/index.js";
 import { compactableToolNames } from "./query-context.js";
@@ -32,6 +34,30 @@ export function compactionInput(turn: TurnState, limits: ModelLimits): Compactio
     ...(turn.restoreFile ? { restoreFile: turn.restoreFile } : {}),
     cacheTtl: config.cacheTtl ?? "5m",
     ...(context.memory !== undefined ? { reservedAttachmentTokens: memoryTokens(timeline.entries) } : {}),
+    ...(context.hooks?.has("PreCompact") === true
+      ? { beforeCompact: preCompactHooks(context.hooks, turn.hookNotices, context.signal) }
+      : {}),
+  };
+}
+
+/**
+ * PreCompact hooks as compaction's `beforeCompact`: run with the trigger and the person's instructions; what
+ * they print (stdout, or `additionalContext`) joins the summary instructions. Notices wait in `notices`.
+ */
+export function preCompactHooks(
+  hooks: HookRunner,
+  notices: string[],
+  signal?: AbortSignal,
+): NonNullable<CompactionInput["beforeCompact"]> {
+  return async (trigger, instructions) => {
+    const outcome = await hooks.run(
+      "PreCompact",
+      { trigger, custom_instructions: instructions ?? "" },
+      trigger,
+      signal,
+    );
+    notices.push(...outcome.notices);
+    return outcome.context.length > 0 ? outcome.context.join("\n\n") : undefined;
   };
 }
 

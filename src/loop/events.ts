@@ -24,7 +24,9 @@ export type ContinueReason =
   | "overflow_clear"
   | "collapse_drain"
   | "reactive_compact"
-  | "overflow_drop";
+  | "overflow_drop"
+  /** The server compacted and paused (`stop_reason: "compaction"`): the turn goes on from its summary. */
+  | "server_compaction";
 
 /** Why the loop stopped (defined with the vocabulary, where the Agent tool reads it too). */
 export type { TerminalReason };

@@ -5,6 +5,7 @@
 import type { CacheBreakDetector } from "../cache/index.js";
 import type { AutoCompactSession, CompactionSettings, ForkRunner, SideRequestBill } from "../compaction/index.js";
 import { cacheEditingEnabled } from "../compaction/index.js";
+import type { HookRunner } from "../hooks/index.js";
 import type { MemorySession } from "../memory/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import { isPinOrCompactBoundary } from "../messages/index.js";
@@ -14,6 +15,7 @@ import type {
   LatchState,
   NormalizeMemo,
   RequestSettings,
+  ServerCompactionSettings,
   ServerFeature,
   ToolDefinition,
 } from "../request/index.js";
@@ -47,6 +49,8 @@ export interface LoopConfig {
   maxTokens?: number;
   cacheTtl?: "5m" | "1h";
   compaction: CompactionSettings;
+  /** How server-side compaction is asked for where the server declares it. Default DEFAULT_SERVER_COMPACTION_SETTINGS. */
+  serverCompaction?: Partial<ServerCompactionSettings>;
   modelOverrides?: Partial<ModelLimits>;
   metadata?: { user_id?: string };
 }
@@ -89,6 +93,10 @@ export interface QueryContext {
   forkFactory?: ForkFactory;
   /** Autocompact state kept for the session (circuit breaker, session memory). Default: fresh per turn. */
   autoCompact?: AutoCompactSession;
+  /** Command hooks from settings (tool, stop and compaction events). Default none: no hook runs. */
+  hooks?: HookRunner;
+  /** Which event runs when the loop is about to stop: "SubagentStop" inside a subagent. Default "Stop". */
+  stopHookEvent?: "Stop" | "SubagentStop";
   /**
    * The session's memory files: nested ones are attached when a tool first touches their subtree, and every
    * loaded one is attached again when a tier took it out of the view. Default none (memory files off).

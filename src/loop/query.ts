@@ -6,7 +6,7 @@
  * runs next. Stages record through the turn's recorder and yield the events.
  */
 import type { MessageEntry, ModelLimits } from "../messages/index.js";
-import { modelLimits } from "../messages/index.js";
+import { createUserEntry, modelLimits } from "../messages/index.js";
 import type { ThinkingConfig } from "../request/index.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import type { QueryContext } from "./query-context.js";
@@ -21,18 +21,45 @@ import { type Decision, newTurnState, recordAnnouncements, stop, type TurnState,
 export async function* query(context: QueryContext): AsyncGenerator<EngineEvent, TerminalReason> {
   const turn = newTurnState(context);
   yield { type: "turn_start", model: context.state.model };
+  let stopHookContinuations = 0;
   while (true) {
     const decision = yield* iteration(turn);
-    if (decision.type === "stop") {
-      yield turnEnd(turn, decision);
-      return decision.reason;
+    if (decision.type !== "stop") continue;
+    if (decision.reason === "completed" && stopHookContinuations < DEFAULT_MAX_STOP_HOOK_CONTINUATIONS) {
+      const feedback = yield* stopHooks(turn, stopHookContinuations > 0);
+      if (feedback) {
+        stopHookContinuations++;
+        continue;
+      }
     }
+    yield turnEnd(turn, decision);
+    return decision.reason;
   }
 }
 
 /** `limits` with the window a server's overflow error named, when that is smaller (docs/ARCHITECTURE.md "Overflow chain"). */
 function withLearnedWindow(limits: ModelLimits, learned: number | undefined): ModelLimits {
   return learned !== undefined && learned < limits.contextWindow ? { ...limits, contextWindow: learned } : limits;
+}
+
+/**
+ * How many times Stop (or SubagentStop) hooks may send the model back to work in one turn: 3. Claude Code leaves
+ * the loop to the hook (`stop_hook_active`); a cap keeps a hook that always blocks from running up a bill.
+ */
+export const DEFAULT_MAX_STOP_HOOK_CONTINUATIONS = 3;
+
+/** Runs the stop hooks; when one blocks, its reason is recorded for the model and the loop goes on (true). */
+async function* stopHooks(turn: TurnState, active: boolean): AsyncGenerator<EngineEvent, boolean> {
+  const { context, recorder } = turn;
+  const event = context.stopHookEvent ?? "Stop";
+  if (context.hooks?.has(event) !== true) return false;
+  const outcome = await context.hooks.run(event, { stop_hook_active: active }, undefined, context.signal);
+  for (const notice of outcome.notices) yield recorder.notice("warning", notice);
+  if (outcome.block === undefined || outcome.stop !== undefined || context.signal.aborted) return false;
+  const note = createUserEntry(recorder.context(), `${event} hook feedback:\n${outcome.block}`, { isMeta: true });
+  recorder.append(note);
+  yield { type: "user", entry: note };
+  return true;
 }
 
 /** One model request and what follows from it. */

@@ -4,8 +4,15 @@
  */
 import type { CompactionOutput } from "../compaction/index.js";
 import type { TimelineEntry } from "../messages/index.js";
-import type { AssembledRequest } from "../request/index.js";
-import { assembleRequest, type RequestSettings, withoutServerFeatures } from "../request/index.js";
+import type { AssembledRequest, ContextManagementEdit } from "../request/index.js";
+import {
+  assembleRequest,
+  compactEdit,
+  DEFAULT_SERVER_COMPACTION_SETTINGS,
+  fromLastCompaction,
+  type RequestSettings,
+  withoutServerFeatures,
+} from "../request/index.js";
 import { defaultRequestSettings, pinsFromEntries } from "./query-context.js";
 import { capabilities, type TurnState } from "./turn-state.js";
 
@@ -18,13 +25,29 @@ export function settingsFor(turn: TurnState, compaction: CompactionOutput, model
       ...(turn.maxTokens.override !== undefined ? { maxTokens: turn.maxTokens.override } : {}),
       snipTags: compaction.snipTags,
       cacheEditing: compaction.cacheEditing,
-      ...(compaction.contextManagement ? { contextManagement: compaction.contextManagement } : {}),
+      ...contextManagementFor(turn, compaction),
       ...(capabilities(turn).cacheDiagnostics
         ? { diagnostics: { previousMessageId: lastResponseId(turn.context.timeline.entries) } }
         : {}),
     },
     turn.featuresOff,
   );
+}
+
+/**
+ * The tiers' context-management edits, with the compact_20260112 edit last where the server declares server-side
+ * compaction (docs/API-SURFACE.md). The edit is the same on every request, so the body's bytes stay turn N's.
+ */
+function contextManagementFor(
+  turn: TurnState,
+  compaction: CompactionOutput,
+): Pick<RequestSettings, "contextManagement"> {
+  const edits: ContextManagementEdit[] = [...(compaction.contextManagement?.edits ?? [])];
+  const declared = capabilities(turn);
+  // The edit needs its beta header: a server that takes no betas cannot be asked for it.
+  if (declared.serverCompaction === true && declared.betas !== false)
+    edits.push(compactEdit({ ...DEFAULT_SERVER_COMPACTION_SETTINGS, ...turn.context.config.serverCompaction }));
+  return edits.length > 0 ? { contextManagement: { edits } } : {};
 }
 
 /**
@@ -46,7 +69,7 @@ export function lastResponseId(entries: readonly TimelineEntry[]): string | null
 export function requestFor(turn: TurnState, compaction: CompactionOutput, model: string): AssembledRequest {
   const { state, timeline } = turn.context;
   return assembleRequest({
-    messages: compaction.messages,
+    messages: fromLastCompaction(compaction.messages),
     settings: settingsFor(turn, compaction, model),
     latches: state.latches,
     pins: pinsFromEntries(timeline.entries),

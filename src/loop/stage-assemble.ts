@@ -6,7 +6,7 @@
  */
 import type { CompactionOutput } from "../compaction/index.js";
 import type { ModelLimits } from "../messages/index.js";
-import { assembleRequest, latchRecord } from "../request/index.js";
+import { assembleRequest, fromLastCompaction, latchRecord } from "../request/index.js";
 import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
 import { pinsFromEntries } from "./query-context.js";
 import { settingsFor } from "./request-settings.js";
@@ -22,7 +22,7 @@ export function assembleStage(turn: TurnState, compaction: CompactionOutput, lim
   const pins = pinsFromEntries(context.timeline.entries);
   const settings = settingsFor(turn, compaction, state.model);
   const assembled = assembleRequest({
-    messages: compaction.messages,
+    messages: fromLastCompaction(compaction.messages),
     settings,
     latches: state.latches,
     pins,
@@ -50,10 +50,16 @@ export function assembleStage(turn: TurnState, compaction: CompactionOutput, lim
   }
   // A tier that changed the view knows its size better than the last usage figure; the body is measured too.
   const body = assembled.request.body;
-  const estimate = estimateRequest(compaction.messages, body, state.model, limits, compaction.tokens);
+  const estimate = estimateRequest(
+    fromLastCompaction(compaction.messages),
+    body,
+    state.model,
+    limits,
+    compaction.tokens,
+  );
   if (!estimate.over) return { type: "assembled", request: assembled.request, compaction };
   const blocked = blockingLimitMessage(
-    compaction.messages,
+    fromLastCompaction(compaction.messages),
     body,
     state.model,
     limits,

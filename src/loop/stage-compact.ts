@@ -2,14 +2,15 @@
  * Stage 1 of an iteration: the compaction tiers, in their fixed order. They only add records; this stage
  * records them, resets the latches after a compaction and tells the cache detector which drop to expect.
  */
-import { type CompactionOutput, runCompactionTiers } from "../compaction/index.js";
+import { type CompactionInput, type CompactionOutput, runCompactionTiers } from "../compaction/index.js";
+import { hookContextEntries } from "../hooks/index.js";
 import { attachmentExtra, loadedMemory, MEMORY_ATTACHMENT_TYPE, memoryToReattach } from "../memory/index.js";
 import { createAttachmentEntry, type ModelLimits } from "../messages/index.js";
-import { emptyLatches } from "../request/index.js";
+import { emptyLatches, fromLastCompaction } from "../request/index.js";
 import { compactionInput } from "./compaction-input.js";
 import type { EngineEvent } from "./events.js";
 import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
-import { recordSideRequests, type TurnState } from "./turn-state.js";
+import { capabilities, recordSideRequests, type TurnState } from "./turn-state.js";
 
 /** Runs the tiers and records what they produced; yields the records a person should see. */
 export async function* compactStage(
@@ -18,12 +19,30 @@ export async function* compactStage(
 ): AsyncGenerator<EngineEvent, CompactionOutput> {
   const { context } = turn;
   const detector = context.cacheDetector;
-  const compaction = await runCompactionTiers(compactionInput(turn, limits)).finally(() => recordSideRequests(turn));
+  const input = compactionInput(turn, limits);
+  // Server-side compaction where declared replaces autocompact here; the overflow chain keeps its own backstop.
+  const declared = capabilities(turn);
+  const serverCompacts = declared.serverCompaction === true && declared.betas !== false;
+  const tiers = serverCompacts ? withoutAutocompact(input) : input;
+  const compaction = await runCompactionTiers(tiers).finally(() => recordSideRequests(turn));
   for (const record of compaction.records) {
     turn.recorder.append(record);
     if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
   }
   yield* reattachMemory(turn, compaction);
+  for (const notice of turn.hookNotices.splice(0)) yield turn.recorder.notice("warning", notice);
+  // After a compaction the session starts over from its summary: SessionStart hooks run with source "compact".
+  if (compaction.compacted === true && context.hooks?.has("SessionStart") === true) {
+    const outcome = await context.hooks.run("SessionStart", { source: "compact" }, "compact", context.signal);
+    const entries = hookContextEntries(turn.recorder.context(), "SessionStart", outcome.context);
+    for (const entry of entries) {
+      turn.recorder.append(entry);
+      yield { type: "entry", entry };
+    }
+    // Sent in this request too; the records sit at the timeline's end, where the next pass projects them.
+    if (entries.length > 0) compaction.messages = [...compaction.messages, ...entries];
+    for (const notice of outcome.notices) yield turn.recorder.notice("warning", notice);
+  }
   // Latches reset on compaction (docs/PIPELINE.md §4); the boundary makes a resume agree.
   if (compaction.compacted === true) context.state.latches = emptyLatches();
   if (compaction.compacted === true) detector?.expectDrop("compaction"); // docs/PIPELINE.md §8: not a break
@@ -38,6 +57,11 @@ export async function* compactStage(
   return compaction;
 }
 
+/** The tiers' input with autocompact off (the server compacts; docs/API-SURFACE.md "Server-side compaction"). */
+function withoutAutocompact(input: CompactionInput): CompactionInput {
+  return { ...input, settings: { ...input.settings, autocompact: false } };
+}
+
 /**
  * Memory files a tier took out of the view are recorded again, verbatim, and sent in this request: the
  * records land at the end of the timeline, so the next pass projects them at the same place
@@ -46,7 +70,8 @@ export async function* compactStage(
 function* reattachMemory(turn: TurnState, compaction: CompactionOutput): Generator<EngineEvent> {
   const { context, recorder } = turn;
   if (context.memory === undefined) return;
-  const missing = memoryToReattach(compaction.messages, loadedMemory(context.timeline.entries));
+  // What the request will hold: a server compaction block cuts off everything before it (request/server-compaction.ts).
+  const missing = memoryToReattach(fromLastCompaction(compaction.messages), loadedMemory(context.timeline.entries));
   if (missing.length === 0) return;
   const added = missing.map((memory) =>
     createAttachmentEntry(recorder.context(), MEMORY_ATTACHMENT_TYPE, memory.content, attachmentExtra(memory)),

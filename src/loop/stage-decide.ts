@@ -52,6 +52,11 @@ export async function* decideStage(
     if (turn.context.signal.aborted) return stop("aborted");
   }
   if (stopReason === "max_tokens") return yield* afterMaxTokens(turn, attempt);
+  if (stopReason === "compaction") {
+    // Paused after server-side compaction: the compaction block is recorded; the next request continues from it.
+    yield { type: "loop_continue", reason: "server_compaction" };
+    return CONTINUE;
+  }
   if (stopReason === "refusal") {
     yield turn.recorder.notice("warning", REFUSAL_MESSAGE);
     return stop("refused", REFUSAL_MESSAGE);

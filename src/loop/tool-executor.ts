@@ -3,7 +3,8 @@
  * start while the response is still arriving. Consecutive read-only calls run together (up to
  * `DEFAULT_MAX_CONCURRENCY`); any other call runs alone. Results come back in block order.
  */
-import type { ToolUseBlock } from "../messages/index.js";
+import type { HookRunner } from "../hooks/index.js";
+import { contentText, type ToolUseBlock } from "../messages/index.js";
 import type {
   AnyTool,
   PermissionPolicy,
@@ -34,6 +35,16 @@ export interface ToolExecutorOptions {
   onProgress?: (toolUseId: string, message: string) => void;
   /** Default `DEFAULT_MAX_CONCURRENCY`. */
   maxConcurrency?: number;
+  /** Runs PreToolUse before each call (block, decide, rewrite the input) and PostToolUse after. Default none. */
+  hooks?: HookRunner;
+}
+
+/** A finished call: its output, and what hooks said about it (context for the model, lines for the person). */
+export interface ExecutedCall {
+  output: ToolOutput;
+  /** Text hooks added for the model (PreToolUse / PostToolUse context and feedback), with the event that said it. */
+  hookContext: { event: "PreToolUse" | "PostToolUse"; text: string }[];
+  hookNotices: string[];
 }
 
 interface Item {
@@ -41,8 +52,12 @@ interface Item {
   readOnly: boolean;
   state: "queued" | "running" | "done";
   controller: AbortController;
-  result: Promise<ToolOutput>;
-  resolve: (output: ToolOutput) => void;
+  result: Promise<ExecutedCall>;
+  resolve: (call: ExecutedCall) => void;
+}
+
+function plain(output: ToolOutput): ExecutedCall {
+  return { output, hookContext: [], hookNotices: [] };
 }
 
 export class ToolExecutor {
@@ -73,8 +88,8 @@ export class ToolExecutor {
 
   /** Queue a finished tool_use block; it starts as soon as the concurrency rules allow. */
   add(block: ToolUseBlock): void {
-    let resolve!: (output: ToolOutput) => void;
-    const result = new Promise<ToolOutput>((done) => {
+    let resolve!: (call: ExecutedCall) => void;
+    const result = new Promise<ExecutedCall>((done) => {
       resolve = done;
     });
     const tool = this.#options.tools.get(block.name);
@@ -96,11 +111,11 @@ export class ToolExecutor {
   }
 
   /** Outputs in block order; resolves each as soon as it and every block before it are done. */
-  async *results(): AsyncGenerator<{ block: ToolUseBlock; output: ToolOutput }> {
+  async *results(): AsyncGenerator<{ block: ToolUseBlock } & ExecutedCall> {
     for (let index = 0; index < this.#items.length; index++) {
       const item = this.#items[index]!;
-      const output = await item.result;
-      yield { block: item.block, output };
+      const call = await item.result;
+      yield { block: item.block, ...call };
     }
   }
 
@@ -127,34 +142,80 @@ export class ToolExecutor {
     const options = this.#options;
     options.onStart?.(item.block);
     const tool = options.tools.get(item.block.name);
-    const run = tool
-      ? runTool(
-          tool,
-          item.block.input,
-          {
-            cwd: options.cwd,
-            additionalDirectories: options.additionalDirectories,
-            signal: item.controller.signal,
-            toolUseId: item.block.id,
-            onProgress: (message) => options.onProgress?.(item.block.id, message),
-            ...(options.session ? { session: options.session } : {}),
-            ...(options.runtime ? { runtime: options.runtime } : {}),
-          },
-          options.policy,
-        )
-      : Promise.resolve<ToolOutput>({
-          content: `Error: No such tool available: ${item.block.name}`,
-          isError: true,
-        });
+    const run: Promise<ExecutedCall> = tool
+      ? this.#run(tool, item)
+      : Promise.resolve(plain({ content: `Error: No such tool available: ${item.block.name}`, isError: true }));
     run
-      .catch((error: unknown): ToolOutput => ({ content: `Error: ${describe(error)}`, isError: true }))
-      .then((output) => {
-        const final = item.controller.signal.aborted ? { content: INTERRUPTED_TOOL_MESSAGE, isError: true } : output;
+      .catch((error: unknown): ExecutedCall => plain({ content: `Error: ${describe(error)}`, isError: true }))
+      .then((call) => {
+        const final = item.controller.signal.aborted
+          ? plain({ content: INTERRUPTED_TOOL_MESSAGE, isError: true })
+          : call;
         item.state = "done";
         item.resolve(final);
         this.#pump();
         this.#updateListener();
       });
+  }
+
+  /** PreToolUse hooks, the call itself (through runTool: validation, permission, redaction), PostToolUse hooks. */
+  async #run(tool: AnyTool, item: Item): Promise<ExecutedCall> {
+    const options = this.#options;
+    const { hooks } = options;
+    const signal = item.controller.signal;
+    const call: ExecutedCall = { output: { content: "" }, hookContext: [], hookNotices: [] };
+    let input = item.block.input;
+    let policy = options.policy;
+    if (hooks?.has("PreToolUse") === true) {
+      const pre = await hooks.run(
+        "PreToolUse",
+        { tool_name: tool.name, tool_input: input, tool_use_id: item.block.id },
+        tool.name,
+        signal,
+      );
+      call.hookNotices.push(...pre.notices);
+      call.hookContext.push(...pre.context.map((text) => ({ event: "PreToolUse" as const, text })));
+      if (pre.block !== undefined || pre.permissionDecision === "deny" || pre.stop !== undefined) {
+        const reason = pre.block ?? pre.permissionReason ?? pre.stop ?? "no reason given";
+        call.output = { content: `PreToolUse hook blocked this ${tool.name} call: ${reason}`, isError: true };
+        return call;
+      }
+      if (pre.updatedInput !== undefined) input = pre.updatedInput;
+      if (pre.permissionDecision === "allow" || pre.permissionDecision === "ask")
+        policy = { ...policy, hookDecision: pre.permissionDecision };
+    }
+    call.output = await runTool(
+      tool,
+      input,
+      {
+        cwd: options.cwd,
+        additionalDirectories: options.additionalDirectories,
+        signal,
+        toolUseId: item.block.id,
+        onProgress: (message) => options.onProgress?.(item.block.id, message),
+        ...(options.session ? { session: options.session } : {}),
+        ...(options.runtime ? { runtime: options.runtime } : {}),
+      },
+      policy,
+    );
+    // PostToolUse is for calls that ran and succeeded (Claude Code's rule); a denied or failed call has none.
+    if (hooks?.has("PostToolUse") === true && call.output.isError !== true && !signal.aborted) {
+      const post = await hooks.run(
+        "PostToolUse",
+        {
+          tool_name: tool.name,
+          tool_input: input,
+          tool_response: toolResponse(input, call.output),
+          tool_use_id: item.block.id,
+        },
+        tool.name,
+        signal,
+      );
+      call.hookNotices.push(...post.notices);
+      call.hookContext.push(...post.context.map((text) => ({ event: "PostToolUse" as const, text })));
+      if (post.block !== undefined) call.hookContext.push({ event: "PostToolUse", text: `feedback: ${post.block}` });
+    }
+    return call;
   }
 
   /** Aborts running tools and answers queued ones as interrupted. */
@@ -163,7 +224,7 @@ export class ToolExecutor {
       item.controller.abort();
       if (item.state === "queued") {
         item.state = "done";
-        item.resolve({ content: INTERRUPTED_TOOL_MESSAGE, isError: true });
+        item.resolve(plain({ content: INTERRUPTED_TOOL_MESSAGE, isError: true }));
       }
     }
     this.#updateListener();
@@ -176,6 +237,19 @@ function safeIsReadOnly(tool: AnyTool, input: unknown, scope: WorkspaceScope): b
   } catch {
     return false;
   }
+}
+
+/**
+ * `tool_response` for PostToolUse: the result text, whether it succeeded, and the file path for file tools
+ * (Claude Code's responses are per tool; hooks mostly read `tool_input.file_path` and this).
+ */
+function toolResponse(input: unknown, output: ToolOutput): Record<string, unknown> {
+  const path = (input as { file_path?: unknown } | null)?.file_path;
+  return {
+    ...(typeof path === "string" ? { filePath: path } : {}),
+    success: output.isError !== true,
+    content: typeof output.content === "string" ? output.content : contentText(output.content),
+  };
 }
 
 function describe(error: unknown): string {

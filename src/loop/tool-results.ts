@@ -5,6 +5,7 @@
  * turn-state.ts).
  */
 
+import { hookContextEntries } from "../hooks/index.js";
 import { attachmentExtra, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
 import {
   createAttachmentEntry,
@@ -41,6 +42,14 @@ export async function* collectResults(turn: TurnState, attempt: AttemptState): A
     );
     recorder.append(entry);
     yield { type: "tool_end", block: item.block, entry, isError };
+    // Hook context right after the result it is about; the normalizer keeps it there (reorder rule).
+    for (const { event, text } of item.hookContext) {
+      const [attachment] = hookContextEntries(recorder.context(), event, [text]);
+      if (attachment === undefined) continue;
+      recorder.append(attachment);
+      yield { type: "entry", entry: attachment };
+    }
+    for (const notice of item.hookNotices) yield recorder.notice("warning", notice);
     if (!isError) yield* attachNestedMemory(turn, item.block);
   }
 }

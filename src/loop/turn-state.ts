@@ -14,7 +14,6 @@ import {
 } from "../messages/index.js";
 import type { ProviderCapabilities, ProviderError } from "../provider/index.js";
 import { type AssembledRequest, latchRecord, type ServerFeature } from "../request/index.js";
-import type { ToolOutput } from "../tools/index.js";
 import { Channel } from "./channel.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import { defaultRequestSettings, type ForkParent, pinsFromEntries, type QueryContext } from "./query-context.js";
@@ -22,7 +21,7 @@ import { type MaxTokensState, newPromptTooLongRecovery, type PromptTooLongRecove
 import { restoreFileReader } from "./restore-file.js";
 import { capabilitiesWithout } from "./self-heal.js";
 import { SideRequestLog } from "./side-requests.js";
-import { ToolExecutor } from "./tool-executor.js";
+import { type ExecutedCall, ToolExecutor } from "./tool-executor.js";
 import { TurnRecorder } from "./turn-recorder.js";
 
 /** How a stage ends the iteration: go round again, or end the turn for `reason`. */
@@ -75,6 +74,8 @@ export interface TurnState {
   mediaRetried: boolean;
   /** The text of the last response that had any. */
   lastText: string;
+  /** Notices from hooks run inside a compaction pass (PreCompact), shown once the pass is recorded. */
+  readonly hookNotices: string[];
 }
 
 export function newTurnState(context: QueryContext): TurnState {
@@ -91,11 +92,12 @@ export function newTurnState(context: QueryContext): TurnState {
     iterations: 0,
     mediaRetried: false,
     lastText: "",
+    hookNotices: [],
   };
 }
 
 /** Events that tool callbacks push while the loop is busy elsewhere, plus the executor's results. */
-export type LoopItem = EngineEvent | { type: "_result"; block: ToolUseBlock; output: ToolOutput };
+export type LoopItem = EngineEvent | ({ type: "_result"; block: ToolUseBlock } & ExecutedCall);
 
 /** What one model request has produced so far; a retry starts a fresh attempt (same channel). */
 export interface AttemptState {
@@ -144,6 +146,7 @@ function newExecutor(turn: TurnState, channel: Channel<LoopItem>): ToolExecutor 
     cwd: context.cwd,
     additionalDirectories: context.additionalDirectories,
     signal: context.signal,
+    ...(context.hooks ? { hooks: context.hooks } : {}),
     session: {
       sessionId: context.sessionId,
       entries: () => context.timeline.entries,

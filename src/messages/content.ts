@@ -97,8 +97,19 @@ export interface CacheEditsBlock {
   edits: CacheEditDelete[];
 }
 
+/**
+ * Server-side compaction's summary (beta compact-2026-01-12, SDK `BetaCompactionBlock`): the server put it first in
+ * a response when the request was over the compact edit's trigger. Stored verbatim and sent back byte-identically;
+ * the server ignores everything before it (docs/API-SURFACE.md, "Server-side compaction").
+ */
+export interface CompactionBlock {
+  type: "compaction";
+  content: string | null;
+  encrypted_content: string | null;
+}
+
 /** Blocks an assistant response can contain. */
-export type AssistantContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
+export type AssistantContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | CompactionBlock;
 
 /** Blocks a user message can contain. */
 export type UserContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolResultBlock | CacheEditsBlock;
@@ -115,6 +126,7 @@ export const STOP_REASONS = [
   "pause_turn",
   "refusal",
   "model_context_window_exceeded",
+  "compaction",
 ] as const;
 
 export type StopReason = (typeof STOP_REASONS)[number];
@@ -131,6 +143,20 @@ export interface Usage {
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation?: CacheCreationUsage | null;
+  /**
+   * Server-side compaction's passes, each billed (SDK `BetaIterationsUsage`): the compaction pass read the whole
+   * request and wrote the summary; the top-level fields are the message pass only. Absent when nothing compacted.
+   */
+  iterations?: UsageIteration[] | null;
+}
+
+/** One billed pass of a response (SDK `BetaCompactionIterationUsage` / `BetaMessageIterationUsage`). */
+export interface UsageIteration {
+  type: "compaction" | "message";
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
 }
 
 /** A wire message: what `messages[]` in a request holds. */

@@ -2,6 +2,7 @@
  * What a request costs, from its token counts and the model table's prices (`models.ts`): the one cost
  * formula, used by the loop's running totals and by `inspect`. The cache multipliers are the API's billing.
  */
+import type { Usage } from "./content.js";
 import { type ModelLimits, modelLimits } from "./models.js";
 
 /** Uncached input tokens cost the input price itself. */
@@ -47,4 +48,22 @@ export function requestCostUsd(model: string, tokens: BillableTokens): number {
 /** Dollars per token read from the cache for `model` (the cheapest way to carry a token; fallback prices if unknown). */
 export function cacheReadUsdPerToken(model: string): number {
   return (modelLimits(model).inputPricePerMTok * CACHE_READ_MULTIPLIER) / 1_000_000;
+}
+
+/**
+ * The usage a response is billed for. With server-side compaction every pass in `usage.iterations` is billed (the
+ * compaction pass read the whole request; the top-level fields are not the sum), so the passes are added up;
+ * otherwise the top-level fields are the bill (docs/API-SURFACE.md, "Server-side compaction").
+ */
+export function billedUsage(usage: Usage): Usage {
+  const passes = usage.iterations;
+  if (passes === undefined || passes === null || passes.length === 0) return usage;
+  const total = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  for (const pass of passes) {
+    total.input_tokens += pass.input_tokens;
+    total.output_tokens += pass.output_tokens;
+    total.cache_creation_input_tokens += pass.cache_creation_input_tokens ?? 0;
+    total.cache_read_input_tokens += pass.cache_read_input_tokens ?? 0;
+  }
+  return total;
 }

@@ -11,4 +11,6 @@ export type TerminalReason =
   | "blocking_limit"
   /** The model refused (stop_reason `refusal`). */
   | "refused"
+  /** A UserPromptSubmit hook blocked the prompt (it was not sent). */
+  | "hook_blocked"
   | "error";

@@ -38,6 +38,9 @@ export function estimateBlockTokens(block: ContentBlock): number {
     }
     case "cache_edits":
       return 0;
+    case "compaction":
+      // The server reads the summary text (encrypted content is opaque and its size is the server's).
+      return block.content === null ? 0 : estimateTextTokens(block.content);
     default:
       return checkNever(block);
   }

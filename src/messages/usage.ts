@@ -4,7 +4,7 @@
  * cost carries the same one (docs/ARCHITECTURE.md, "Where things are measured").
  */
 import type { Usage } from "./content.js";
-import { costUsd, type TokenPrices } from "./pricing.js";
+import { billedUsage, costUsd, type TokenPrices } from "./pricing.js";
 
 /** Tokens summed over requests: the API's usage fields, camel-cased, and how many requests they came from. */
 export interface TokenUsage {
@@ -59,7 +59,9 @@ export function sumUsage(a: TurnUsage, b: TurnUsage): TurnUsage {
  * Adds one response's API usage (one request) into `total`; with `prices`, and a total that carries a cost,
  * its cost at those prices (cache writes split by TTL as the API bills them).
  */
-export function addResponseUsage(total: TokenUsage, usage: Usage, prices?: TokenPrices): void {
+export function addResponseUsage(total: TokenUsage, response: Usage, prices?: TokenPrices): void {
+  // Server-side compaction bills each pass of usage.iterations, not only the top-level figures.
+  const usage = billedUsage(response);
   const cacheRead = usage.cache_read_input_tokens ?? 0;
   const cacheWrite = usage.cache_creation_input_tokens ?? 0;
   const write1h = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;

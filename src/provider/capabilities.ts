@@ -34,6 +34,7 @@ export const PROVIDER_ENV = {
   betas: "THREADLINE_BETAS",
   cacheDiagnostics: "THREADLINE_CACHE_DIAGNOSTICS",
   toolChanges: "THREADLINE_TOOL_CHANGES",
+  serverCompaction: "THREADLINE_SERVER_COMPACTION",
 } as const;
 
 /** Response header in which a server announces extra features (comma-separated). */
@@ -82,6 +83,8 @@ export function capabilitySwitches(env: Readonly<Record<string, string | undefin
   if (cacheDiagnostics !== undefined) out.cacheDiagnostics = cacheDiagnostics;
   const toolChanges = read(PROVIDER_ENV.toolChanges);
   if (toolChanges !== undefined) out.toolChanges = toolChanges;
+  const serverCompaction = read(PROVIDER_ENV.serverCompaction);
+  if (serverCompaction !== undefined) out.serverCompaction = serverCompaction;
   return out;
 }
 

@@ -13,6 +13,8 @@
 import { type AssistantContentBlock, checkNever, type StopReason, type Usage } from "../messages/index.js";
 import { ProviderError } from "./errors.js";
 import {
+  compactionDeltaSchema,
+  compactionStartSchema,
   contentBlockDeltaSchema,
   contentBlockStartSchema,
   contentBlockStopSchema,
@@ -40,6 +42,8 @@ type OpenBlock =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "tool_use"; id: string; name: string; json: string; startInput: unknown }
+  /** Server-side compaction's summary: `compaction_delta` carries the content (docs/API-SURFACE.md). */
+  | { type: "compaction"; content: string | null; encrypted_content: string | null }
   /** A block type threadline does not model (server tools, …): tolerated and skipped. */
   | { type: "skipped"; blockType: string };
 
@@ -130,6 +134,15 @@ export class StreamAccumulator {
         block = { type: "tool_use", id: tool.id, name: tool.name, json: "", startInput: tool.input ?? {} };
         break;
       }
+      case "compaction": {
+        const compaction = parse(compactionStartSchema, start);
+        block = {
+          type: "compaction",
+          content: compaction.content ?? null,
+          encrypted_content: compaction.encrypted_content ?? null,
+        };
+        break;
+      }
       default:
         block = { type: "skipped", blockType: start.type };
         outputs.push({
@@ -173,6 +186,14 @@ export class StreamAccumulator {
         if (block.type !== "thinking") throw mismatch(delta.type, block);
         block.signature = parse(signatureDeltaSchema, delta).signature;
         return [];
+      case "compaction_delta": {
+        if (block.type !== "compaction") throw mismatch(delta.type, block);
+        const compaction = parse(compactionDeltaSchema, delta);
+        // The delta carries the whole summary (not a fragment); a later one replaces it.
+        if (compaction.content !== undefined) block.content = compaction.content;
+        if (compaction.encrypted_content !== undefined) block.encrypted_content = compaction.encrypted_content;
+        return [];
+      }
       default:
         // citations_delta and deltas the API adds later change nothing threadline stores.
         return [];
@@ -255,6 +276,8 @@ function finalizeBlock(block: OpenBlock, warn: (message: string) => void): Assis
       return { type: "redacted_thinking", data: block.data };
     case "tool_use":
       return { type: "tool_use", id: block.id, name: block.name, input: parseToolInput(block, warn) };
+    case "compaction":
+      return { type: "compaction", content: block.content, encrypted_content: block.encrypted_content };
     case "skipped":
       return null;
     default:

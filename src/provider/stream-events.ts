@@ -6,6 +6,14 @@
 import { z } from "zod";
 import { STOP_REASONS, type StopReason, type Usage } from "../messages/index.js";
 
+const iterationSchema = z.looseObject({
+  type: z.string(),
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cache_creation_input_tokens: z.number().nullish(),
+  cache_read_input_tokens: z.number().nullish(),
+});
+
 const usageSchema = z.looseObject({
   input_tokens: z.number().nullish(),
   output_tokens: z.number().nullish(),
@@ -14,6 +22,8 @@ const usageSchema = z.looseObject({
   cache_creation: z
     .looseObject({ ephemeral_5m_input_tokens: z.number(), ephemeral_1h_input_tokens: z.number() })
     .nullish(),
+  /** Server-side compaction's billed passes (SDK `BetaIterationsUsage`). */
+  iterations: z.array(iterationSchema).nullish(),
 });
 
 /** Usage as it appears on the wire: every field may be missing (message_delta carries a subset). */
@@ -44,6 +54,12 @@ export const toolUseStartSchema = z.looseObject({
   input: z.unknown().optional(),
 });
 
+export const compactionStartSchema = z.looseObject({
+  type: z.literal("compaction"),
+  content: z.string().nullish(),
+  encrypted_content: z.string().nullish(),
+});
+
 export const contentBlockDeltaSchema = z.looseObject({
   type: z.literal("content_block_delta"),
   index: z.number().int().nonnegative(),
@@ -54,6 +70,12 @@ export const textDeltaSchema = z.looseObject({ type: z.literal("text_delta"), te
 export const inputJsonDeltaSchema = z.looseObject({ type: z.literal("input_json_delta"), partial_json: z.string() });
 export const thinkingDeltaSchema = z.looseObject({ type: z.literal("thinking_delta"), thinking: z.string() });
 export const signatureDeltaSchema = z.looseObject({ type: z.literal("signature_delta"), signature: z.string() });
+
+export const compactionDeltaSchema = z.looseObject({
+  type: z.literal("compaction_delta"),
+  content: z.string().nullable().optional(),
+  encrypted_content: z.string().nullable().optional(),
+});
 
 export const contentBlockStopSchema = z.looseObject({
   type: z.literal("content_block_stop"),
@@ -80,6 +102,16 @@ export function mergeUsage(base: Usage, update: WireUsage | undefined): Usage {
       ephemeral_5m_input_tokens: update.cache_creation.ephemeral_5m_input_tokens,
       ephemeral_1h_input_tokens: update.cache_creation.ephemeral_1h_input_tokens,
     };
+  }
+  if (update.iterations != null) {
+    // Only compaction and message passes are billed as such; other kinds the API may add are kept as message passes.
+    merged.iterations = update.iterations.map((pass) => ({
+      type: pass.type === "compaction" ? "compaction" : "message",
+      input_tokens: pass.input_tokens,
+      output_tokens: pass.output_tokens,
+      cache_creation_input_tokens: pass.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: pass.cache_read_input_tokens ?? 0,
+    }));
   }
   return merged;
 }

@@ -25,6 +25,12 @@ export interface ProviderCapabilities {
    * Default false. (The loop wires it through `RequestSettings.toolArrivals`.)
    */
   toolChanges?: boolean;
+  /**
+   * Runs server-side compaction (beta compact-2026-01-12): threadline sends the `compact_20260112` edit and keeps
+   * the `compaction` blocks the server answers with, instead of running its own autocompact (which stays the
+   * overflow backstop). No profile turns it on; THREADLINE_SERVER_COMPACTION=on does. Default false.
+   */
+  serverCompaction?: boolean;
 }
 
 /**

@@ -6,6 +6,7 @@ export { NormalizeMemo, normalizeIncrementally } from "./normalize/incremental.j
 export * from "./normalize/index.js";
 export * from "./params.js";
 export * from "./serialize.js";
+export * from "./server-compaction.js";
 export * from "./server-features.js";
 export * from "./settings.js";
 export * from "./tool-changes.js";

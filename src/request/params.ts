@@ -7,6 +7,7 @@ import { modelLimits } from "../messages/index.js";
 import { featureBetas } from "./betas.js";
 import { type LatchState, latchBetas } from "./latches.js";
 import { serializeRequest } from "./serialize.js";
+import { COMPACT_BETA } from "./server-compaction.js";
 import type { RequestSettings } from "./settings.js";
 import { INLINE_TOOLS_BETA, TOOL_CHANGES_BETA, withToolArrivals } from "./tool-changes.js";
 import { sortedToolDefinitions } from "./tool-definitions.js";
@@ -77,12 +78,14 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   const latches = latchBetas(
     context.latches,
     featureBetas({
-      contextManagement: settings.contextManagement !== undefined,
+      // compact-2026-01-12 unlocks context_management for its own edit; other edits need their beta.
+      contextManagement: settings.contextManagement?.edits.some((edit) => edit.type !== "compact_20260112") === true,
       oneHourTtl: settings.cacheTtl === "1h",
       cacheEditing: settings.cacheEditing === true,
       thinkingWithTools: thinking !== undefined && tools.length > 0,
     })
       .concat(arrivals.length > 0 ? [TOOL_CHANGES_BETA, INLINE_TOOLS_BETA] : [])
+      .concat(settings.contextManagement?.edits.some((edit) => edit.type === "compact_20260112") ? [COMPACT_BETA] : [])
       .filter((beta) => !omitted.includes(beta)),
   );
   // A refused beta is never sent again, even when it was latched before the server said no.

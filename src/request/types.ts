@@ -4,6 +4,7 @@
  */
 
 import type { ApiMessage, CacheControl, CacheEditsBlock } from "../messages/index.js";
+import type { CompactEdit } from "./server-compaction.js";
 
 /** One segment of the system prompt. */
 export interface SystemBlock {
@@ -42,7 +43,7 @@ export interface ClearThinkingEdit {
   keep?: { type: "thinking_turns"; value: number } | "all";
 }
 
-export type ContextManagementEdit = ClearThinkingEdit | ClearToolUsesEdit;
+export type ContextManagementEdit = ClearThinkingEdit | ClearToolUsesEdit | CompactEdit;
 
 /** The JSON body of `POST /v1/messages` as threadline builds it. Key order here is the serialization order. */
 export interface MessagesRequest {

@@ -1,7 +1,18 @@
 /**
- * Allow/deny rules: `Tool` (every call of a tool), `Bash(npm test)` (that exact command) and
- * `Bash(npm test:*)` (commands starting with `npm test`).
+ * Allow/ask/deny rules, in Claude Code's syntax (docs/SETTINGS.md): `Tool` (every call of a tool),
+ * `Bash(npm test)` (that exact command), `Bash(npm test:*)` and `Bash(npm run *)` (commands starting so),
+ * `Read(./secrets/**)` / `Edit(/src/**)` (paths, gitignore-style), `mcp__server` / `mcp__server__tool`,
+ * `Agent(Explore)` (one subagent type).
  */
+import {
+  PATH_RULE_FAMILIES,
+  pathRuleMatches,
+  type RuleScope,
+  SEARCH_TOOLS,
+  searchReaches,
+  searchWithin,
+  toolCallPath,
+} from "./permission-path-rules.js";
 
 export interface PermissionRule {
   toolName: string;
@@ -48,36 +59,124 @@ function bashCommandOf(input: unknown): string | undefined {
 }
 
 /**
- * Whether an allow rule covers this call. A Bash rule with a specifier never allows a composed command
- * (`npm test && rm -rf x`), since the prefix would only vouch for its first part. Specifiers on other tools are
- * not understood and allow nothing.
+ * Whether the rule's tool name covers this tool: the same name; an Edit or Read rule's family
+ * (permission-path-rules.ts); `mcp__server` (or `mcp__server__*`) for every tool of that MCP server.
  */
-export function allowRuleMatches(rule: PermissionRule, toolName: string, input: unknown): boolean {
-  if (!ruleNamesTool(rule.toolName, toolName)) return false;
-  if (rule.specifier === undefined) return true;
-  if (toolName !== "Bash") return false;
-  const command = bashCommandOf(input)?.trim();
-  if (command === undefined || SHELL_COMPOSITION.test(command)) return false;
-  const stripped = stripAssignments(command);
-  if (rule.specifier.endsWith(":*")) return prefixMatches(stripped, rule.specifier.slice(0, -2).trim());
-  return stripped === rule.specifier.trim();
+export function ruleCoversTool(rule: PermissionRule, toolName: string): boolean {
+  if (rule.toolName === toolName) return true;
+  if (PATH_RULE_FAMILIES[rule.toolName]?.includes(toolName) === true) return true;
+  if (rule.toolName === "Task" && toolName === "Agent") return true;
+  return ruleNamesTool(rule.toolName, toolName);
+}
+
+/** The kind of specifier a rule has for this tool. */
+function specifierKind(rule: PermissionRule, toolName: string): "none" | "bash" | "path" | "agent" | "other" {
+  if (rule.specifier === undefined) return "none";
+  if (toolName === "Bash" && rule.toolName === "Bash") return "bash";
+  if (PATH_RULE_FAMILIES[rule.toolName] !== undefined) return "path";
+  if (toolName === "Agent" && (rule.toolName === "Agent" || rule.toolName === "Task")) return "agent";
+  return "other";
+}
+
+/** A Bash specifier as a matcher over one command: `prefix:*`, a `*` wildcard pattern, or the exact command. */
+function bashSpecifierMatcher(specifier: string): (command: string) => boolean {
+  const text = specifier.trim();
+  if (text.endsWith(":*")) {
+    const prefix = text.slice(0, -2).trim();
+    return (command) => prefixMatches(command, prefix);
+  }
+  if (text.includes("*")) {
+    // `npm run *`: a trailing ` *` also matches the bare command, as in Claude Code.
+    const body = text.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
+    const expression = new RegExp(`^${body.endsWith(" .*") ? `${body.slice(0, -3)}(?: .*)?` : body}$`, "s");
+    return (command) => expression.test(command);
+  }
+  return (command) => command === text;
+}
+
+function agentTypeOf(input: unknown): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const type = (input as { subagent_type?: unknown }).subagent_type;
+  return typeof type === "string" ? type : undefined;
+}
+
+/**
+ * Whether an allow (or ask) rule covers this call. A Bash rule with a specifier never allows a composed command
+ * (`npm test && rm -rf x`), since the prefix would only vouch for its first part. A path rule needs `scope` to
+ * place its pattern; without it, or for a specifier it does not understand, the rule allows nothing.
+ */
+export function allowRuleMatches(rule: PermissionRule, toolName: string, input: unknown, scope?: RuleScope): boolean {
+  if (!ruleCoversTool(rule, toolName)) return false;
+  const kind = specifierKind(rule, toolName);
+  switch (kind) {
+    case "none":
+      return true;
+    case "bash": {
+      const command = bashCommandOf(input)?.trim();
+      if (command === undefined || SHELL_COMPOSITION.test(command)) return false;
+      return bashSpecifierMatcher(rule.specifier ?? "")(stripAssignments(command));
+    }
+    case "path": {
+      if (scope === undefined) return false;
+      const path = toolCallPath(toolName, input, scope.cwd);
+      if (path === undefined) return false;
+      const specifier = rule.specifier ?? "";
+      return SEARCH_TOOLS.has(toolName)
+        ? searchWithin(specifier, path, scope)
+        : pathRuleMatches(specifier, path, scope);
+    }
+    case "agent":
+      return agentTypeOf(input) === rule.specifier?.trim();
+    case "other":
+      return false;
+    default: {
+      const unknown: never = kind;
+      return unknown;
+    }
+  }
 }
 
 /**
  * Whether a deny rule covers this call. Deny errs the other way: a Bash rule matches when any part of a chain,
- * pipeline or substitution starts with its prefix, and a specifier on another tool denies the whole tool.
+ * pipeline or substitution matches, a path rule matches when the call names no path it can check (or no scope
+ * is given), and a specifier it does not understand denies the whole tool.
  */
-export function denyRuleMatches(rule: PermissionRule, toolName: string, input: unknown): boolean {
-  if (!ruleNamesTool(rule.toolName, toolName)) return false;
-  if (rule.specifier === undefined || toolName !== "Bash") return true;
-  const command = bashCommandOf(input);
-  if (command === undefined) return true;
-  const isPrefix = rule.specifier.endsWith(":*");
-  const wanted = (isPrefix ? rule.specifier.slice(0, -2) : rule.specifier).trim();
-  return command
-    .split(/[;&|`\n(){}]|\$\(/)
-    .map(stripAssignments)
-    .some((segment) => (isPrefix ? segment.startsWith(wanted) : segment === wanted));
+export function denyRuleMatches(rule: PermissionRule, toolName: string, input: unknown, scope?: RuleScope): boolean {
+  if (!ruleCoversTool(rule, toolName)) return false;
+  const kind = specifierKind(rule, toolName);
+  switch (kind) {
+    case "none":
+    case "other":
+      return true;
+    case "bash": {
+      const command = bashCommandOf(input);
+      if (command === undefined) return true;
+      const matches = bashSpecifierMatcher(rule.specifier ?? "");
+      const prefix =
+        rule.specifier?.trim().endsWith(":*") === true ? rule.specifier.trim().slice(0, -2).trim() : undefined;
+      return command
+        .split(/[;&|`\n(){}]|\$\(/)
+        .map(stripAssignments)
+        .some((segment) => matches(segment) || (prefix !== undefined && segment.startsWith(prefix)));
+    }
+    case "path": {
+      if (scope === undefined) return true;
+      const path = toolCallPath(toolName, input, scope.cwd);
+      if (path === undefined) return true;
+      const specifier = rule.specifier ?? "";
+      return SEARCH_TOOLS.has(toolName)
+        ? searchReaches(specifier, path, scope)
+        : pathRuleMatches(specifier, path, scope);
+    }
+    case "agent": {
+      const type = agentTypeOf(input);
+      return type === undefined || type === rule.specifier?.trim();
+    }
+    default: {
+      const unknown: never = kind;
+      return unknown;
+    }
+  }
 }
 
 /** Most words after the program an "always allow" prefix keeps (`npm run build`). */

@@ -1,4 +1,6 @@
 /** Permission modes and rules: decides whether a tool call may run, asking a person when the policy says so. */
+import { homedir } from "node:os";
+import type { RuleScope } from "./permission-path-rules.js";
 import { allowRuleMatches, alwaysAllowRule, denyRuleMatches, parsePermissionRule } from "./permission-rules.js";
 import type { AnyTool, WorkspaceScope } from "./types.js";
 
@@ -21,14 +23,52 @@ export interface PermissionRequest {
  */
 export type PermissionReply = boolean | { allow: false; reason: string };
 
+/**
+ * A rule as written, or with the settings file it came from: `root` is where its `/path` patterns start
+ * (default: the workspace), `source` is named when it denies.
+ */
+export type PermissionRuleEntry = string | { rule: string; root?: string; source?: string };
+
 export interface PermissionPolicy {
   mode: PermissionMode;
   /** Rules whose calls run without asking (`Read`, `Bash(npm test:*)`). */
-  allow: string[];
-  /** Rules whose calls never run; deny wins over everything else. */
-  deny: string[];
+  allow: PermissionRuleEntry[];
+  /** Rules whose calls never run, in every mode (bypass included); deny wins over everything else. */
+  deny: PermissionRuleEntry[];
+  /** Rules whose calls always ask, even where an allow rule or the mode would let them run. Default none. */
+  askRules?: PermissionRuleEntry[];
   /** Asks a person; resolves true to allow. Without it, calls that need asking are denied. */
   ask?: (request: PermissionRequest) => Promise<PermissionReply>;
+  /**
+   * A PreToolUse hook's decision for this one call: "allow" skips the question (never a deny or ask rule),
+   * "ask" asks even where the mode would allow. Default none.
+   */
+  hookDecision?: "allow" | "ask";
+  /** Home directory for `~/` patterns. Default `os.homedir()`. */
+  home?: string;
+}
+
+function ruleText(entry: PermissionRuleEntry): string {
+  return typeof entry === "string" ? entry : entry.rule;
+}
+
+function ruleScope(entry: PermissionRuleEntry, cwd: string, home: string): RuleScope {
+  return { cwd, root: typeof entry === "string" ? cwd : (entry.root ?? cwd), home };
+}
+
+function firstMatch(
+  entries: readonly PermissionRuleEntry[],
+  matches: typeof allowRuleMatches,
+  toolName: string,
+  input: unknown,
+  cwd: string,
+  home: string,
+): PermissionRuleEntry | undefined {
+  for (const entry of entries) {
+    const rule = parsePermissionRule(ruleText(entry));
+    if (rule !== undefined && matches(rule, toolName, input, ruleScope(entry, cwd, home))) return entry;
+  }
+  return undefined;
 }
 
 /**
@@ -66,8 +106,9 @@ function isReadOnlyCall(tool: AnyTool, input: unknown, scope: WorkspaceScope | u
 }
 
 /**
- * Decides one call. Order: deny rules, bypass mode (or a tool that checks each of its own actions), allow
- * rules, read-only calls (read-only inside `scope`, the workspace, when given), acceptEdits, then ask.
+ * Decides one call. Order: deny rules (in every mode), ask rules and a hook's "ask", a hook's "allow", bypass
+ * mode (or a tool that checks each of its own actions), allow rules, read-only calls (read-only inside `scope`,
+ * the workspace, when given), acceptEdits, then ask.
  */
 export async function checkPermission(
   tool: AnyTool,
@@ -76,22 +117,27 @@ export async function checkPermission(
   scope?: WorkspaceScope,
 ): Promise<PermissionDecision> {
   const summary = summarizeToolCall(tool.name, input);
-  for (const text of policy.deny) {
-    const rule = parsePermissionRule(text);
-    if (rule !== undefined && denyRuleMatches(rule, tool.name, input)) {
-      return {
-        behavior: "deny",
-        message: `Permission denied: ${summary} is blocked by the deny rule "${text}". Do not retry it; find another way or ask the user.`,
-      };
-    }
+  const cwd = scope?.cwd ?? process.cwd();
+  const home = policy.home ?? homedir();
+  const denied = firstMatch(policy.deny, denyRuleMatches, tool.name, input, cwd, home);
+  if (denied !== undefined) {
+    const from = typeof denied !== "string" && denied.source !== undefined ? ` (${denied.source})` : "";
+    return {
+      behavior: "deny",
+      message: `Permission denied: ${summary} is blocked by the deny rule "${ruleText(denied)}"${from}. Do not retry it; find another way or ask the user.`,
+    };
   }
-  if (policy.mode === "bypassPermissions" || tool.checksOwnPermissions === true) return { behavior: "allow" };
-  for (const text of policy.allow) {
-    const rule = parsePermissionRule(text);
-    if (rule !== undefined && allowRuleMatches(rule, tool.name, input)) return { behavior: "allow" };
+  const mustAsk =
+    policy.hookDecision === "ask" ||
+    firstMatch(policy.askRules ?? [], allowRuleMatches, tool.name, input, cwd, home) !== undefined;
+  if (!mustAsk) {
+    if (policy.hookDecision === "allow") return { behavior: "allow" };
+    if (policy.mode === "bypassPermissions" || tool.checksOwnPermissions === true) return { behavior: "allow" };
+    if (firstMatch(policy.allow, allowRuleMatches, tool.name, input, cwd, home) !== undefined)
+      return { behavior: "allow" };
+    if (isReadOnlyCall(tool, input, scope)) return { behavior: "allow" };
+    if (policy.mode === "acceptEdits" && FILE_EDIT_TOOLS.has(tool.name)) return { behavior: "allow" };
   }
-  if (isReadOnlyCall(tool, input, scope)) return { behavior: "allow" };
-  if (policy.mode === "acceptEdits" && FILE_EDIT_TOOLS.has(tool.name)) return { behavior: "allow" };
   if (policy.ask === undefined) {
     return {
       behavior: "deny",

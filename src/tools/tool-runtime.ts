@@ -21,6 +21,11 @@ export interface ToolRuntimeOptions {
    * start from this process's own environment (what they would inherit), minus the secrets.
    */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Variables tool processes get on top of this process's environment (a settings file's `env`); secret names
+   * among them are removed like any other. Default none.
+   */
+  extraEnv?: Readonly<Record<string, string>>;
   /** Extra secret names and pass-throughs. Default: from THREADLINE_SECRET_ENV / THREADLINE_PASS_ENV in `env`. */
   secretEnv?: SecretEnvSettings;
   /** `true` wants the sandbox, `false` refuses it. Default undefined: on when bubblewrap works here. */
@@ -39,14 +44,17 @@ export type SandboxStatus =
 export function createToolRuntime(options: ToolRuntimeOptions = {}): { runtime: ToolRuntime; sandbox: SandboxStatus } {
   const env = options.env ?? process.env;
   const settings: SecretEnvSettings = options.secretEnv ?? {};
+  const extra = options.extraEnv ?? {};
+  const base = Object.keys(extra).length > 0 ? { ...process.env, ...extra } : process.env;
   const sameSettings =
+    base === process.env &&
     settings.extraNames === undefined &&
     settings.passNames === undefined &&
     env[SECRET_ENV_VARIABLE] === process.env[SECRET_ENV_VARIABLE] &&
     env[PASS_ENV_VARIABLE] === process.env[PASS_ENV_VARIABLE];
   const secrets = sameSettings
     ? processSecretEnvironment()
-    : new SecretEnvironment(process.env, {
+    : new SecretEnvironment(base, {
         extraNames: settings.extraNames ?? parseEnvNameList(env[SECRET_ENV_VARIABLE]),
         passNames: settings.passNames ?? parseEnvNameList(env[PASS_ENV_VARIABLE]),
       });

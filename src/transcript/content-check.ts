@@ -45,6 +45,12 @@ export function contentBlockProblem(block: unknown, insideToolResult = false): s
       }
       return undefined;
     }
+    case "compaction":
+      // Server-side compaction's summary, sent back as stored (content null: the server summarised nothing).
+      return (block.content === null || isString(block.content)) &&
+        (block.encrypted_content === null || isString(block.encrypted_content))
+        ? undefined
+        : "compaction block without string or null content";
     case "cache_edits":
       return Array.isArray(block.edits) &&
         block.edits.every((edit) => isRecord(edit) && edit.type === "delete" && isString(edit.cache_reference))

@@ -237,9 +237,11 @@ const FLOORS: Record<string, number> = {
   request: 2,
   transcript: 2,
   tools: 2,
+  settings: 2,
   cache: 3,
   provider: 3,
   compaction: 3,
+  hooks: 3,
   // MCP clients: their tools are ordinary `Tool`s; below engine/, never importing cli/.
   mcp: 3,
   // The user's world: memory files, skills and commands (they become attachments and a tool).

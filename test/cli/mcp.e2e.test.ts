@@ -3,7 +3,7 @@
  * emulator playing the model over real HTTP. The model finds the tool with ToolSearch, calls it as
  * `mcp__fs__read_text_file`, and the tools block stays the same bytes on every request.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Emulator } from "../../src/emulator/index.js";
@@ -47,6 +47,34 @@ async function fsSession(extraArgs: string[]) {
 }
 
 describe("threadline with MCP servers", () => {
+  it("reads mcpServers and the allow rule from a Claude Code .claude/settings.json", async () => {
+    const cwd = await harness.tempDir("threadline-mcp-settings-cwd-");
+    const home = await harness.tempDir("threadline-mcp-settings-home-");
+    await writeFile(join(cwd, "note.txt"), "the note says 42\n");
+    await mkdir(join(cwd, ".claude"));
+    await writeFile(
+      join(cwd, ".claude", "settings.json"),
+      JSON.stringify({
+        permissions: { allow: ["mcp__fs"] },
+        mcpServers: { fs: { command: process.execPath, args: [officialServerScript("filesystem"), cwd] } },
+      }),
+    );
+    const server = await harness.startEmulator({
+      scenario: [
+        { content: [{ type: "tool_use", name: "ToolSearch", input: { query: "select:mcp__fs__read_text_file" } }] },
+        { content: [{ type: "tool_use", name: "mcp__fs__read_text_file", input: { path: join(cwd, "note.txt") } }] },
+        "The note says 42.",
+      ],
+    });
+    const result = await runCli(["-p", "read the note"], { cwd, env: cliEnv(server.url, home) });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    // Mutation caught: settings' mcpServers not handed to the MCP loader (the tool is then unknown to ToolSearch).
+    const requests = mainRequests(server);
+    expect(requests).toHaveLength(3);
+    expect(JSON.stringify(requests[2]?.messages.at(-1))).toContain("the note says 42");
+  });
+
   it("finds a deferred tool with ToolSearch, calls it, and never changes the tools block", async () => {
     const { home, result, requests } = await fsSession(["--allowedTools", "mcp__fs"]);
     // The server's own stderr ("running on stdio") goes to its log, never to the terminal.

@@ -100,8 +100,36 @@ describe("StreamAccumulator", () => {
     expect(outputs.filter((output) => output.type === "stream_warning")).toHaveLength(1);
   });
 
+  // Mutation caught (applied once): skipping compaction blocks as unsupported drops the summary from the timeline.
+  it("keeps a compaction block whole (content from its compaction_delta) and stop_reason compaction", () => {
+    const { outputs } = run([
+      messageStart("m"),
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "compaction", content: null, encrypted_content: null },
+      },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "compaction_delta", content: "Summary.", encrypted_content: null },
+      },
+      { type: "content_block_stop", index: 0 },
+      ...messageEnd("compaction", 1),
+    ]);
+    const block = outputs.find((output) => output.type === "block_end");
+    expect(block?.type === "block_end" && block.block).toEqual({
+      type: "compaction",
+      content: "Summary.",
+      encrypted_content: null,
+    });
+    const end = outputs.find((output) => output.type === "message_end");
+    expect(end?.type === "message_end" && end.stopReason).toBe("compaction");
+    expect(outputs.some((output) => output.type === "stream_warning")).toBe(false);
+  });
+
   it("warns on an unknown stop_reason and records null", () => {
-    const { outputs } = run([messageStart("m"), ...textBlock(0, ["x"]), ...messageEnd("compaction", 1)]);
+    const { outputs } = run([messageStart("m"), ...textBlock(0, ["x"]), ...messageEnd("a_later_reason", 1)]);
     const end = outputs.find((output) => output.type === "message_end");
     expect(end?.type === "message_end" && end.stopReason).toBeNull();
     expect(outputs.some((output) => output.type === "stream_warning")).toBe(true);

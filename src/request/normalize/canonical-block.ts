@@ -86,6 +86,9 @@ export function canonicalBlock(block: ContentBlock): ContentBlock | undefined {
       return canonicalToolResult(block);
     case "cache_edits":
       return undefined;
+    case "compaction":
+      // Sent back byte-identically, in the SDK's key order (docs/API-SURFACE.md).
+      return { type: "compaction", content: block.content, encrypted_content: block.encrypted_content };
     default:
       return checkNever(block);
   }

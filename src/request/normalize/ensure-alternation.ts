@@ -17,10 +17,20 @@ export function ensureAlternation(messages: readonly WorkingMessage[]): WorkingM
   const result: WorkingMessage[] = [];
   for (const message of merged) {
     const previous = result[result.length - 1];
+    if (message.role === "assistant" && previous?.role === "assistant" && onlyCompaction(previous)) {
+      // The answer that followed a paused server-side compaction continues that response, as the API sends it
+      // unpaused: [compaction, …answer] (docs/API-SURFACE.md, "Server-side compaction").
+      result[result.length - 1] = { ...previous, content: [...previous.content, ...message.content] };
+      continue;
+    }
     if (message.role === "assistant" && (previous === undefined || previous.role === "assistant")) {
       result.push(placeholder());
     }
     result.push(message);
   }
   return result;
+}
+
+function onlyCompaction(message: WorkingMessage): boolean {
+  return message.content.length > 0 && message.content.every((block) => block.type === "compaction");
 }

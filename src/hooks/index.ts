@@ -1,0 +1,13 @@
+export { HOOK_CONTEXT_ATTACHMENT, hookContextEntries, hookContextText } from "./hook-context.js";
+export { type HookJsonOutput, parseHookJson } from "./hook-output.js";
+export {
+  DEFAULT_HOOK_OUTPUT_CHARS,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  emptyOutcome,
+  type HookOutcome,
+  HookRunner,
+  type HookRunnerOptions,
+  isHookNotice,
+  matcherAccepts,
+} from "./hook-runner.js";
+export { type HookCommandOptions, type HookCommandResult, runHookCommand } from "./run-hook-command.js";

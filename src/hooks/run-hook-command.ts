@@ -1,0 +1,117 @@
+/**
+ * Runs one command hook: `bash -c command` in its own process group, the event as JSON on stdin, stdout and
+ * stderr captured apart (each capped), killed with its whole group at the timeout or on abort.
+ */
+import { spawn } from "node:child_process";
+import { StringDecoder } from "node:string_decoder";
+
+/** Time between SIGTERM to the hook's group and the SIGKILL that follows. */
+export const DEFAULT_HOOK_KILL_GRACE_MS = 1000;
+
+export interface HookCommandOptions {
+  command: string;
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  /** Written to stdin, then stdin is closed. */
+  stdin: string;
+  timeoutMs: number;
+  /** Most characters kept of stdout, and of stderr; the rest is read and dropped. */
+  maxOutputChars: number;
+  signal?: AbortSignal;
+}
+
+export interface HookCommandResult {
+  ending: "exited" | "timed-out" | "aborted" | "failed-to-start";
+  /** Exit code; null when killed by a signal or never started. */
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  /** Characters the hook printed on stdout and stderr together, kept or not. */
+  totalChars: number;
+  /** Whether either stream was cut at `maxOutputChars`. */
+  truncated: boolean;
+  /** For `failed-to-start`: why. */
+  error?: string;
+}
+
+class CappedText {
+  text = "";
+  total = 0;
+  readonly #decoder = new StringDecoder("utf8");
+  constructor(readonly max: number) {}
+  append(chunk: Buffer | string): void {
+    const piece = typeof chunk === "string" ? chunk : this.#decoder.write(chunk);
+    this.total += piece.length;
+    if (this.text.length < this.max) this.text += piece.slice(0, this.max - this.text.length);
+  }
+  end(): void {
+    this.append(this.#decoder.end());
+  }
+  get truncated(): boolean {
+    return this.total > this.max;
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: already gone.
+  }
+}
+
+/** Never rejects: a hook that cannot start is an ending like any other. */
+export function runHookCommand(options: HookCommandOptions): Promise<HookCommandResult> {
+  return new Promise((resolve) => {
+    const stdout = new CappedText(options.maxOutputChars);
+    const stderr = new CappedText(options.maxOutputChars);
+    let ending: HookCommandResult["ending"] = "exited";
+    let settled = false;
+    const timers: NodeJS.Timeout[] = [];
+    const child = spawn("bash", ["-c", options.command], {
+      cwd: options.cwd,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...options.env },
+    });
+    const finish = (exitCode: number | null, error?: string): void => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      stdout.end();
+      stderr.end();
+      resolve({
+        ending,
+        exitCode,
+        stdout: stdout.text,
+        stderr: stderr.text,
+        totalChars: stdout.total + stderr.total,
+        truncated: stdout.truncated || stderr.truncated,
+        ...(error !== undefined ? { error } : {}),
+      });
+    };
+    const terminate = (why: "timed-out" | "aborted"): void => {
+      if (ending !== "exited" || child.pid === undefined) return;
+      ending = why;
+      const pid = child.pid;
+      killGroup(pid, "SIGTERM");
+      timers.push(setTimeout(() => killGroup(pid, "SIGKILL"), DEFAULT_HOOK_KILL_GRACE_MS));
+      // A grandchild that escaped the group may hold the pipes: stop waiting for them.
+      timers.push(setTimeout(() => finish(null), DEFAULT_HOOK_KILL_GRACE_MS * 3));
+    };
+    const onAbort = (): void => terminate("aborted");
+    child.stdout.on("data", (chunk: Buffer) => stdout.append(chunk));
+    child.stderr.on("data", (chunk: Buffer) => stderr.append(chunk));
+    child.stdin.on("error", () => {}); // a hook that never reads stdin closes it early (EPIPE): not a failure
+    child.on("error", (error) => {
+      ending = "failed-to-start";
+      finish(null, error.message);
+    });
+    child.on("close", (code) => finish(ending === "exited" ? code : null));
+    timers.push(setTimeout(() => terminate("timed-out"), options.timeoutMs));
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted === true) onAbort();
+    child.stdin.end(options.stdin);
+  });
+}

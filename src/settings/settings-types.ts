@@ -1,0 +1,128 @@
+/**
+ * What threadline takes from settings files (Claude Code's `.claude/settings.json` family and threadline's own),
+ * after validation and merging. docs/SETTINGS.md lists the files, their precedence and every key.
+ */
+
+/** Which file a setting came from, lowest precedence first (see `SETTINGS_SCOPES`). */
+export type SettingsScope = "user" | "project" | "local" | "flag";
+
+/** Lowest precedence first: a later scope's single values win; lists from every scope are kept. */
+export const SETTINGS_SCOPES: readonly SettingsScope[] = ["user", "project", "local", "flag"];
+
+/** The hook events threadline runs, named as Claude Code names them. */
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "SessionStart",
+  "SessionEnd",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+  "Notification",
+] as const;
+
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** A permission rule with the file it came from and the directory its `/path` patterns are relative to. */
+export interface ScopedRule {
+  /** The rule as written: `Bash(npm test:*)`, `Read(./secrets/**)`, `mcp__github`. */
+  rule: string;
+  /** Directory a `/path` pattern is relative to: the project the settings file belongs to. */
+  root: string;
+  /** The settings file (or `--settings` / flag) it came from. */
+  source: string;
+}
+
+/** One `{"type": "command", "command": …}` hook. */
+export interface CommandHookSetting {
+  command: string;
+  /** Seconds before the hook is killed. Default: the runner's DEFAULT_HOOK_TIMEOUT_MS (60 s). */
+  timeoutSeconds?: number;
+  /** The settings file it came from (named in notices). */
+  source: string;
+}
+
+/** One entry of an event's list: a tool-name matcher and the hooks it runs. */
+export interface HookMatcherSetting {
+  /** Regular expression over the whole name, `|` lists, `*` or "" for all. Default "" (all). */
+  matcher: string;
+  hooks: CommandHookSetting[];
+}
+
+export type HooksSettings = Partial<Record<HookEventName, HookMatcherSetting[]>>;
+
+/** The permission modes a settings file may ask for (Claude Code's names threadline has). */
+export type SettingsPermissionMode = "default" | "acceptEdits" | "bypassPermissions";
+
+/** Threadline's own compaction switches (`"compaction": {"snip": true}`); unset keeps the engine's default. */
+export interface CompactionSwitches {
+  snip?: boolean;
+  microcompact?: boolean;
+  collapse?: boolean;
+  autocompact?: boolean;
+}
+
+/** The raw `mcpServers` object of one file, for the MCP loader to parse (it knows the server shapes). */
+export interface RawMcpServers {
+  source: string;
+  /** The directory relative paths in it are resolved against. */
+  root: string;
+  value: unknown;
+}
+
+export interface Settings {
+  permissions: {
+    allow: ScopedRule[];
+    ask: ScopedRule[];
+    deny: ScopedRule[];
+    /** Highest-precedence `defaultMode`. Default undefined (the CLI's own default). */
+    defaultMode?: SettingsPermissionMode;
+    /** Absolute paths, from every file. */
+    additionalDirectories: string[];
+  };
+  /** Environment for the session and its tool processes (higher precedence wins per name). */
+  env: Record<string, string>;
+  /** Highest-precedence `model`. Default undefined. */
+  model?: string;
+  hooks: HooksSettings;
+  /** `mcpServers` of every file that has one, lowest precedence first. */
+  mcpServers: RawMcpServers[];
+  compaction: CompactionSwitches;
+  /**
+   * `memoryFiles`: whether CLAUDE.md / AGENTS.md memory files load. Default undefined (the engine's default).
+   * Wiring point for the memory loader's engine option.
+   */
+  memoryFiles?: boolean;
+  /** Files that were read, lowest precedence first. */
+  files: string[];
+}
+
+/** One thing wrong in a settings file: which file, which key, and what was kept. */
+export interface SettingsProblem {
+  source: string;
+  /** The key path, e.g. `permissions.allow[2]`; "" for the file as a whole. */
+  key: string;
+  message: string;
+}
+
+/** `source: key: message` — the one line a person sees for a problem. */
+export function formatSettingsProblem(problem: SettingsProblem): string {
+  const line =
+    problem.key === ""
+      ? `${problem.source}: ${problem.message}`
+      : `${problem.source}: ${problem.key}: ${problem.message}`;
+  // A key (or value quoted in the message) may hold line breaks: the problem stays one line.
+  return line.replace(/[\r\n\u2028\u2029]+/g, " ");
+}
+
+export function emptySettings(): Settings {
+  return {
+    permissions: { allow: [], ask: [], deny: [], additionalDirectories: [] },
+    env: {},
+    hooks: {},
+    mcpServers: [],
+    compaction: {},
+    files: [],
+  };
+}

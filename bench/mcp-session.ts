@@ -51,6 +51,8 @@ interface Config {
   /** The session finds one MCP tool with ToolSearch in its first part and calls it. Default false. */
   callsMcp?: boolean;
   loading?: DeferredToolLoading;
+  /** The server declares mid-conversation tool changes (with betas): a found tool is offered at once. Default false. */
+  toolChanges?: boolean;
 }
 
 const CONFIGS: Config[] = [
@@ -66,6 +68,14 @@ const CONFIGS: Config[] = [
     deferLoading: true,
     callsMcp: true,
     loading: "immediate",
+  },
+  // Where tool changes are declared: the found tool is offered in a tool-change message, the tools block untouched.
+  {
+    name: "2 servers, 1 tool used, tool change (declared)",
+    servers: 2,
+    deferLoading: true,
+    callsMcp: true,
+    toolChanges: true,
   },
 ];
 
@@ -110,6 +120,7 @@ async function runSession(steps: number, config: Config): Promise<Figures> {
       extraTools: () => extra,
       ...(config.loading !== undefined ? { deferredToolLoading: config.loading } : {}),
     },
+    config.toolChanges === true ? { capabilities: { toolChanges: true, betas: true } } : {},
   );
   try {
     await writeSourceFiles(harness.workspace, steps);
@@ -165,7 +176,7 @@ await writeReadmeSection(
   [
     `### MCP servers configured (\`bench/mcp-session.ts\`, ${steps} steps in ${PARTS} prompts, public path)`,
     "",
-    "Same session with real MCP servers from npm connected, never called unless the row says so; cost in input-equivalent tokens (cache prices, output 5×) against 0 servers in the same run. The last two rows find one tool with ToolSearch and call it, and differ only in when its definition joins the tools block.",
+    "Same session with real MCP servers from npm connected, never called unless the row says so; cost in input-equivalent tokens (cache prices, output 5×) against 0 servers in the same run. The last three rows find one tool with ToolSearch and call it, and differ only in when its definition reaches the request: at the next compaction, at the next turn (tools block rewritten), or at once in a tool-change system message (the last row only: a server that declares tool changes, with betas).",
     "",
     "| config | extra tools (MCP + ToolSearch) | tools block chars (first request) | cost | $ | vs 0 servers |",
     "| --- | ---: | ---: | ---: | ---: | ---: |",

@@ -40,14 +40,19 @@ function positive(value: string | undefined): number | undefined {
   return Number.isInteger(number) && number > 0 ? number : undefined;
 }
 
+/** The settings files' `mcpServers` (settings-options.ts loaded them), lowest precedence first. */
+function settingsServers(cli: Pick<CliOptions, "settings">): SettingsServers[] {
+  return (cli.settings?.mcpServers ?? []).map((raw) => ({ path: raw.source, mcpServers: raw.value }));
+}
+
 /**
  * Connects the configured servers (each problem one line on `stderr`). `settings` are the settings files' raw
  * `mcpServers` values, lowest precedence first (wired by whoever reads settings); default none.
  */
 export async function openMcp(
-  cli: Pick<CliOptions, "mcpConfigs" | "strictMcpConfig">,
+  cli: Pick<CliOptions, "mcpConfigs" | "strictMcpConfig" | "settings">,
   io: { cwd: string; env: NodeJS.ProcessEnv; stderr: { write(text: string): unknown } },
-  settings: readonly SettingsServers[] = [],
+  settings: readonly SettingsServers[] = settingsServers(cli),
 ): Promise<CliMcp> {
   const { servers, problems } = loadMcpServers({
     cwd: io.cwd,

@@ -15,7 +15,7 @@ import { HookRunner, hookContextEntries } from "../hooks/index.js";
 import type { EngineEvent } from "../loop/events.js";
 import { type LoopConfig, type LoopState, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
-import { loadedToolNames, requestTools } from "../mcp/index.js";
+import { foundSinceBoundary, loadedToolNames, requestTools } from "../mcp/index.js";
 import { attachmentExtra, createSkillTool, loadSkills, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
 import {
   addUsage,
@@ -25,6 +25,7 @@ import {
   DEFAULT_MODEL,
   emptyUsage,
   type ModelLimits,
+  type TimelineEntry,
   type TurnUsage,
   type UserContentBlock,
 } from "../messages/index.js";
@@ -259,8 +260,21 @@ export class QueryEngine {
     this.#tools.addExtraTools();
     const tools = [...this.#tools.values()];
     if (!tools.some((tool) => tool.deferLoading === true)) return toolDefinitions(tools);
-    const loaded = loadedToolNames(this.timeline.entries, this.#options.deferredToolLoading);
+    // Where the server declares tool changes, found tools are offered in tool-change messages instead, and
+    // join the tools block only at the next compaction (when the prefix is rewritten anyway).
+    const moment =
+      this.provider.capabilities.toolChanges === true ? "next-compaction" : this.#options.deferredToolLoading;
+    const loaded = loadedToolNames(this.timeline.entries, moment);
     return toolDefinitions(requestTools(tools, loaded));
+  }
+
+  /** Definitions of the deferred tools ToolSearch found since the latest compaction (see loop/tool-arrivals.ts). */
+  #lateToolDefinitions(entries: readonly TimelineEntry[]): ToolDefinition[] {
+    const found = foundSinceBoundary(entries);
+    if (found.size === 0) return [];
+    return toolDefinitions(
+      [...this.#tools.values()].filter((tool) => tool.deferLoading === true && found.has(tool.name)),
+    );
   }
 
   /** Add a task to run after each turn (collapse ctx-agent, session memory, metrics). */
@@ -313,6 +327,7 @@ export class QueryEngine {
         provider: this.provider,
         tools: this.#tools,
         toolDefinitions: this.requestToolDefinitions(),
+        lateToolDefinitions: (entries) => this.#lateToolDefinitions(entries),
         policy: options.allowedTools?.length
           ? { ...this.#policy, allow: [...this.#policy.allow, ...options.allowedTools] }
           : this.#policy,

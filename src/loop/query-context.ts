@@ -79,6 +79,12 @@ export interface QueryContext {
   provider: Provider;
   tools: ReadonlyMap<string, AnyTool>;
   toolDefinitions: readonly ToolDefinition[];
+  /**
+   * Definitions of the deferred tools found (by ToolSearch) since the latest compact boundary, read from the
+   * timeline at each request; where the server declares tool changes they are offered at once in a
+   * tool-change message (loop/tool-arrivals.ts). Default none: late tools wait for the tools block.
+   */
+  lateToolDefinitions?: (entries: readonly TimelineEntry[]) => readonly ToolDefinition[];
   policy: PermissionPolicy;
   /** How tool processes run (secret-free environment, redaction, sandbox). Default: `defaultToolRuntime()`. */
   toolRuntime?: ToolRuntime;

@@ -14,6 +14,7 @@ import {
   withoutServerFeatures,
 } from "../request/index.js";
 import { defaultRequestSettings, pinsFromEntries } from "./query-context.js";
+import { arrivalsFromEntries, offersToolChanges } from "./tool-arrivals.js";
 import { capabilities, type TurnState } from "./turn-state.js";
 
 /** The session defaults (what forked requests use before any request), with this pass's decisions. */
@@ -26,12 +27,20 @@ export function settingsFor(turn: TurnState, compaction: CompactionOutput, model
       snipTags: compaction.snipTags,
       cacheEditing: compaction.cacheEditing,
       ...contextManagementFor(turn, compaction),
+      ...toolArrivalsFor(turn),
       ...(capabilities(turn).cacheDiagnostics
         ? { diagnostics: { previousMessageId: lastResponseId(turn.context.timeline.entries) } }
         : {}),
     },
     turn.featuresOff,
   );
+}
+
+/** The recorded tool arrivals since the latest compact boundary, where the server declares tool changes. */
+function toolArrivalsFor(turn: TurnState): Pick<RequestSettings, "toolArrivals"> {
+  if (!offersToolChanges(capabilities(turn))) return {};
+  const arrivals = arrivalsFromEntries(turn.context.timeline.entries);
+  return arrivals.length > 0 ? { toolArrivals: arrivals } : {};
 }
 
 /**

@@ -6,11 +6,27 @@
  */
 import type { CompactionOutput } from "../compaction/index.js";
 import type { ModelLimits } from "../messages/index.js";
-import { assembleRequest, fromLastCompaction, latchRecord } from "../request/index.js";
+import { assembleRequest, fromLastCompaction, latchRecord, type RequestSettings } from "../request/index.js";
 import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
 import { pinsFromEntries } from "./query-context.js";
 import { settingsFor } from "./request-settings.js";
-import type { Assembled, Recover, TurnState } from "./turn-state.js";
+import { offersToolChanges, pendingArrivals, toolArrivalRecord } from "./tool-arrivals.js";
+import { type Assembled, capabilities, type Recover, type TurnState } from "./turn-state.js";
+
+/**
+ * Records the late tools not offered yet as arriving before the next message, so this request offers them
+ * (the model can call them now) and every later one keeps them at that index. Returns whether it recorded.
+ */
+function recordToolArrival(turn: TurnState, settings: RequestSettings, messagesSent: number): boolean {
+  const { context } = turn;
+  if (context.lateToolDefinitions === undefined || !offersToolChanges(capabilities(turn))) return false;
+  const late = context.lateToolDefinitions(context.timeline.entries);
+  if (late.length === 0) return false;
+  const pending = pendingArrivals(late, settings.tools, settings.toolArrivals ?? []);
+  if (pending.length === 0) return false;
+  turn.recorder.append(toolArrivalRecord(messagesSent, pending, context.sessionId, context.now()));
+  return true;
+}
 
 /**
  * Assembles the request, records new latches and pins; over the window, hands it to the recover stage
@@ -20,16 +36,24 @@ export function assembleStage(turn: TurnState, compaction: CompactionOutput, lim
   const { context, recorder } = turn;
   const { state, config } = context;
   const pins = pinsFromEntries(context.timeline.entries);
-  const settings = settingsFor(turn, compaction, state.model);
-  const assembled = assembleRequest({
-    messages: fromLastCompaction(compaction.messages),
-    settings,
-    latches: state.latches,
-    pins,
-    newCacheEdits: compaction.newCacheEdits,
-    relayBreakpoints: compaction.relayBreakpoints,
-    ...(state.normalizeMemo ? { memo: state.normalizeMemo } : {}),
-  });
+  const assemble = (settings: RequestSettings) =>
+    assembleRequest({
+      messages: fromLastCompaction(compaction.messages),
+      settings,
+      latches: state.latches,
+      pins,
+      newCacheEdits: compaction.newCacheEdits,
+      relayBreakpoints: compaction.relayBreakpoints,
+      ...(state.normalizeMemo ? { memo: state.normalizeMemo } : {}),
+    });
+  let settings = settingsFor(turn, compaction, state.model);
+  let assembled = assemble(settings);
+  // A late tool arrives before the next message: the count of normalized messages (tool-change ones aside).
+  const sent = assembled.request.body.messages.filter((message) => message.role !== "system").length;
+  if (recordToolArrival(turn, settings, sent)) {
+    settings = settingsFor(turn, compaction, state.model);
+    assembled = assemble(settings);
+  }
   if (assembled.latches.betas.length !== state.latches.betas.length) {
     state.latches = assembled.latches;
     recorder.append(latchRecord(state.latches, context.sessionId, context.now(), state.features));

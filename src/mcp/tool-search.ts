@@ -164,10 +164,31 @@ export function loadedToolNames(
       break;
     }
   }
+  if (boundary < 0) return new Set();
+  return foundToolNames(entries.slice(0, boundary));
+}
+
+/**
+ * Names of the deferred tools ToolSearch returned after the latest compact boundary: the ones that arrived
+ * since the tools block was last written (offered as tool changes where the server declares them).
+ */
+export function foundSinceBoundary(entries: readonly TimelineEntry[]): Set<string> {
+  let start = 0;
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index];
+    if (entry !== undefined && isMainCompactBoundary(entry)) {
+      start = index + 1;
+      break;
+    }
+  }
+  return foundToolNames(entries.slice(start));
+}
+
+/** Names in the definition lines of ToolSearch's successful results among `entries`. */
+function foundToolNames(entries: readonly TimelineEntry[]): Set<string> {
   const names = new Set<string>();
-  if (boundary < 0) return names;
   const searchIds = new Set<string>();
-  for (const entry of entries.slice(0, boundary)) {
+  for (const entry of entries) {
     if (entry.type === "assistant") {
       for (const block of entry.message.content)
         if (block.type === "tool_use" && block.name === TOOL_SEARCH_NAME) searchIds.add(block.id);

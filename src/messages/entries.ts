@@ -168,6 +168,26 @@ export interface CacheEditPinRecord {
   sessionId: string;
 }
 
+/** A tool definition as a tool-arrival record keeps it (the bytes the request sends inline). */
+export interface ArrivedToolDefinition {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+/**
+ * Tools that arrived mid-conversation and were offered in a tool-change system message before the normalized
+ * message at `beforeMessage` (counted from the latest compact boundary; docs/MCP.md). Kept with their
+ * definitions so a resume sends the same bytes even when the server's list has changed since.
+ */
+export interface ToolArrivalRecord {
+  type: "tool-arrival";
+  beforeMessage: number;
+  tools: ArrivedToolDefinition[];
+  timestamp: string;
+  sessionId: string;
+}
+
 /** What a side request (a one-shot forked request outside the turn's loop) was made for. */
 export const SIDE_REQUEST_PURPOSES = ["compact", "collapse", "session-memory"] as const;
 
@@ -213,6 +233,7 @@ export type TimelineRecord =
   | CollapseSnapshotRecord
   | LatchRecord
   | CacheEditPinRecord
+  | ToolArrivalRecord
   | SideRequestRecord
   | FeatureOffRecord
   | CustomTitleRecord;

@@ -113,6 +113,15 @@ const cacheEditPinSchema = z.object({
   block: cacheEditsBlock,
 });
 
+const toolArrivalSchema = z.object({
+  ...recordBase,
+  type: z.literal("tool-arrival"),
+  beforeMessage: z.number().int().nonnegative(),
+  tools: z.array(
+    z.object({ name: z.string().min(1), description: z.string(), input_schema: z.record(z.string(), z.unknown()) }),
+  ),
+});
+
 const sideRequestSchema = z.object({
   ...recordBase,
   type: z.literal("side-request"),
@@ -145,6 +154,7 @@ export const ENTRY_SCHEMAS: { readonly [Type in TimelineEntry["type"]]: z.ZodTyp
   "collapse-snapshot": collapseSnapshotSchema,
   latches: latchesSchema,
   "cache-edit-pin": cacheEditPinSchema,
+  "tool-arrival": toolArrivalSchema,
   "side-request": sideRequestSchema,
   "feature-off": featureOffSchema,
   "custom-title": customTitleSchema,

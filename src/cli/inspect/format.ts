@@ -22,6 +22,7 @@ const RECORD_WORDS: Readonly<Record<string, string>> = {
   latches: "beta-header states",
   progress: "tool progress lines",
   "cache-edit-pin": "cache-edit placements",
+  "tool-arrival": "mid-conversation tool arrivals",
   "collapse-snapshot": "staged collapse summaries",
   "synthetic assistant": "error replies made by the client (not billed)",
   "(not a record)": "lines that are not records",

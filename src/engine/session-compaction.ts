@@ -13,6 +13,7 @@ import {
   tokenCountWithEstimation,
 } from "../compaction/index.js";
 import { type HookRunner, hookContextEntries } from "../hooks/index.js";
+import { preCompactHooks } from "../loop/compaction-input.js";
 import {
   compactableToolNames,
   defaultRequestSettings,
@@ -23,7 +24,6 @@ import {
 import { restoreFileReader } from "../loop/restore-file.js";
 import { capabilitiesWithout } from "../loop/self-heal.js";
 import { SideRequestLog } from "../loop/side-requests.js";
-import { preCompactHooks } from "../loop/stage-compact.js";
 import type { TurnRecorder } from "../loop/turn-recorder.js";
 import { modelLimits, type TurnUsage } from "../messages/index.js";
 import type { Provider } from "../provider/index.js";

@@ -1,7 +1,9 @@
 /**
  * The query loop: one user turn as a sequence of named stages, repeated while a stage says to go again.
- * Each iteration compacts, assembles, streams, then decides (running tools on the way); a failed request
- * goes to the recovery stage instead. Stages record through the turn's recorder and yield the events.
+ * Each iteration compacts, assembles, streams, then decides (running tools on the way). Stages are peers:
+ * none calls another; each returns what happened and this file routes it, so a stage that finds the request
+ * cannot stand (over the window, failed, context full mid-answer) returns a `Recover` and the recover stage
+ * runs next. Stages record through the turn's recorder and yield the events.
  */
 import type { MessageEntry, ModelLimits } from "../messages/index.js";
 import { createUserEntry, modelLimits } from "../messages/index.js";
@@ -11,7 +13,7 @@ import type { QueryContext } from "./query-context.js";
 import { assembleStage } from "./stage-assemble.js";
 import { compactStage } from "./stage-compact.js";
 import { decideStage } from "./stage-decide.js";
-import { recoverFromFailure } from "./stage-recover.js";
+import { recoverStage } from "./stage-recover.js";
 import { streamStage } from "./stage-stream.js";
 import { type Decision, newTurnState, recordAnnouncements, stop, type TurnState, turnEnd } from "./turn-state.js";
 
@@ -70,12 +72,13 @@ async function* iteration(turn: TurnState): AsyncGenerator<EngineEvent, Decision
   turn.iterations++;
   const limits = withLearnedWindow(modelLimits(state.model, config.modelOverrides), state.learnedContextWindow);
   const compaction = yield* compactStage(turn, limits);
-  const assembled = yield* assembleStage(turn, compaction, limits);
-  if (assembled.type !== "assembled") return assembled;
+  const assembled = assembleStage(turn, compaction, limits);
+  if (assembled.type === "recover") return yield* recoverStage(turn, assembled, limits);
   const streamed = yield* streamStage(turn, assembled, limits);
-  if (streamed.type === "failed")
-    return yield* recoverFromFailure(turn, streamed.attempt, streamed.failure, assembled.request, limits);
-  return yield* decideStage(turn, streamed.attempt, limits);
+  if (streamed.type === "recover") return yield* recoverStage(turn, streamed, limits);
+  const decided = yield* decideStage(turn, streamed.attempt);
+  if (decided.type === "recover") return yield* recoverStage(turn, decided, limits);
+  return decided;
 }
 
 export * from "./query-context.js";

@@ -1,60 +1,17 @@
 /**
  * Stage 2 of an iteration: the request, a pure function of the projected view, settings, latches and
  * pins. Latches and pins it adds are recorded (so a resume assembles the same bytes), and a request the
- * estimate says is over the window is never uploaded: the overflow chain runs first, as for the server's
- * own overflow error.
+ * estimate says is over the window is never uploaded: it goes to the recover stage (the overflow chain), as
+ * for the server's own overflow error.
  */
 import type { CompactionOutput } from "../compaction/index.js";
-import type { ModelLimits, TimelineEntry } from "../messages/index.js";
-import type { AssembledRequest, ContextManagementEdit } from "../request/index.js";
-import {
-  assembleRequest,
-  compactEdit,
-  DEFAULT_SERVER_COMPACTION_SETTINGS,
-  fromLastCompaction,
-  latchRecord,
-  type RequestSettings,
-  withoutServerFeatures,
-} from "../request/index.js";
+import type { ModelLimits } from "../messages/index.js";
+import { assembleRequest, fromLastCompaction, latchRecord, type RequestSettings } from "../request/index.js";
 import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
-import type { EngineEvent } from "./events.js";
-import { defaultRequestSettings, pinsFromEntries } from "./query-context.js";
-import { overflowRecovery } from "./stage-recover.js";
-import { arrivalsFromEntries, offersToolChanges, pendingArrivals, toolArrivalRecord } from "./tool-arrivals.js";
-import { CONTINUE, capabilities, type Decision, stop, type TurnState } from "./turn-state.js";
-
-/** The request of this iteration, and what a request for another model (the fallback) is built from. */
-export interface Assembled {
-  type: "assembled";
-  request: AssembledRequest;
-  compaction: CompactionOutput;
-}
-
-/** The session defaults (what forked requests use before any request), with this pass's decisions. */
-export function settingsFor(turn: TurnState, compaction: CompactionOutput, model: string): RequestSettings {
-  const { config, toolDefinitions } = turn.context;
-  return withoutServerFeatures(
-    {
-      ...defaultRequestSettings(config, model, toolDefinitions, capabilities(turn)),
-      ...(turn.maxTokens.override !== undefined ? { maxTokens: turn.maxTokens.override } : {}),
-      snipTags: compaction.snipTags,
-      cacheEditing: compaction.cacheEditing,
-      ...contextManagementFor(turn, compaction),
-      ...toolArrivalsFor(turn),
-      ...(capabilities(turn).cacheDiagnostics
-        ? { diagnostics: { previousMessageId: lastResponseId(turn.context.timeline.entries) } }
-        : {}),
-    },
-    turn.featuresOff,
-  );
-}
-
-/** The recorded tool arrivals since the latest compact boundary, where the server declares tool changes. */
-function toolArrivalsFor(turn: TurnState): Pick<RequestSettings, "toolArrivals"> {
-  if (!offersToolChanges(capabilities(turn))) return {};
-  const arrivals = arrivalsFromEntries(turn.context.timeline.entries);
-  return arrivals.length > 0 ? { toolArrivals: arrivals } : {};
-}
+import { pinsFromEntries } from "./query-context.js";
+import { settingsFor } from "./request-settings.js";
+import { offersToolChanges, pendingArrivals, toolArrivalRecord } from "./tool-arrivals.js";
+import { type Assembled, capabilities, type Recover, type TurnState } from "./turn-state.js";
 
 /**
  * Records the late tools not offered yet as arriving before the next message, so this request offers them
@@ -72,42 +29,10 @@ function recordToolArrival(turn: TurnState, settings: RequestSettings, messagesS
 }
 
 /**
- * The tiers' context-management edits, with the compact_20260112 edit last where the server declares server-side
- * compaction (docs/API-SURFACE.md). The edit is the same on every request, so the body's bytes stay turn N's.
+ * Assembles the request, records new latches and pins; over the window, hands it to the recover stage
+ * instead. The one stage that is not a generator: it yields no events (its records are not shown).
  */
-function contextManagementFor(
-  turn: TurnState,
-  compaction: CompactionOutput,
-): Pick<RequestSettings, "contextManagement"> {
-  const edits: ContextManagementEdit[] = [...(compaction.contextManagement?.edits ?? [])];
-  const declared = capabilities(turn);
-  // The edit needs its beta header: a server that takes no betas cannot be asked for it.
-  if (declared.serverCompaction === true && declared.betas !== false)
-    edits.push(compactEdit({ ...DEFAULT_SERVER_COMPACTION_SETTINGS, ...turn.context.config.serverCompaction }));
-  return edits.length > 0 ? { contextManagement: { edits } } : {};
-}
-
-/**
- * The id of the last response the server sent in this conversation (`null`: none yet), read from the timeline
- * so that the request stays a pure function of it and a resume names the same message (docs/API-SURFACE.md).
- * Synthetic and virtual assistant entries are the client's own and never had a server id.
- */
-export function lastResponseId(entries: readonly TimelineEntry[]): string | null {
-  for (let index = entries.length - 1; index >= 0; index--) {
-    const entry = entries[index]!;
-    if (entry.type !== "assistant" || entry.isApiErrorMessage || entry.isVirtual) continue;
-    if (entry.message.id.startsWith("msg_synthetic_")) continue;
-    return entry.message.id;
-  }
-  return null;
-}
-
-/** Assembles the request, records new latches and pins; over the window, recovers or stops instead. */
-export async function* assembleStage(
-  turn: TurnState,
-  compaction: CompactionOutput,
-  limits: ModelLimits,
-): AsyncGenerator<EngineEvent, Assembled | Decision> {
+export function assembleStage(turn: TurnState, compaction: CompactionOutput, limits: ModelLimits): Assembled | Recover {
   const { context, recorder } = turn;
   const { state, config } = context;
   const pins = pinsFromEntries(context.timeline.entries);
@@ -166,19 +91,5 @@ export async function* assembleStage(
     estimate.tokens,
   );
   if (!blocked) return { type: "assembled", request: assembled.request, compaction };
-  const surfaced = yield* overflowRecovery(turn, limits, estimatedOverflow(estimate), false);
-  if (surfaced === undefined) return CONTINUE;
-  yield recorder.notice("error", blocked);
-  return stop("blocking_limit", blocked);
-}
-
-/** The same pass's request for `model` (the fallback): same view, latches and recorded pins. */
-export function requestFor(turn: TurnState, compaction: CompactionOutput, model: string): AssembledRequest {
-  const { state, timeline } = turn.context;
-  return assembleRequest({
-    messages: fromLastCompaction(compaction.messages),
-    settings: settingsFor(turn, compaction, model),
-    latches: state.latches,
-    pins: pinsFromEntries(timeline.entries),
-  }).request;
+  return { type: "recover", cause: "over_window", overflow: estimatedOverflow(estimate), blocked };
 }

@@ -3,70 +3,14 @@
  * records them, resets the latches after a compaction and tells the cache detector which drop to expect.
  */
 import { type CompactionInput, type CompactionOutput, runCompactionTiers } from "../compaction/index.js";
-import { type HookRunner, hookContextEntries } from "../hooks/index.js";
+import { hookContextEntries } from "../hooks/index.js";
 import { attachmentExtra, loadedMemory, MEMORY_ATTACHMENT_TYPE, memoryToReattach } from "../memory/index.js";
-import { createAttachmentEntry, estimateTextTokens, type ModelLimits } from "../messages/index.js";
+import { createAttachmentEntry, type ModelLimits } from "../messages/index.js";
 import { emptyLatches, fromLastCompaction } from "../request/index.js";
+import { compactionInput } from "./compaction-input.js";
 import type { EngineEvent } from "./events.js";
 import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
-import { compactableToolNames } from "./query-context.js";
-import { capabilities, forkParent, recordSideRequests, type TurnState } from "./turn-state.js";
-
-/**
- * What the tiers (and the overflow recovery chain) run on, taken now: the timeline as it stands, the model
- * in use, a fork for the tiers that call a model. Built afresh for every use, so a recovery after the
- * stream sees the entries the stream added.
- */
-export function compactionInput(turn: TurnState, limits: ModelLimits): CompactionInput {
-  const { context } = turn;
-  const { config, state, timeline } = context;
-  return {
-    entries: timeline.entries,
-    now: context.now(),
-    settings: config.compaction,
-    capabilities: capabilities(turn),
-    model: state.model,
-    contextWindow: limits.contextWindow,
-    sessionId: context.sessionId,
-    parentUuid: timeline.lastMessage?.uuid ?? null,
-    compactableTools: compactableToolNames(context.tools),
-    toolNames: [...context.tools.keys()],
-    ...(context.forkFactory ? { fork: context.forkFactory(forkParent(turn)) } : {}),
-    ...(context.autoCompact ? { autoCompact: context.autoCompact } : {}),
-    ...(turn.restoreFile ? { restoreFile: turn.restoreFile } : {}),
-    cacheTtl: config.cacheTtl ?? "5m",
-    ...(context.memory !== undefined ? { reservedAttachmentTokens: memoryTokens(timeline.entries) } : {}),
-    ...(context.hooks?.has("PreCompact") === true
-      ? { beforeCompact: preCompactHooks(context.hooks, turn.hookNotices, context.signal) }
-      : {}),
-  };
-}
-
-/**
- * PreCompact hooks as compaction's `beforeCompact`: run with the trigger and the person's instructions; what
- * they print (stdout, or `additionalContext`) joins the summary instructions. Notices wait in `notices`.
- */
-export function preCompactHooks(
-  hooks: HookRunner,
-  notices: string[],
-  signal?: AbortSignal,
-): NonNullable<CompactionInput["beforeCompact"]> {
-  return async (trigger, instructions) => {
-    const outcome = await hooks.run(
-      "PreCompact",
-      { trigger, custom_instructions: instructions ?? "" },
-      trigger,
-      signal,
-    );
-    notices.push(...outcome.notices);
-    return outcome.context.length > 0 ? outcome.context.join("\n\n") : undefined;
-  };
-}
-
-/** What the session's memory files take when re-attached after a compaction (reattachMemory below). */
-function memoryTokens(entries: CompactionInput["entries"]): number {
-  return loadedMemory(entries).reduce((sum, memory) => sum + estimateTextTokens(memory.content), 0);
-}
+import { capabilities, recordSideRequests, type TurnState } from "./turn-state.js";
 
 /** Runs the tiers and records what they produced; yields the records a person should see. */
 export async function* compactStage(

@@ -1,23 +1,29 @@
 /**
- * The last stage of an iteration: what the stop reason means. A full context window recovers; a
+ * The last stage of an iteration: what the stop reason means. A full context window goes to the recover stage; a
  * max_tokens stop escalates the output cap once, then appends continuation prompts, then surfaces; tool
  * results are recorded and the loop goes again; a refusal ends the turn with a notice; else it is done.
  */
-import { createUserEntry, type ModelLimits } from "../messages/index.js";
+import { createUserEntry } from "../messages/index.js";
 import type { EngineEvent } from "./events.js";
 import { CONTINUATION_PROMPT, decideMaxTokens } from "./recovery.js";
-import { recoverContextWindow } from "./stage-recover.js";
-import { type AttemptState, answerCutTools, collectResults, supersede } from "./stage-tools.js";
 import { REFUSAL_MESSAGE } from "./stop-reasons.js";
-import { CONTINUE, type Decision, stop, type TurnState } from "./turn-state.js";
+import { answerCutTools, collectResults } from "./tool-results.js";
+import {
+  type AttemptState,
+  CONTINUE,
+  type Decision,
+  type Recover,
+  stop,
+  supersede,
+  type TurnState,
+} from "./turn-state.js";
 
 export async function* decideStage(
   turn: TurnState,
   attempt: AttemptState,
-  limits: ModelLimits,
-): AsyncGenerator<EngineEvent, Decision> {
+): AsyncGenerator<EngineEvent, Decision | Recover> {
   const { stopReason, executor, toolOwners } = attempt;
-  if (stopReason === "model_context_window_exceeded") return yield* recoverContextWindow(turn, attempt, limits);
+  if (stopReason === "model_context_window_exceeded") return { type: "recover", cause: "context_window", attempt };
   // A tool_use cut by max_tokens never runs; other unparsable inputs run as `{}` and the tool says why.
   const cutTools = stopReason === "max_tokens" ? attempt.heldTools : [];
   if (stopReason !== "max_tokens") for (const block of attempt.heldTools) executor.add(block);

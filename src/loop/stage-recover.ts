@@ -1,12 +1,13 @@
 /**
- * The recovery stages: what the loop does when a request failed or would not fit. Each ends with a
- * decision; a recovery that goes round again has recorded why (so a resume agrees), and each runs at most
- * once per turn, so the loop always ends.
+ * The recover stage: what the loop does when a request failed or would not fit, routed here by query.ts
+ * from whichever stage found it (a `Recover`). It ends with a decision; a recovery that goes round again has
+ * recorded why (so a resume agrees), and each runs at most once per turn, so the loop always ends.
  */
 import { createApiErrorEntry, type ModelLimits } from "../messages/index.js";
 import type { ProviderError } from "../provider/index.js";
 import type { AssembledRequest } from "../request/index.js";
 import { emptyLatches, featureOffRecord } from "../request/index.js";
+import { compactionInput } from "./compaction-input.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import {
   isMediaError,
@@ -16,10 +17,38 @@ import {
   syntheticErrorText,
 } from "./recovery.js";
 import { decideSelfHeal } from "./self-heal.js";
-import { compactionInput } from "./stage-compact.js";
-import { type AttemptState, recordInterruption, supersede } from "./stage-tools.js";
 import { contextWindowExceeded } from "./stop-reasons.js";
-import { CONTINUE, type Decision, recordSideRequests, stop, type TurnState } from "./turn-state.js";
+import { recordInterruption } from "./tool-results.js";
+import {
+  type AttemptState,
+  CONTINUE,
+  type Decision,
+  type Recover,
+  recordSideRequests,
+  stop,
+  supersede,
+  type TurnState,
+} from "./turn-state.js";
+
+/** Routes a `Recover` to the recovery for its cause. */
+export async function* recoverStage(
+  turn: TurnState,
+  recover: Recover,
+  limits: ModelLimits,
+): AsyncGenerator<EngineEvent, Decision> {
+  switch (recover.cause) {
+    case "failed":
+      return yield* recoverFromFailure(turn, recover.attempt, recover.failure, recover.request, limits);
+    case "context_window":
+      return yield* recoverContextWindow(turn, recover.attempt, limits);
+    case "over_window":
+      return yield* recoverOverWindow(turn, recover.overflow, recover.blocked, limits);
+    default: {
+      const unhandled: never = recover;
+      throw new Error(`unhandled recovery: ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
 
 /** Records a recovery step's entries and expects the cache drop its retry causes. */
 async function* applyRecovery(
@@ -40,7 +69,7 @@ async function* applyRecovery(
  * undefined when it made room (the loop goes again), else the message saying why it could not.
  * `billNow`: record the side requests the chain made right away (else the next compaction pass does).
  */
-export async function* overflowRecovery(
+async function* overflowRecovery(
   turn: TurnState,
   limits: ModelLimits,
   error: ProviderError,
@@ -60,8 +89,24 @@ export async function* overflowRecovery(
   return undefined;
 }
 
+/**
+ * A request the estimate says is over the window (never sent): the overflow chain makes room, else the
+ * turn stops with the blocking-limit message.
+ */
+async function* recoverOverWindow(
+  turn: TurnState,
+  overflow: ProviderError,
+  blocked: string,
+  limits: ModelLimits,
+): AsyncGenerator<EngineEvent, Decision> {
+  const surfaced = yield* overflowRecovery(turn, limits, overflow, false);
+  if (surfaced === undefined) return CONTINUE;
+  yield turn.recorder.notice("error", blocked);
+  return stop("blocking_limit", blocked);
+}
+
 /** The context filled up mid-answer: the answer is dropped and the overflow chain makes room, as for a 400. */
-export async function* recoverContextWindow(
+async function* recoverContextWindow(
   turn: TurnState,
   attempt: AttemptState,
   limits: ModelLimits,
@@ -79,7 +124,7 @@ export async function* recoverContextWindow(
  * a refused feature is switched off and the turn goes again; media the server refused is stripped once;
  * an overflow runs the recovery chain; anything else ends the turn with the error.
  */
-export async function* recoverFromFailure(
+async function* recoverFromFailure(
   turn: TurnState,
   attempt: AttemptState,
   failure: ProviderError,

@@ -2,7 +2,8 @@
  * Stage 3 of an iteration: send the request and record the answer as it streams. The provider's neutral
  * events pass on to the caller; each finished block becomes an assistant entry (tools start as their blocks
  * end); a retry supersedes what the failed attempt recorded; a fallback switches the session's model; the
- * usage and the cache check count once the stream has ended cleanly.
+ * usage and the cache check count once the stream has ended cleanly. A request that failed for good goes to
+ * the recover stage.
  */
 import type { AssistantEntry, ModelLimits } from "../messages/index.js";
 import { addResponseUsage } from "../messages/index.js";
@@ -10,9 +11,17 @@ import type { ProviderEvent, StreamOptions } from "../provider/index.js";
 import { ProviderError } from "../provider/index.js";
 import { AssistantEntries } from "./assistant-entries.js";
 import type { EngineEvent } from "./events.js";
-import { type Assembled, requestFor } from "./stage-assemble.js";
-import { type AttemptState, newAttempt, restartAttempt } from "./stage-tools.js";
-import { recordAnnouncements, type TurnState } from "./turn-state.js";
+import { requestFor } from "./request-settings.js";
+import {
+  type Assembled,
+  type AttemptState,
+  newAttempt,
+  type Recover,
+  recordAnnouncements,
+  restartAttempt,
+  type Streamed,
+  type TurnState,
+} from "./turn-state.js";
 
 /** Records one assistant entry of this attempt and returns its event. */
 function recordEntry(turn: TurnState, attempt: AttemptState, entry: AssistantEntry): EngineEvent {
@@ -50,16 +59,12 @@ function* applyMessageEnd(
   if (cacheBreak && detector) yield turn.recorder.notice("warning", detector.describe(cacheBreak));
 }
 
-/** How the stream ended: a complete response, or a failure the provider's retries could not mend. */
-export type Streamed =
-  | { type: "streamed"; attempt: AttemptState }
-  | { type: "failed"; attempt: AttemptState; failure: ProviderError };
-
+/** How the stream ended: a complete response, or a failure the provider's retries could not mend (to recover). */
 export async function* streamStage(
   turn: TurnState,
   assembled: Assembled,
   limits: ModelLimits,
-): AsyncGenerator<EngineEvent, Streamed> {
+): AsyncGenerator<EngineEvent, Streamed | Recover> {
   const { context, recorder } = turn;
   const { state } = context;
   // Fingerprint, then make sure the transcript holds everything before the model is called.
@@ -113,7 +118,7 @@ export async function* streamStage(
     for (const item of attempt.channel.drain()) if (item.type !== "_result") yield item;
   } catch (error) {
     const failure = error instanceof ProviderError ? error : new ProviderError("connection", String(error));
-    return { type: "failed", attempt, failure };
+    return { type: "recover", cause: "failed", attempt, failure, request: assembled.request };
   }
   if (attempt.text) turn.lastText = attempt.text;
   return { type: "streamed", attempt };

@@ -1,24 +1,58 @@
 /**
- * What one user turn carries from stage to stage: the session's context, the turn's recorder and the
- * counters the recovery paths consult (each recovery runs at most once per turn), and the decision type
- * every stage ends with.
+ * What one user turn carries from stage to stage: the session's context, the turn's recorder, the
+ * counters the recovery paths consult (each recovery runs at most once per turn), what one model request's
+ * attempt accumulates, and what each stage returns to query.ts, which routes (docs/ARCHITECTURE.md "One turn").
  */
 
-import { emptyUsage, type TurnUsage } from "../messages/index.js";
-import type { ProviderCapabilities } from "../provider/index.js";
-import { latchRecord, type ServerFeature } from "../request/index.js";
+import type { CompactionOutput } from "../compaction/index.js";
+import {
+  type AssistantEntry,
+  createProgressEntry,
+  emptyUsage,
+  type ToolUseBlock,
+  type TurnUsage,
+} from "../messages/index.js";
+import type { ProviderCapabilities, ProviderError } from "../provider/index.js";
+import { type AssembledRequest, latchRecord, type ServerFeature } from "../request/index.js";
+import { Channel } from "./channel.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import { defaultRequestSettings, type ForkParent, pinsFromEntries, type QueryContext } from "./query-context.js";
 import { type MaxTokensState, newPromptTooLongRecovery, type PromptTooLongRecovery } from "./recovery.js";
 import { restoreFileReader } from "./restore-file.js";
 import { capabilitiesWithout } from "./self-heal.js";
 import { SideRequestLog } from "./side-requests.js";
+import { type ExecutedCall, ToolExecutor } from "./tool-executor.js";
 import { TurnRecorder } from "./turn-recorder.js";
 
 /** How a stage ends the iteration: go round again, or end the turn for `reason`. */
 export type Decision = { type: "continue" } | { type: "stop"; reason: TerminalReason; error?: string };
 
 export const CONTINUE: Decision = { type: "continue" };
+
+/** What the assemble stage hands on: the request of this iteration, and the view a fallback request is built from. */
+export interface Assembled {
+  type: "assembled";
+  request: AssembledRequest;
+  compaction: CompactionOutput;
+}
+
+/** What the stream stage hands on: a complete response, to the decide stage. */
+export interface Streamed {
+  type: "streamed";
+  attempt: AttemptState;
+}
+
+/**
+ * A stage found the request cannot stand as it is; query.ts hands this to the recover stage:
+ * - `failed`: the request failed for good (the provider's retries are spent);
+ * - `context_window`: the context filled up mid-answer (stop reason `model_context_window_exceeded`);
+ * - `over_window`: the estimate says the request is over the window, so it was never sent; `blocked` is the
+ *   message the turn stops with when the overflow chain cannot make room.
+ */
+export type Recover =
+  | { type: "recover"; cause: "failed"; attempt: AttemptState; failure: ProviderError; request: AssembledRequest }
+  | { type: "recover"; cause: "context_window"; attempt: AttemptState }
+  | { type: "recover"; cause: "over_window"; overflow: ProviderError; blocked: string };
 
 /** Ends the turn for `reason`, with the message the caller shows (default none). */
 export function stop(reason: TerminalReason, error?: string): Decision {
@@ -60,6 +94,76 @@ export function newTurnState(context: QueryContext): TurnState {
     lastText: "",
     hookNotices: [],
   };
+}
+
+/** Events that tool callbacks push while the loop is busy elsewhere, plus the executor's results. */
+export type LoopItem = EngineEvent | ({ type: "_result"; block: ToolUseBlock } & ExecutedCall);
+
+/** What one model request has produced so far; a retry starts a fresh attempt (same channel). */
+export interface AttemptState {
+  readonly channel: Channel<LoopItem>;
+  executor: ToolExecutor;
+  /** The assistant entries this attempt recorded, in order. */
+  entries: AssistantEntry[];
+  /** The recorded tool_use entries by tool_use id (a result answers its owner). */
+  readonly toolOwners: Map<string, AssistantEntry>;
+  stopReason: string | null;
+  /** Text of this attempt's text blocks. */
+  text: string;
+  /** tool_use blocks whose input did not parse: they wait for the stop reason. */
+  heldTools: ToolUseBlock[];
+}
+
+export function newAttempt(turn: TurnState): AttemptState {
+  const channel = new Channel<LoopItem>();
+  return {
+    channel,
+    executor: newExecutor(turn, channel),
+    entries: [],
+    toolOwners: new Map(),
+    stopReason: null,
+    text: "",
+    heldTools: [],
+  };
+}
+
+/** Forgets a superseded attempt's blocks and cancels its tools; the next attempt starts over. */
+export function restartAttempt(turn: TurnState, attempt: AttemptState): void {
+  attempt.executor.discard();
+  attempt.executor = newExecutor(turn, attempt.channel);
+  attempt.entries = [];
+  attempt.toolOwners.clear();
+  attempt.text = "";
+  attempt.heldTools = [];
+}
+
+function newExecutor(turn: TurnState, channel: Channel<LoopItem>): ToolExecutor {
+  const { context, recorder } = turn;
+  return new ToolExecutor({
+    tools: context.tools,
+    policy: context.policy,
+    ...(context.toolRuntime ? { runtime: context.toolRuntime } : {}),
+    cwd: context.cwd,
+    additionalDirectories: context.additionalDirectories,
+    signal: context.signal,
+    ...(context.hooks ? { hooks: context.hooks } : {}),
+    session: {
+      sessionId: context.sessionId,
+      entries: () => context.timeline.entries,
+      append: (entry) => recorder.append(entry),
+    },
+    onStart: (block) => channel.push({ type: "tool_start", block }),
+    onProgress: (toolUseId, message) => {
+      recorder.append(createProgressEntry(recorder.context(), toolUseId, message));
+      channel.push({ type: "tool_progress", toolUseId, message });
+    },
+  });
+}
+
+/** Records that `entries` were replaced (a `stream_superseded` entry), when there are any. */
+export function supersede(turn: TurnState, entries: readonly AssistantEntry[], why: string): void {
+  if (entries.length === 0) return;
+  turn.recorder.system("stream_superseded", why, { supersededUuids: entries.map((entry) => entry.uuid) });
 }
 
 /** What the server accepts: the provider's capabilities minus what it refused this session. */

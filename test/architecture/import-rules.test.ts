@@ -100,6 +100,18 @@ function pastIndex(edges: readonly ImportEdge[], hasIndex: (folder: string) => b
     .map((edge) => `${edge.file} -> ${edge.target}`);
 }
 
+/** A file of the loop's stages: `loop/stage-*.ts` (or the `.js` an import names). */
+function isStageFile(path: string): boolean {
+  return dirname(path) === "loop" && /^stage-[^/\\]+\.(ts|js)$/.test(path.slice("loop".length + 1));
+}
+
+/** Imports from one loop stage file into another, as "file -> target". */
+function stageToStage(edges: readonly ImportEdge[]): string[] {
+  return edges
+    .filter((edge) => isStageFile(edge.file) && isStageFile(edge.target))
+    .map((edge) => `${edge.file} -> ${edge.target}`);
+}
+
 describe("import rules", () => {
   it("sees the imports it checks (compaction imports messages/, request/ imports messages/)", () => {
     expect(EDGES.length).toBeGreaterThan(100);
@@ -162,6 +174,25 @@ describe("import rules", () => {
       `${join("cli", "a.ts")} -> ${join("messages", "usage.js")}`,
     ]);
     expect(pastIndex(EDGES, (folder) => existsSync(join(SRC, folder, "index.ts")))).toEqual([]);
+  });
+
+  // Guards: the loop's stages are peers (docs/ARCHITECTURE.md "One turn"): a stage returns what happened and
+  // loop/query.ts routes it, so no stage file calls into another. Mutation caught: importing
+  // `./stage-recover.js` into loop/stage-assemble.ts again (its over-window path calling the overflow chain).
+  it("no loop/stage-*.ts imports another loop/stage-*.ts; query.ts routes between them", () => {
+    const synthetic = [
+      { file: join("loop", "stage-a.ts"), target: join("loop", "stage-b.js") },
+      { file: join("loop", "stage-a.ts"), target: join("loop", "turn-state.js") },
+      { file: join("loop", "query.ts"), target: join("loop", "stage-b.js") },
+      { file: join("compaction", "collapse", "stage-collapses.ts"), target: join("loop", "stage-b.js") },
+    ];
+    expect(stageToStage(synthetic)).toEqual([`${join("loop", "stage-a.ts")} -> ${join("loop", "stage-b.js")}`]);
+    expect(stageToStage(EDGES)).toEqual([]);
+    // The rule sees the stages it checks: query.ts imports all five.
+    const routed = EDGES.filter((edge) => edge.file === join("loop", "query.ts") && isStageFile(edge.target));
+    expect(routed.map((edge) => edge.target).sort()).toEqual(
+      ["assemble", "compact", "decide", "recover", "stream"].map((name) => join("loop", `stage-${name}.js`)),
+    );
   });
 
   // Guards: the public entry names what it exports, so a new export is a decision. Mutation caught: writing

@@ -1,95 +1,22 @@
 /**
- * The tool stage: tools start as their blocks finish streaming (the executor), and their results are
- * recorded in block order, each answering a recorded tool_use. Also what one model request's attempt
- * accumulates, since a retried attempt starts its tools over.
+ * Tool results, recorded in block order, each answering a recorded tool_use: the results the executor
+ * produced, the answers for tools cut by max_tokens, and those for an interruption. Not a stage: the
+ * decide and recover stages call it (tools start as their blocks stream, through the attempt's executor in
+ * turn-state.ts).
  */
 
 import { hookContextEntries } from "../hooks/index.js";
 import { attachmentExtra, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
 import {
-  type AssistantEntry,
   createAttachmentEntry,
-  createProgressEntry,
   createToolResultEntry,
   createUserEntry,
   type ToolUseBlock,
   toolResultBlock,
 } from "../messages/index.js";
-import { Channel } from "./channel.js";
 import type { EngineEvent } from "./events.js";
 import { CUT_TOOL_USE_RESULT } from "./stop-reasons.js";
-import { type ExecutedCall, ToolExecutor } from "./tool-executor.js";
-import type { TurnState } from "./turn-state.js";
-
-/** Events that tool callbacks push while the loop is busy elsewhere, plus the executor's results. */
-export type LoopItem = EngineEvent | ({ type: "_result"; block: ToolUseBlock } & ExecutedCall);
-
-/** What one model request has produced so far; a retry starts a fresh attempt (same channel). */
-export interface AttemptState {
-  readonly channel: Channel<LoopItem>;
-  executor: ToolExecutor;
-  /** The assistant entries this attempt recorded, in order. */
-  entries: AssistantEntry[];
-  /** The recorded tool_use entries by tool_use id (a result answers its owner). */
-  readonly toolOwners: Map<string, AssistantEntry>;
-  stopReason: string | null;
-  /** Text of this attempt's text blocks. */
-  text: string;
-  /** tool_use blocks whose input did not parse: they wait for the stop reason. */
-  heldTools: ToolUseBlock[];
-}
-
-export function newAttempt(turn: TurnState): AttemptState {
-  const channel = new Channel<LoopItem>();
-  return {
-    channel,
-    executor: newExecutor(turn, channel),
-    entries: [],
-    toolOwners: new Map(),
-    stopReason: null,
-    text: "",
-    heldTools: [],
-  };
-}
-
-/** Forgets a superseded attempt's blocks and cancels its tools; the next attempt starts over. */
-export function restartAttempt(turn: TurnState, attempt: AttemptState): void {
-  attempt.executor.discard();
-  attempt.executor = newExecutor(turn, attempt.channel);
-  attempt.entries = [];
-  attempt.toolOwners.clear();
-  attempt.text = "";
-  attempt.heldTools = [];
-}
-
-function newExecutor(turn: TurnState, channel: Channel<LoopItem>): ToolExecutor {
-  const { context, recorder } = turn;
-  return new ToolExecutor({
-    tools: context.tools,
-    policy: context.policy,
-    ...(context.toolRuntime ? { runtime: context.toolRuntime } : {}),
-    cwd: context.cwd,
-    additionalDirectories: context.additionalDirectories,
-    signal: context.signal,
-    ...(context.hooks ? { hooks: context.hooks } : {}),
-    session: {
-      sessionId: context.sessionId,
-      entries: () => context.timeline.entries,
-      append: (entry) => recorder.append(entry),
-    },
-    onStart: (block) => channel.push({ type: "tool_start", block }),
-    onProgress: (toolUseId, message) => {
-      recorder.append(createProgressEntry(recorder.context(), toolUseId, message));
-      channel.push({ type: "tool_progress", toolUseId, message });
-    },
-  });
-}
-
-/** Records that `entries` were replaced (a `stream_superseded` entry), when there are any. */
-export function supersede(turn: TurnState, entries: readonly AssistantEntry[], why: string): void {
-  if (entries.length === 0) return;
-  turn.recorder.system("stream_superseded", why, { supersededUuids: entries.map((entry) => entry.uuid) });
-}
+import type { AttemptState, TurnState } from "./turn-state.js";
 
 /** Waits for every added tool and records its result, in block order; progress flows out meanwhile. */
 export async function* collectResults(turn: TurnState, attempt: AttemptState): AsyncGenerator<EngineEvent> {

@@ -26,6 +26,7 @@ import { QueryEngine } from "../src/engine/query-engine.js";
 import { DEFAULT_MODEL } from "../src/messages/index.js";
 import { AnthropicProvider } from "../src/provider/index.js";
 import { sessionCost } from "./lib/cost.js";
+import { pool } from "./lib/pool.js";
 import {
   type PressureShape,
   pressureNewTokens,
@@ -207,19 +208,6 @@ function runInChild(config: Config, cell: Cell): Promise<Result> {
       else reject(new Error(`${config.name} at ${cell.window}: child exited ${code}: ${stderr.trim().slice(-2000)}`));
     });
   });
-}
-
-async function pool<T>(tasks: ReadonlyArray<() => Promise<T>>, jobs: number): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < tasks.length) {
-      const index = next++;
-      results[index] = await tasks[index]!();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, tasks.length)) }, worker));
-  return results;
 }
 
 const { values } = parseArgs({

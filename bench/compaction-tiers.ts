@@ -41,6 +41,7 @@ import {
   longSessionSteps,
   writeLongSessionFiles,
 } from "./lib/long-session.js";
+import { pool } from "./lib/pool.js";
 import { writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
 import { renderMarkdownTable } from "./lib/table.js";
@@ -276,20 +277,6 @@ function runInChild(config: Config, window: number): Promise<Result> {
       else reject(new Error(`${config.name} at ${window}: child exited ${code}: ${stderr.trim().slice(-2000)}`));
     });
   });
-}
-
-/** Runs `tasks` with at most `jobs` in flight; results in the tasks' order. */
-async function pool<T>(tasks: ReadonlyArray<() => Promise<T>>, jobs: number): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < tasks.length) {
-      const index = next++;
-      results[index] = await tasks[index]!();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(jobs, tasks.length)) }, worker));
-  return results;
 }
 
 const { values } = parseArgs({

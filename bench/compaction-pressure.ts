@@ -1,20 +1,3 @@
-/**
- * Compaction under pressure (issue 28): a grid of windows × tool-result sizes on the closed-loop scripted
- * model, on the public path (no cache editing; the emulator answers 400 "prompt is too long" above the
- * window). Each cell is a read-heavy session of bench/lib/pressure-session.ts (results of ≈1 %, 3 % or 8 % of
- * the window, each between ¼ and 1¾ of that; reads adding up to several windows, so it must compact several
- * times; answers that need facts read tasks earlier). Per cell and configuration: finished, summaries,
- * compactions against the bound ⌈new tokens ÷ (½ threshold)⌉ + 1, re-reads, facts lost, peak context, the
- * largest context right after a compaction against its target, cost, and the ratio to autocompact only and
- * (where it finishes) tiers off. Every figure comes from the emulator's request log or the engine's records.
- *
- * Each (cell, configuration) runs in a child process, `--jobs` at a time, like bench/compaction-tiers.ts.
- *
- *   node --import tsx bench/compaction-pressure.ts [--quick] [--windows 16000,…] [--shares 1,3,8]
- *     [--configs "defaults|autocompact only|tiers off"] [--jobs N] [--no-readme]
- *   --repro: the issue's three sessions (40K with 1–7K results, 120K with 3–20K, 400K with 10–70K).
- */
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +9,7 @@ import { QueryEngine } from "../src/engine/query-engine.js";
 import { DEFAULT_MODEL } from "../src/messages/index.js";
 import { AnthropicProvider } from "../src/provider/index.js";
 import { sessionCost } from "./lib/cost.js";
-import { pool } from "./lib/pool.js";
+import { CHILD_RESULT_PREFIX, pool, runChild } from "./lib/pool.js";
 import {
   type PressureShape,
   pressureNewTokens,
@@ -186,28 +169,12 @@ async function run(config: Config, cell: Cell): Promise<Result> {
   };
 }
 
-const CHILD_RESULT_PREFIX = "CHILD_RESULT ";
-
 function runInChild(config: Config, cell: Cell): Promise<Result> {
-  const script = fileURLToPath(import.meta.url);
-  const args = [...process.execArgv, script, "--child", JSON.stringify({ config: config.name, cell })];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const line = stdout.split("\n").find((text) => text.startsWith(CHILD_RESULT_PREFIX));
-      if (code === 0 && line !== undefined) resolve(JSON.parse(line.slice(CHILD_RESULT_PREFIX.length)) as Result);
-      else reject(new Error(`${config.name} at ${cell.window}: child exited ${code}: ${stderr.trim().slice(-2000)}`));
-    });
-  });
+  return runChild<Result>(
+    fileURLToPath(import.meta.url),
+    ["--child", JSON.stringify({ config: config.name, cell })],
+    `${config.name} at ${cell.window}`,
+  );
 }
 
 const { values } = parseArgs({

@@ -1,26 +1,3 @@
-/**
- * Compaction tiers benchmark on the closed-loop scripted model: the long session of bench/lib/long-session.ts
- * (20 prompts, 220 steps: reads of large modules, an Edit that needs the line it replaces, an answer that
- * needs a fact from the first task) at a 200K and a 1M window, per configuration. Every figure is from the
- * emulator's request log: total cost (input at cache prices + output at 5×, over every request — main,
- * re-reads, summaries, collapse, session memory), re-reads, and facts lost. Runs on the public path by
- * default (no cache editing, either side); the cache-editing figure is printed beside it, labelled.
- * Prints numbers; never passes or fails.
- *
- * Each (window, configuration) runs in its own child process, `--jobs` at a time (default: the machine's
- * available parallelism): one run is a single-threaded loop of multi-megabyte requests through the SDK and
- * the emulator over loopback HTTP (at a 1M window, ~1 GB of request bodies per configuration), so the runs
- * are independent and the cores are the limit. Rows print in CONFIGS order once a window's runs are done.
- *
- *   node --import tsx bench/compaction-tiers.ts [--windows 200000,1000000] [--tasks 20] [--jobs N]
- *     [--configs "name|name" | --all]   (default: the published rows; --all adds the experiments)
- *     [--no-write]                      (a run of the default shape and windows rewrites its section of
- *                                        bench/README.md; a partial run never does)
- *
- * The cost floor is computed here from the logged requests of the run that clears nothing (tiers off at the
- * 1M window, which completes): see `FloorTerms`.
- */
-import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -41,7 +18,7 @@ import {
   longSessionSteps,
   writeLongSessionFiles,
 } from "./lib/long-session.js";
-import { pool } from "./lib/pool.js";
+import { CHILD_RESULT_PREFIX, pool, runChild } from "./lib/pool.js";
 import { writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
 import { renderMarkdownTable } from "./lib/table.js";
@@ -253,30 +230,13 @@ async function run(config: Config, window: number, shape: LongSessionShape): Pro
   };
 }
 
-/** Prefix of the one line a child prints: its Result as JSON. */
-const CHILD_RESULT_PREFIX = "CHILD_RESULT ";
-
 /** Runs one (window, config) in a child process of this script; rejects with the child's stderr. */
 function runInChild(config: Config, window: number): Promise<Result> {
-  const script = fileURLToPath(import.meta.url);
-  const args = [...process.execArgv, script, ...childArgs, "--child", `${window}|${config.name}`];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const line = stdout.split("\n").find((text) => text.startsWith(CHILD_RESULT_PREFIX));
-      if (code === 0 && line !== undefined) resolve(JSON.parse(line.slice(CHILD_RESULT_PREFIX.length)) as Result);
-      else reject(new Error(`${config.name} at ${window}: child exited ${code}: ${stderr.trim().slice(-2000)}`));
-    });
-  });
+  return runChild<Result>(
+    fileURLToPath(import.meta.url),
+    [...childArgs, "--child", `${window}|${config.name}`],
+    `${config.name} at ${window}`,
+  );
 }
 
 const { values } = parseArgs({

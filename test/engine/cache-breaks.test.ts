@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseCacheBreakNotice } from "../../src/cache/index.js";
-import type { EngineEvent } from "../../src/loop/events.js";
 import { defaultTools } from "../../src/tools/index.js";
 import type { Tool } from "../../src/tools/types.js";
+import { cacheBreakNotices } from "../../support/cache-break-notices.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
@@ -16,13 +15,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function breaks(events: readonly EngineEvent[]) {
-  return events.flatMap((event) => {
-    if (event.type !== "notice") return [];
-    const parsed = parseCacheBreakNotice(event.message);
-    return parsed ? [parsed] : [];
-  });
-}
+const breaks = cacheBreakNotices;
 
 /** A tool whose description the test can change mid-session. */
 function noteTool(): Tool<{ text: string }> & { description: string } {

@@ -9,8 +9,7 @@
  *   stays silent" — which shows the emulator did report messages_changed after the idle clear.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCacheBreakNotice } from "../../src/cache/index.js";
-import type { EngineEvent } from "../../src/loop/events.js";
+import { cacheBreakNotices } from "../../support/cache-break-notices.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
@@ -22,13 +21,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function breaks(events: readonly EngineEvent[]) {
-  return events.flatMap((event) => {
-    if (event.type !== "notice") return [];
-    const parsed = parseCacheBreakNotice(event.message);
-    return parsed ? [parsed] : [];
-  });
-}
+const breaks = cacheBreakNotices;
 
 const DECLARED = { capabilities: { cacheDiagnostics: true } };
 const warmTurns = () => [...readEachFileScenario(sourceFileNames(2)), "Second turn done.", "Third turn done."];

@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Every test runs with an empty home of its own: the machine user's ~/.claude (CLAUDE.md, skills, commands,
@@ -8,6 +9,13 @@ import { defineConfig } from "vitest/config";
 const EMPTY_HOME = mkdtempSync(join(tmpdir(), "threadline-test-home-"));
 
 export default defineConfig({
+  // The emulator workspace package from this checkout's own sources (not through node_modules' link, which in a
+  // mutation-check copy would lead back to the original checkout: scripts/mutation-check.mjs).
+  resolve: {
+    alias: {
+      "@threadline/emulator": join(dirname(fileURLToPath(import.meta.url)), "packages/emulator/src/index.ts"),
+    },
+  },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,

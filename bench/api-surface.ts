@@ -14,14 +14,14 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { startEmulator } from "@threadline/emulator";
 import { parseCacheBreakNotice } from "../src/cache/index.js";
-import { startEmulator } from "../src/emulator/index.js";
 import { QueryEngine } from "../src/engine/query-engine.js";
 import type { EngineEvent } from "../src/loop/events.js";
 import type { ApiMessage } from "../src/messages/index.js";
 import { AnthropicProvider } from "../src/provider/index.js";
 import { emptyLatches, paramsFromContext, type RequestSettings } from "../src/request/index.js";
-import { writeReadmeSection } from "./lib/readme-section.js";
+import { provenanceOf, writeReadmeSection } from "./lib/readme-section.js";
 
 const { values } = parseArgs({
   options: { mb: { type: "string", default: "90" }, runs: { type: "string", default: "3" } },
@@ -285,4 +285,5 @@ await writeReadmeSection(
     "under its beta but keeps no conversation), and the whole request above is over the API's 32 MB limit anyway,",
     "so a real resume of such a session compacts first. The figures say what a declared thread server would save.",
   ].join("\n"),
+  provenanceOf(import.meta.url, process.argv.slice(2), "slow"),
 );

@@ -3,13 +3,14 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { startEmulator } from "@threadline/emulator";
 import { autoCompactThreshold, type CompactionSettings, compactionTargetTokens } from "../src/compaction/index.js";
-import { startEmulator } from "../src/emulator/index.js";
 import { QueryEngine } from "../src/engine/query-engine.js";
 import { DEFAULT_MODEL } from "../src/messages/index.js";
 import { AnthropicProvider } from "../src/provider/index.js";
 import { sessionCost } from "./lib/cost.js";
 import { CHILD_RESULT_PREFIX, pool, runChild } from "./lib/pool.js";
+import { runPressure } from "./lib/pressure-run.js";
 import {
   type PressureShape,
   pressureNewTokens,
@@ -17,7 +18,7 @@ import {
   pressureSteps,
   writePressureFiles,
 } from "./lib/pressure-session.js";
-import { writeReadmeSection } from "./lib/readme-section.js";
+import { provenanceOf, writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
 
 const MODEL = DEFAULT_MODEL;
@@ -187,6 +188,9 @@ const { values } = parseArgs({
     quick: { type: "boolean", default: false },
     repro: { type: "boolean", default: false },
     "no-readme": { type: "boolean", default: false },
+    ruler: { type: "boolean", default: false },
+    ratios: { type: "string", default: "1,2,4,10" },
+    "ruler-windows": { type: "string", default: "40000,120000,400000" },
     child: { type: "string" },
   },
 });
@@ -200,8 +204,65 @@ if (values.child !== undefined) {
   const result = await run(config, cell);
   process.stdout.write(`${CHILD_RESULT_PREFIX}${JSON.stringify(result)}\n`);
   process.stdin.destroy();
+} else if (values.ruler) {
+  await rulerMain();
 } else {
   await main();
+}
+
+/**
+ * The ruler dimension (issue 38): the same sessions against a server that counts ×1, ×2, ×4 and ×10 the
+ * estimate (EmulatorOptions.tokenRatio), default settings. Results average 3 % of the window by the server's
+ * count. "After compaction / target" is the largest first main request after a compaction, as the server counted
+ * it, over the compaction target in the server's tokens.
+ */
+async function rulerMain(): Promise<void> {
+  const windows = values["ruler-windows"].split(",").map(Number);
+  const ratios = values.ratios.split(",").map(Number);
+  const started = performance.now();
+  const header =
+    "| window | server counts | finished | summary requests | compactions | re-reads | lost | rejected | after compaction / target | cost |";
+  const rows = [header, "|---|---|---|---|---|---|---|---|---|---|"];
+  for (const window of windows) {
+    for (const ratio of ratios) {
+      const mean = (window * 0.03) / ratio;
+      const shape = {
+        tasks: 7,
+        readsPerTask: READS_PER_TASK,
+        minTokens: Math.round(mean / 4),
+        maxTokens: Math.round((mean * 7) / 4),
+        factLag: 3,
+      };
+      const run = await runPressure({ window, shape, compaction: {}, tokenRatio: ratio });
+      const target = compactionTargetTokens(MODEL, Math.floor(window / ratio)) * ratio;
+      const worst = Math.max(0, ...run.afterCompaction) / target;
+      console.error(`  done: ${window / 1000}K ×${ratio} (${run.seconds.toFixed(1)} s)`);
+      rows.push(
+        `| ${window / 1000}K | ×${ratio} | ${run.finished ? "yes" : run.stoppedBy} | ${run.summaries} | ${run.compactions} | ${run.rereads} | ${run.factsLost} | ${run.rejected} | ${run.compactions === 0 ? "–" : `${(worst * 100).toFixed(1)} %`} | ${format(run.cost)} |`,
+      );
+      reportResult({
+        bench: "compaction-pressure",
+        metric: `cost, ${window / 1000}K window, server counts ×${ratio}`,
+        value: Math.round(run.cost),
+        unit: "input-eq tokens",
+        note: `${run.finished ? "finished" : run.stoppedBy}, ${run.compactions} compactions, ${run.rereads} re-reads, worst after/target ${(worst * 100).toFixed(1)} %`,
+      });
+    }
+  }
+  const table = rows.join("\n");
+  console.log(`\n${table}`);
+  const seconds = (performance.now() - started) / 1000;
+  if (values["no-readme"]) return;
+  await writeReadmeSection(
+    "compaction-pressure-ruler",
+    [
+      `Written by \`node --import tsx bench/compaction-pressure.ts --ruler\` (${rows.length - 2} runs, one at a time, ${seconds.toFixed(0)} s wall).`,
+      "Default settings, public path, closed-loop model; the emulator counts the given multiple of the estimate (`tokenRatio`). Results average 3 % of the window by the server's count; 7 tasks of four reads, an Edit and an answer needing a fact read three tasks back. \"After compaction / target\": the largest first main request after a compaction as the server counted it, over the compaction target in the server's tokens.",
+      "",
+      table,
+    ].join("\n"),
+    provenanceOf(import.meta.url, process.argv.slice(2), "slow"),
+  );
 }
 
 function format(value: number): string {
@@ -271,6 +332,7 @@ async function main(): Promise<void> {
         "",
         table,
       ].join("\n"),
+      provenanceOf(import.meta.url, process.argv.slice(2), "slow"),
     );
   }
 }

@@ -2,9 +2,9 @@ import { rm } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { type EmulatorRequest, flattenRequest, startEmulator } from "@threadline/emulator";
 import type { CompactionSettings } from "../src/compaction/index.js";
 import { CLEARED_TOOL_RESULT_PREFIX } from "../src/compaction/index.js";
-import { type EmulatorRequest, flattenRequest, startEmulator } from "../src/emulator/index.js";
 import { QueryEngine } from "../src/engine/query-engine.js";
 import type { ApiMessage } from "../src/messages/index.js";
 import { AnthropicProvider } from "../src/provider/index.js";
@@ -19,7 +19,7 @@ import {
   writeLongSessionFiles,
 } from "./lib/long-session.js";
 import { CHILD_RESULT_PREFIX, pool, runChild } from "./lib/pool.js";
-import { writeReadmeSection } from "./lib/readme-section.js";
+import { provenanceOf, writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
 import { renderMarkdownTable } from "./lib/table.js";
 
@@ -357,7 +357,11 @@ async function main(): Promise<void> {
     shape.tokensPerFile === DEFAULT_LONG_SESSION.tokensPerFile &&
     values.configs === "";
   if (standard && !values["no-write"]) {
-    await writeReadmeSection("compaction-tiers", readmeSection(done, windows, stepCount, floorRun));
+    await writeReadmeSection(
+      "compaction-tiers",
+      readmeSection(done, windows, stepCount, floorRun),
+      provenanceOf(import.meta.url, process.argv.slice(2), "slow"),
+    );
     console.log("\nbench/README.md: compaction-tiers section rewritten");
   } else console.log("\nbench/README.md not written (a partial run, or --no-write)");
   const lost = done.filter((item) => item.result.factsLost > 0);

@@ -11,16 +11,20 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import type { Turn } from "../src/emulator/index.js";
+import type { Turn } from "@threadline/emulator";
 import { McpManager } from "../src/mcp/client.js";
 import { type ConfiguredServer, createToolSearchTool, type DeferredToolLoading } from "../src/mcp/index.js";
 import type { AnyTool } from "../src/tools/types.js";
 import { collect } from "../support/collect.js";
 import { startHarness } from "../support/engine-harness.js";
+import { stableRun } from "../support/stable-run.js";
 import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
 import { dollars, sessionCost } from "./lib/cost.js";
-import { writeReadmeSection } from "./lib/readme-section.js";
+import { provenanceOf, writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
+
+// A quick section CI re-runs: temp paths, uuids and the session date repeat from run to run (support/stable-run.ts).
+stableRun();
 
 const MODEL = "claude-sonnet-4-20250514";
 const require = createRequire(import.meta.url);
@@ -182,4 +186,5 @@ await writeReadmeSection(
     "| --- | ---: | ---: | ---: | ---: | ---: |",
     ...rows,
   ].join("\n"),
+  provenanceOf(import.meta.url, process.argv.slice(2), "quick"),
 );

@@ -10,16 +10,20 @@
  *
  *   node --import tsx bench/memory-session.ts [--tasks 12] [--windows 32000,64000,200000]
  */
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { ScenarioStep } from "../src/emulator/index.js";
+import type { ScenarioStep } from "@threadline/emulator";
 import { collect } from "../support/collect.js";
 import { startHarness } from "../support/engine-harness.js";
+import { stableRun } from "../support/stable-run.js";
+import { makeTempDir } from "../support/temp-dir.js";
 import { type SessionCost, sessionCost } from "./lib/cost.js";
-import { writeReadmeSection } from "./lib/readme-section.js";
+import { provenanceOf, writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
+
+// A quick section CI re-runs: temp paths, uuids and the session date repeat from run to run (support/stable-run.ts).
+stableRun();
 
 const MODEL = "claude-sonnet-4-20250514";
 const RULES = [
@@ -59,7 +63,7 @@ function steps(tasks: number, reads: number, files: number, needs: boolean): Sce
 }
 
 async function run(mode: Mode, window: number, tokensPerFile: number, tasks: number): Promise<Row> {
-  const userHome = await mkdtemp(join(tmpdir(), "threadline-bench-user-"));
+  const userHome = await makeTempDir("bench-user");
   await mkdir(join(userHome, ".claude"), { recursive: true });
   await writeFile(join(userHome, ".claude", "CLAUDE.md"), `${RULES[0]!.text}\n`);
   const files = 8;
@@ -159,7 +163,7 @@ async function main(): Promise<void> {
     "",
     paddedTable(header, cells),
   ].join("\n");
-  await writeReadmeSection("memory-session", markdown);
+  await writeReadmeSection("memory-session", markdown, provenanceOf(import.meta.url, process.argv.slice(2), "quick"));
 }
 
 await main();

@@ -12,15 +12,19 @@
  * A run of the default 40 steps rewrites this script's section of bench/README.md (unless --no-write).
  */
 import { parseArgs } from "node:util";
+import { type EmulatorRequest, flattenRequest, type RequestLogEntry, type Turn } from "@threadline/emulator";
 import type { CompactionSettings } from "../src/compaction/index.js";
-import { type EmulatorRequest, flattenRequest, type RequestLogEntry, type Turn } from "../src/emulator/index.js";
 import { collect } from "../support/collect.js";
 import { startHarness } from "../support/engine-harness.js";
+import { stableRun } from "../support/stable-run.js";
 import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../support/tool-heavy-session.js";
 import { dollars, type SessionCost, sessionCost } from "./lib/cost.js";
-import { writeReadmeSection } from "./lib/readme-section.js";
+import { provenanceOf, writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
 import { renderMarkdownTable } from "./lib/table.js";
+
+// A quick section CI re-runs: temp paths, uuids and the session date repeat from run to run (support/stable-run.ts).
+stableRun();
 
 const MODEL = "claude-sonnet-4-20250514";
 const OFF = { snip: false, microcompact: false, collapse: false, autocompact: false } as const;
@@ -144,12 +148,13 @@ if (steps === DEFAULT_STEPS && !values["no-write"]) {
   await writeReadmeSection(
     "microcompact-session",
     [
-      `Written by \`node --import tsx bench/microcompact-session.ts\` (${steps} steps, ~3K-token reads, the closing answer`,
-      "needs a line of the first file; session memory off in this script). Cost as in the compaction-tiers section;",
+      `A ${steps}-step session (~3K-token reads; the closing answer needs a line of the first file; session memory`,
+      "off in this script). Cost as in the compaction-tiers section;",
       "prefix hit: blocks served from the cache / blocks the previous request already sent.",
       "",
       renderMarkdownTable(["config", "cost", "vs tiers off", "re-reads", "lost", "prefix hit"], rows),
     ].join("\n"),
+    provenanceOf(import.meta.url, process.argv.slice(2), "quick"),
   );
   console.log("bench/README.md: microcompact-session section rewritten");
 }

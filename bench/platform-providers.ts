@@ -7,7 +7,7 @@
  *   node --import tsx bench/platform-providers.ts [--steps 10] [--runs 3]
  */
 import { parseArgs } from "node:util";
-import { type Emulator, startEmulator } from "../src/emulator/index.js";
+import { type Emulator, startEmulator } from "@threadline/emulator";
 import { QueryEngine } from "../src/engine/query-engine.js";
 import { AnthropicProvider, BedrockProvider, type Provider, VertexProvider } from "../src/provider/index.js";
 

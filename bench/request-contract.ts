@@ -3,8 +3,9 @@
  * violations (must be 0). Prints the count, a few examples, and the rate. Never fails on time.
  * Run: node --expose-gc --import tsx bench/request-contract.ts [cases=1000000] [seed=1]
  */
+
+import { validateRequest } from "@threadline/emulator";
 import fc from "fast-check";
-import { validateRequest } from "../src/emulator/index.js";
 import { assembleRequest, EmptyConversationError, emptyLatches } from "../src/request/index.js";
 import {
   buildTimeline,

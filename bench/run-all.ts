@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describeMachine, formatMachine } from "./lib/machine.js";
-import { writeReadmeSection } from "./lib/readme-section.js";
+import { provenanceOf, writeReadmeSection } from "./lib/readme-section.js";
 import { type BenchResult, parseResultLine } from "./lib/result.js";
 import { renderTable, type TableRow } from "./lib/table.js";
 
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
       "",
       table,
     ].join("\n");
-    await writeReadmeSection("run-all", body);
+    await writeReadmeSection("run-all", body, provenanceOf(import.meta.url, process.argv.slice(2), "slow"));
   } else if (only !== undefined) console.log("bench/README.md not written (--only runs a part of the table)");
 }
 

@@ -10,10 +10,11 @@
  */
 import { rm } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import type { RequestLogEntry } from "../src/emulator/index.js";
-import { startEmulator } from "../src/emulator/index.js";
+import type { RequestLogEntry } from "@threadline/emulator";
+import { startEmulator } from "@threadline/emulator";
 import { QueryEngine } from "../src/engine/query-engine.js";
 import { AnthropicProvider } from "../src/provider/index.js";
+import { stableClock, stableRun } from "../support/stable-run.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { dollars, PRICE, requestCost } from "./lib/cost.js";
 import {
@@ -23,8 +24,11 @@ import {
   longSessionSteps,
   writeLongSessionFiles,
 } from "./lib/long-session.js";
-import { writeReadmeSection } from "./lib/readme-section.js";
+import { provenanceOf, writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
+
+// A quick section CI re-runs: temp paths, uuids and the session date repeat from run to run (support/stable-run.ts).
+stableRun();
 
 const OFF = { snip: false, microcompact: false, collapse: false, autocompact: false, cacheEdits: "off" } as const;
 
@@ -70,8 +74,10 @@ async function run(mode: Row["mode"], window: number, shape: LongSessionShape): 
   await writeLongSessionFiles(workspace, shape);
   const emulator = await startEmulator({ scenario: longSessionSteps(shape), contextWindow: window });
   const server = mode === "server";
+  const clock = stableClock();
   const engine = new QueryEngine({
     cwd: workspace,
+    ...(clock ? { now: clock } : {}),
     provider: new AnthropicProvider({
       baseURL: emulator.url,
       apiKey: "bench",
@@ -180,4 +186,8 @@ for (const row of rows) {
     note: `${row.factsLost} facts lost, ${row.ownSummaries} own summaries, ${row.serverPasses} server passes, ${ratio} own`,
   });
 }
-await writeReadmeSection("server-compaction", lines.join("\n"));
+await writeReadmeSection(
+  "server-compaction",
+  lines.join("\n"),
+  provenanceOf(import.meta.url, process.argv.slice(2), "quick"),
+);

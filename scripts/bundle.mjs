@@ -1,9 +1,9 @@
 // Bundles the compiled CLI (dist/cli/main.js) and its dependencies into dist/bundle/ for a fast cold start:
 // one parse of a few large files costs far less than resolving and loading hundreds of small modules.
 // Lazily imported modes (demo, emulator, inspect, interactive) stay in their own chunks.
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { build } from "esbuild";
 
 // Chunk names carry content hashes: without a clean directory every build would leave the old ones behind.
@@ -26,6 +26,36 @@ const inlineChartAssets = {
     }));
   },
 };
+
+// The emulator is a workspace package whose entry is TypeScript (packages/emulator/package.json): compile it to
+// dist/emulator/index.js and point tsc's output at that file, so the library entry (dist/index.js) runs from an
+// install. Its own dependencies (the tokenizer with its WebAssembly file, zod, …) stay external.
+await build({
+  entryPoints: ["packages/emulator/src/index.ts"],
+  outfile: "dist/emulator/index.js",
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  logLevel: "error",
+});
+const EMULATOR_SPECIFIER = /(["'])@threadline\/emulator\1/g;
+for (const entry of readdirSync("dist", { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith(".js")) continue;
+  const path = join(entry.parentPath, entry.name);
+  if (path.startsWith(join("dist", "bundle")) || path.startsWith(join("dist", "emulator"))) continue;
+  const text = readFileSync(path, "utf8");
+  if (!text.includes("@threadline/emulator")) continue;
+  let target = relative(dirname(path), join("dist", "emulator", "index.js"))
+    .split("\\")
+    .join("/");
+  if (!target.startsWith(".")) target = `./${target}`;
+  writeFileSync(
+    path,
+    text.replace(EMULATOR_SPECIFIER, (_match, quote) => `${quote}${target}${quote}`),
+  );
+}
 
 await build({
   entryPoints: { main: "dist/cli/main.js" },

@@ -8,6 +8,7 @@
  *   node scripts/mutation-check.mjs            every mutation (CI: .ci/run)
  *   node scripts/mutation-check.mjs --only a,b  the named ones
  *   node scripts/mutation-check.mjs --list      names, files and tests
+ *   node scripts/mutation-check.mjs --after-suite  skip the unmutated baseline (CI: npm test just passed)
  *
  * How: the tracked and untracked-but-not-ignored files are copied once (timestamps kept) into a temporary
  * directory beside a symlink to node_modules and a copy of dist/. The named test files first run unmutated
@@ -24,6 +25,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   utimesSync,
@@ -32,17 +34,22 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { transformSync } from "esbuild";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
- * Every guarantee with its mutation. `cli`: the test spawns bin/threadline, so the copy rebuilds dist/ after
- * the mutation (test/cli/build-once.ts does it); otherwise the copy's build is marked current so no test run
- * spends a minute compiling code it does not load.
+ * Every guarantee with its mutation, one entry each (append new ones at the end; merges then only add lines).
+ * `find` must occur exactly once in `file` (test/architecture/mutation-list.test.ts checks it, and that each
+ * area of issue 45 has at least two entries). `area` groups them for `--list`. `cli`: the test spawns
+ * bin/threadline, so the mutated file is compiled into the copy's dist/ and the bundle rebuilt (`rebuildOne`);
+ * otherwise the copy's build is marked current so no test run spends a minute compiling code it does not load.
+ * A mutation's tests run with `--bail 1`: the first failure is the answer.
  */
 export const MUTATIONS = [
   {
     name: "min-batch-keep-recent-1",
+    area: "compaction",
     guards: "a public-path pass never clears any of the last 3 tool results",
     file: "src/compaction/settings.ts",
     find: "export const MIN_BATCH_KEEP_RECENT = 3;",
@@ -52,6 +59,7 @@ export const MUTATIONS = [
   {
     // Guarded by the pressure helper's rewrite of tier-costs for issue 28 (this entry points at it).
     name: "summary-request-sent-3x",
+    area: "compaction",
     guards: "autocompact's cost is priced: a summary request sent three times costs more",
     file: "src/compaction/summary-input.ts",
     find: "      const result = await options.fork.run({",
@@ -62,6 +70,7 @@ export const MUTATIONS = [
   {
     // Guarded by the pressure helper's rewrite of tier-costs for issue 28 (this entry points at it).
     name: "restore-budget-x3",
+    area: "compaction",
     guards: "the post-compact file restore is priced: three times the budget costs more",
     file: "src/compaction/compact-conversation.ts",
     find: "        aim - used,\n      ),\n    );",
@@ -70,6 +79,7 @@ export const MUTATIONS = [
   },
   {
     name: "relay-markers-off",
+    area: "cache",
     guards: "a batch clear's request carries relay markers, so its unchanged prefix is read from the cache",
     file: "src/request/cache-breakpoints.ts",
     find: "    const relays = relayPositions(result, markerIndex, options.relayBefore).slice(0, MAX_CACHE_BREAKPOINTS - 2);",
@@ -78,6 +88,7 @@ export const MUTATIONS = [
   },
   {
     name: "relay-next-boundary-off",
+    area: "cache",
     guards: "a batch writes the cache entry the next batch reads (a relay before the first result it keeps)",
     file: "src/compaction/microcompact/batch-clear.ts",
     find: "  if (firstKept !== undefined) relayBefore.push(firstKept.toolUseId);",
@@ -86,6 +97,7 @@ export const MUTATIONS = [
   },
   {
     name: "time-clear-relay-off",
+    area: "cache",
     guards: "a time-based clear leaves a cache entry where the next batch's unchanged prefix ends",
     file: "src/compaction/microcompact/time-based.ts",
     find: "    relayBefore: firstKept === undefined ? [] : [firstKept.toolUseId],",
@@ -94,6 +106,7 @@ export const MUTATIONS = [
   },
   {
     name: "tool-env-keeps-secrets",
+    area: "secrets",
     guards: "tool processes start without the secret variables",
     file: "src/tools/secret-env.ts",
     find: "          removed.push(name);\n          continue;",
@@ -103,6 +116,7 @@ export const MUTATIONS = [
   },
   {
     name: "sandbox-shares-proc",
+    area: "secrets",
     guards: "the sandbox mounts its own /proc, so no /proc/PID/environ of threadline is readable",
     file: "src/tools/sandbox.ts",
     find: '"--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]',
@@ -112,6 +126,7 @@ export const MUTATIONS = [
   },
   {
     name: "long-session-answers-repeat-facts",
+    area: "bench",
     guards: "the long session's answer facts live only in tool results (each answer needs a fact no earlier step gave)",
     file: "bench/lib/long-session.ts",
     find: "    const factLine = lines - 1 - Math.floor(task / shape.readsPerTask);",
@@ -120,6 +135,7 @@ export const MUTATIONS = [
   },
   {
     name: "bench-readme-figure-outside",
+    area: "bench",
     guards: "bench/README.md holds no figure outside the sections its scripts write",
     file: "bench/README.md",
     find: "**What the defaults follow from these tables.**",
@@ -128,11 +144,1103 @@ export const MUTATIONS = [
   },
   {
     name: "skips-allowed-without-list",
+    area: "ci",
     guards: "with CI=true a skipped test that test/allowed-skips.json does not list fails the run",
     file: "support/skip-policy.ts",
     find: "  return skipped.filter((test) => !allowed.has(test.file));",
     replace: "  return [];",
     tests: ["test/architecture/skip-policy.test.ts"],
+  },
+
+  // --- issue 45: the audit's 12 survivors, then two or more per area (memory, permissions, hooks, MCP,
+  // compaction progress, settings precedence). One entry per mutation; append new ones at the end of the list.
+  {
+    name: "hook-deny-ignored",
+    area: "hooks",
+    guards: "a PreToolUse hook's JSON permissionDecision deny keeps the call from running",
+    file: "src/hooks/hook-runner.ts",
+    find: "      if (decision !== undefined) {",
+    replace: '      if (decision !== undefined && decision !== "deny") {',
+    tests: ["test/hooks/hook-guards.test.ts"],
+  },
+  {
+    name: "hook-env-process-secrets",
+    area: "hooks",
+    guards: "hook processes never get this process's own secrets (ANTHROPIC_API_KEY)",
+    file: "src/engine/session-hooks.ts",
+    find: "    env: session.runtime.secrets.toolEnv,",
+    replace: "    env: { ...process.env, ...session.runtime.secrets.toolEnv } as Record<string, string>,",
+    tests: ["test/hooks/hook-guards.test.ts"],
+  },
+  {
+    name: "hook-exit-2-does-not-block",
+    area: "hooks",
+    guards: "a hook that exits 2 blocks (UserPromptSubmit: the prompt is never sent)",
+    file: "src/hooks/hook-runner.ts",
+    find: "      if (BLOCKING_EVENTS.has(event)) appendBlock(outcome, reason);",
+    replace: "      if (BLOCKING_EVENTS.has(event)) outcome.notices.push(reason);",
+    tests: ["test/hooks/engine-hooks.test.ts"],
+  },
+  {
+    name: "hook-updated-input-ignored",
+    area: "hooks",
+    guards: "a PreToolUse hook's updatedInput is the input the tool runs with",
+    file: "src/loop/tool-executor.ts",
+    find: "      if (pre.updatedInput !== undefined) input = pre.updatedInput;",
+    replace: "",
+    tests: ["test/hooks/engine-hooks.test.ts"],
+  },
+  {
+    name: "folder-rule-ancestor-walk-off",
+    area: "permissions",
+    guards: "a rule naming a folder (Read(./secrets)) covers everything inside it",
+    file: "src/tools/permission-path-rules.ts",
+    find: '  while (parent.lastIndexOf("/") > 0) {',
+    replace: '  while (parent.lastIndexOf("/") > 0 && parent === "") {',
+    tests: ["test/tools/folder-rules.test.ts"],
+  },
+  {
+    name: "deny-skipped-in-bypass",
+    area: "permissions",
+    guards: "deny rules hold in bypassPermissions mode",
+    file: "src/tools/permissions.ts",
+    find: "  if (denied !== undefined) {",
+    replace: '  if (denied !== undefined && policy.mode !== "bypassPermissions") {',
+    tests: ["test/tools/settings-permission-rules.test.ts", "test/tools/folder-rules.test.ts"],
+  },
+  {
+    name: "read-rule-misses-search-tools",
+    area: "permissions",
+    guards: "a Read rule covers Grep and Glob too",
+    file: "src/tools/permission-path-rules.ts",
+    find: '  Read: ["Read", "Grep", "Glob"],',
+    replace: '  Read: ["Read"],',
+    tests: ["test/tools/settings-permission-rules.test.ts"],
+  },
+  {
+    name: "compaction-miss-not-a-failure",
+    area: "compaction-progress",
+    guards: "a compaction that leaves the context over its target counts on the breaker",
+    file: "src/compaction/autocompact.ts",
+    find: "    if (outcome.contextTokens > outcome.targetTokens)",
+    replace: "    if (outcome.contextTokens > outcome.targetTokens * 1000)",
+    tests: ["test/compaction/progress.test.ts"],
+  },
+  {
+    name: "compaction-growth-gate-off",
+    area: "compaction-progress",
+    guards: "after a compaction the next waits for a quarter of the threshold of growth",
+    file: "src/compaction/autocompact.ts",
+    find: "  if (last !== undefined && tokens < last + threshold * DEFAULT_MIN_GROWTH_RATIO) {",
+    replace: "  if (last !== undefined && tokens < last) {",
+    tests: ["test/compaction/progress.test.ts"],
+  },
+  {
+    name: "overflow-drop-step-removed",
+    area: "compaction-progress",
+    guards: "the overflow chain ends by dropping the oldest rounds behind a marker",
+    file: "src/loop/prompt-too-long.ts",
+    find: "  const steps = [...tiers, DROP_STEP];",
+    replace: "  const steps = [...tiers];",
+    tests: ["test/compaction/progress.test.ts"],
+  },
+  {
+    name: "compaction-breaker-opens-late",
+    area: "compaction-progress",
+    guards: "auto-compaction stops after 3 failures in a row",
+    file: "src/compaction/autocompact.ts",
+    find: "export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;",
+    replace: "export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 4;",
+    tests: ["test/compaction/progress.test.ts"],
+  },
+  {
+    name: "memory-reattach-ignores-server-block",
+    area: "memory",
+    guards: "memory files are re-attached after a server compaction block (which cuts off what precedes it)",
+    file: "src/loop/stage-compact.ts",
+    find: "memoryToReattach(fromLastCompaction(compaction.messages), ",
+    replace: "memoryToReattach(compaction.messages, ",
+    tests: ["test/engine/memory-guards.test.ts"],
+  },
+  {
+    name: "nested-memory-grep-off",
+    area: "memory",
+    guards: "a Grep into a folder attaches that folder's nested CLAUDE.md",
+    file: "src/memory/memory-files.ts",
+    find: 'new Set(["Read", "Edit", "Write", "Grep", "Glob"])',
+    replace: 'new Set(["Read", "Edit", "Write", "Glob"])',
+    tests: ["test/engine/memory-guards.test.ts"],
+  },
+  {
+    name: "memory-project-imports-user-folders",
+    area: "memory",
+    guards: "a project memory file's @imports may not read ~/.claude or threadline's home",
+    file: "src/memory/memory-reader.ts",
+    find: '    const allowed = scope === "user" ? [...roots.project, ...roots.user] : roots.project;',
+    replace: "    const allowed = [...roots.project, ...roots.user];",
+    tests: ["test/memory/import-confinement.test.ts"],
+  },
+  {
+    name: "memory-file-cap-x10",
+    area: "memory",
+    guards: "one memory file is cut at 40,000 characters",
+    file: "src/memory/memory-limits.ts",
+    find: "export const DEFAULT_MEMORY_FILE_MAX_CHARS = 40_000;",
+    replace: "export const DEFAULT_MEMORY_FILE_MAX_CHARS = 400_000;",
+    tests: ["test/memory/memory-files.test.ts"],
+  },
+  {
+    name: "mcp-spill-threshold-x10",
+    area: "mcp",
+    guards: "MCP output over 25,000 tokens is spilled to a file",
+    file: "src/mcp/result-content.ts",
+    find: "export const DEFAULT_MCP_OUTPUT_TOKENS = 25_000;",
+    replace: "export const DEFAULT_MCP_OUTPUT_TOKENS = 250_000;",
+    tests: ["test/mcp/mcp-guards.test.ts"],
+  },
+  {
+    name: "mcp-server-env-inherits-process",
+    area: "mcp",
+    guards: "a stdio MCP server never gets this process's provider keys",
+    file: "src/mcp/connection.ts",
+    find: "        env: { ...getDefaultEnvironment(), ...config.env },",
+    replace: "        env: { ...getDefaultEnvironment(), ...process.env, ...config.env } as Record<string, string>,",
+    tests: ["test/mcp/mcp-guards.test.ts"],
+  },
+  {
+    name: "mcp-spill-unredacted",
+    area: "mcp",
+    guards: "a spilled MCP result is redacted in the file too",
+    file: "src/mcp/result-content.ts",
+    find: "  writeFileSync(path, limits.redact(joined));",
+    replace: "  writeFileSync(path, joined);",
+    tests: ["test/mcp/mcp-guards.test.ts"],
+  },
+  {
+    name: "settings-default-mode-lower-wins",
+    area: "settings",
+    guards: "permissions.defaultMode comes from the highest settings file that sets it",
+    file: "src/settings/load-settings.ts",
+    find: "  const defaultMode = higher.permissions.defaultMode ?? lower.permissions.defaultMode;",
+    replace: "  const defaultMode = lower.permissions.defaultMode ?? higher.permissions.defaultMode;",
+    tests: ["test/settings/precedence.test.ts"],
+  },
+  {
+    name: "settings-compaction-lower-wins",
+    area: "settings",
+    guards: "each compaction switch comes from the highest settings file that names it",
+    file: "src/settings/load-settings.ts",
+    find: "    compaction: { ...lower.compaction, ...higher.compaction },",
+    replace: "    compaction: { ...higher.compaction, ...lower.compaction },",
+    tests: ["test/settings/precedence.test.ts"],
+  },
+  {
+    name: "settings-model-lower-wins",
+    area: "settings",
+    guards: "model comes from the highest settings file that sets it",
+    file: "src/settings/load-settings.ts",
+    find: "  const model = higher.model ?? lower.model;",
+    replace: "  const model = lower.model ?? higher.model;",
+    tests: ["test/settings/precedence.test.ts"],
+  },
+  {
+    name: "overflow-numbers-swapped",
+    area: "provider",
+    guards: "an overflow error's request size and window are read from the message (vLLM wording)",
+    file: "src/provider/overflow-patterns.ts",
+    find: "maximum context length is (?<max>\\d[\\d,]*) tokens and your request has (?<actual>\\d[\\d,]*) input tokens",
+    replace:
+      "maximum context length is (?<actual>\\d[\\d,]*) tokens and your request has (?<max>\\d[\\d,]*) input tokens",
+    tests: ["test/provider/overflow-and-unsupported.test.ts"],
+  },
+  {
+    name: "keep-warm-without-person",
+    area: "pause",
+    guards: "keep-warm never runs without a person at the terminal",
+    file: "src/engine/pause-keeper.ts",
+    find: "      keepWarmAllowed: this.#ttls.length > 0 && this.#options.personPresent?.() === true,",
+    replace: "      keepWarmAllowed: this.#ttls.length > 0,",
+    tests: ["test/engine/pause-keeper.test.ts"],
+  },
+  {
+    name: "pause-rewrite-price-5m-as-1h",
+    area: "pause",
+    guards: "a pause over 5 minutes without keep-warm or the 1-hour TTL pays a rewrite",
+    file: "src/cache/pause-policy.ts",
+    find: "      return gapMs > TTL_5M_MS ? rewrite : 0;",
+    replace: "      return gapMs > TTL_1H_MS ? rewrite : 0;",
+    tests: ["test/cache/pause-policy.test.ts"],
+  },
+  {
+    name: "one-hour-ignores-past-the-hour",
+    area: "pause",
+    guards: "the 1-hour TTL does not survive a pause past the hour",
+    file: "src/cache/pause-policy.ts",
+    find: "(CACHE_PRICES.write1h - CACHE_PRICES.write5m) * situation.turnWriteTokens + (gapMs > TTL_1H_MS ? rewrite : 0)",
+    replace: "(CACHE_PRICES.write1h - CACHE_PRICES.write5m) * situation.turnWriteTokens",
+    tests: ["test/cache/pause-policy.test.ts"],
+  },
+  {
+    name: "keep-warm-refresh-writes",
+    area: "pause",
+    guards: "a keep-warm refresh re-sends the last request byte for byte (so it reads the prefix and writes nothing)",
+    file: "src/engine/pause-keeper.ts",
+    find: "    const body = { ...request.body, max_tokens: maxTokens };",
+    replace:
+      '    const body = { ...request.body, max_tokens: maxTokens, system: [{ type: "text" as const, text: "refresh" }] };',
+    tests: ["test/engine/pause-keeper.test.ts"],
+  },
+  {
+    name: "session-place-ignores-project",
+    guards: "QueryEngine.resume(id, { project }) and the manager look in the project key's folder, not the cwd's",
+    file: "src/sessions/session-manager.ts",
+    find: "  return { cwd, home, project, folder: projectKeyDir(project, home), store };",
+    replace: "  return { cwd, home, project, folder: projectKeyDir(cwdSlug(cwd), home), store };",
+    tests: ["test/sessions/session-manager.test.ts"],
+  },
+  {
+    name: "threadline-home-os-fallback",
+    guards: "transcripts, settings and memory places share one home rule ($HOME/.threadline when $HOME is set)",
+    file: "src/home/threadline-home.ts",
+    find: "  return join(userHome(env), DEFAULT_THREADLINE_DIR);",
+    replace: "  return join(homedir(), DEFAULT_THREADLINE_DIR);",
+    tests: ["test/home/threadline-home.test.ts"],
+  },
+  {
+    name: "engine-opens-a-store",
+    guards: "engine/ opens no transcript store: where a session lives is the session manager's (sessions/)",
+    file: "src/engine/subagent.ts",
+    find: 'import { openSidechainTranscript } from "../sessions/index.js";',
+    replace:
+      'import { openSidechainTranscript } from "../sessions/index.js";\nimport { JsonlTranscriptStore } from "../transcript/index.js";\nvoid JsonlTranscriptStore;',
+    tests: ["test/architecture/import-rules.test.ts"],
+  },
+  {
+    name: "render-over-400-lines",
+    guards: "no file in src/ is over 400 lines",
+    file: "src/cli/modes/render.ts",
+    find: "export class TurnRenderer {",
+    replace: `${"// padding\n".repeat(20)}export class TurnRenderer {`,
+    tests: ["test/architecture/file-size.test.ts"],
+  },
+  {
+    name: "webfetch-follows-cross-host-redirect",
+    area: "tools",
+    guards: "WebFetch reports a redirect to another host and does not follow it",
+    file: "src/tools/web-fetch-http.ts",
+    find: "if (!sameHost(url, next))",
+    replace: "if (false && !sameHost(url, next))",
+    tests: ["test/tools/web-fetch.test.ts"],
+  },
+  {
+    name: "webfetch-no-size-cap",
+    area: "tools",
+    guards: "WebFetch refuses a body over its byte cap (10 MB) in one line, keeping nothing",
+    file: "src/tools/web-fetch-http.ts",
+    find: "    if (total > maxBytes) {",
+    replace: "    if (false) {",
+    tests: ["test/tools/web-fetch.test.ts"],
+  },
+  {
+    name: "webfetch-domain-rule-any-host",
+    area: "tools",
+    guards: "a WebFetch(domain:…) allow rule allows that host only",
+    file: "src/tools/permission-rules.ts",
+    find: '      return host !== undefined && domainMatches(rule.specifier ?? "", host);',
+    replace: "      return host !== undefined;",
+    tests: ["test/tools/web-fetch.test.ts"],
+  },
+  {
+    name: "webfetch-no-cache",
+    area: "tools",
+    guards: "WebFetch reuses a fetched page for 15 minutes",
+    file: "src/tools/web-fetch-tool.ts",
+    find: "const cached = cache.get(input.url);",
+    replace: "const cached = undefined as ReturnType<typeof cache.get>;",
+    tests: ["test/tools/web-fetch.test.ts"],
+  },
+  {
+    name: "webfetch-not-deferred",
+    area: "tools",
+    guards: "WebFetch stays out of the tools block until ToolSearch loads it",
+    file: "src/tools/web-fetch-tool.ts",
+    find: "    deferLoading: true,",
+    replace: "    deferLoading: false,",
+    tests: ["test/tools/deferred-web-tools.test.ts"],
+  },
+  {
+    name: "read-pdf-ignores-pages",
+    area: "tools",
+    guards: "Read of a PDF with pages returns only those pages",
+    file: "src/tools/read-tool.ts",
+    find: "if (looksLikePdf(head)) return readPdf(filePath, input.pages);",
+    replace: "if (looksLikePdf(head)) return readPdf(filePath, undefined);",
+    tests: ["test/tools/notebook-pdf.test.ts"],
+  },
+  {
+    name: "trust-gate-always-open",
+    area: "trust",
+    guards: "a fresh clone's project hooks, env and .mcp.json servers do not run until the folder is trusted",
+    file: "src/trust/trust-gate.ts",
+    find: "  let trusted = options.trustFlag === true || isFolderTrusted(options.cwd, options.home);",
+    replace: "  let trusted = true || options.trustFlag === true || isFolderTrusted(options.cwd, options.home);",
+    tests: ["test/trust/trusted-folders.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "project-mcp-expands-secrets",
+    area: "trust",
+    guards: "a reference to ANTHROPIC_API_KEY in a project's .mcp.json never expands into the server's environment",
+    file: "src/mcp/config-sources.ts",
+    find: "  return new SecretEnvironment(env as NodeJS.ProcessEnv).toolEnv;",
+    replace: "  return env as Readonly<Record<string, string>>;",
+    tests: ["test/trust/trusted-folders.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "skill-symlink-not-confined",
+    area: "trust",
+    guards: "a symlinked SKILL.md or skill folder leading out of the workspace is refused",
+    file: "src/trust/confine.ts",
+    find: "  if (realRoots.some((root) => inside(real, root))) return { real };",
+    replace: "  if (realRoots.length >= 0) return { real };",
+    tests: ["test/trust/config-confinement.test.ts"],
+  },
+  {
+    name: "broken-settings-drop-deny",
+    area: "trust",
+    guards: "a settings file that is not JSON keeps its salvageable deny rules",
+    file: "src/settings/parse-settings-file.ts",
+    find: "    settings.permissions.deny.push(...rules);",
+    replace: "    void rules;",
+    tests: ["test/trust/fail-closed.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "missing-pretooluse-hook-silent",
+    area: "trust",
+    guards: "a PreToolUse hook that cannot run says the call went ahead without its check",
+    file: "src/hooks/hook-runner.ts",
+    find: '      const why = result.exitCode === 127 ? "command or script not found" : "script is not executable";',
+    replace:
+      '      if (result.totalChars >= 0) return;\n      const why = result.exitCode === 127 ? "command or script not found" : "script is not executable";',
+    tests: ["test/trust/fail-closed.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "bash-chain-ignores-substitution",
+    area: "permissions",
+    guards: "a chain holding $(…) is never allowed part by part",
+    file: "src/tools/bash-chain.ts",
+    find: 'const REFUSED_UNQUOTED = new Set(["$", "`", "(", ")",',
+    replace: 'const REFUSED_UNQUOTED = new Set(["(", ")",',
+    tests: ["test/tools/bash-chain.test.ts"],
+  },
+  {
+    name: "bash-chain-any-part-allows",
+    area: "permissions",
+    guards: "a chain runs without asking only when every part is allowed",
+    file: "src/tools/permissions.ts",
+    find: '    if (parts.length > 1 && parts.every(partAllowed)) return { behavior: "allow" };',
+    replace: '    if (parts.length > 1 && parts.some(partAllowed)) return { behavior: "allow" };',
+    tests: ["test/tools/bash-chain.test.ts"],
+  },
+  {
+    name: "budget-ratio-ignored",
+    area: "compaction",
+    guards: "every budget uses the server's window divided by the calibrated ratio (the estimate's units)",
+    file: "src/compaction/context-budget.ts",
+    find: "  const contextWindow = ratio === 1 ? window : Math.max(1, Math.floor(window / ratio));",
+    replace: "  const contextWindow = window;",
+    tests: ["test/engine/token-ratio.test.ts", "test/compaction/context-budget.test.ts"],
+  },
+  {
+    name: "budget-learns-up-slowly",
+    area: "compaction",
+    guards: "the calibration learns a larger ratio at once (an underestimate is what overflows)",
+    file: "src/compaction/context-budget.ts",
+    find: "    this.ratio = seen >= before ? seen : (before + seen) / 2;",
+    replace: "    this.ratio = (before + seen) / 2;",
+    tests: ["test/compaction/context-budget.test.ts"],
+  },
+  {
+    name: "side-request-max-tokens-unbounded",
+    area: "compaction",
+    guards: "a side request's max_tokens fits what is left of the server's window",
+    file: "src/engine/forked-agent.ts",
+    find: "  return Math.max(MIN_SIDE_REQUEST_MAX_TOKENS, window - input);",
+    replace: "  return Math.max(MIN_SIDE_REQUEST_MAX_TOKENS, window);",
+    tests: ["test/compaction/context-budget.test.ts"],
+  },
+  {
+    name: "short-summary-accepted",
+    area: "compaction",
+    guards: "a summary far too short for what it replaces is a failed compaction",
+    file: "src/compaction/summary-input.ts",
+    find: "  return summaryTokens < MIN_SUMMARY_TOKENS && summaryTokens < replacedTokens * MIN_SUMMARY_SHARE;",
+    replace: "  return false;",
+    tests: ["test/compaction/context-budget.test.ts"],
+  },
+  {
+    name: "emulator-bills-chars-over-4",
+    area: "emulator",
+    guards: "the emulator counts with the Claude tokenizer, not the client's characters / 4 estimate",
+    file: "packages/emulator/src/ruler.ts",
+    find: 'const tokens = loadedTokenizer().encode(text.normalize("NFKC"), "all").length;',
+    replace: "const tokens = Math.ceil(text.length / 4);",
+    tests: ["test/emulator/token-ruler.test.ts"],
+  },
+  {
+    name: "emulator-ignores-token-ratio",
+    area: "emulator",
+    guards: "tokenRatio scales every count the emulator makes (billing, window check, count_tokens)",
+    file: "packages/emulator/src/ruler.ts",
+    find: "return this.ratio === 1 ? tokens : Math.ceil(tokens * this.ratio);",
+    replace: "return tokens;",
+    tests: ["test/emulator/token-ruler.test.ts"],
+  },
+  {
+    name: "emulator-flat-image-tokens",
+    area: "emulator",
+    guards: "an image counts from its pixel size (width × height / 750), not a flat 2,000",
+    file: "packages/emulator/src/ruler.ts",
+    find: "return size === undefined ? IMAGE_TOKEN_CAP : imageTokens(size.width, size.height);",
+    replace: "return 2_000;",
+    tests: ["test/emulator/token-ruler.test.ts"],
+  },
+  {
+    name: "emulator-imports-client",
+    area: "emulator",
+    guards: "packages/emulator imports nothing of the client's src/",
+    file: "packages/emulator/src/ruler.ts",
+    find: 'import { imageDimensions } from "./validator/image-size.js";',
+    replace:
+      'import { imageDimensions } from "./validator/image-size.js";\nimport { CHARS_PER_TOKEN } from "../../../src/messages/index.js";\nvoid CHARS_PER_TOKEN;',
+    tests: ["test/architecture/import-rules.test.ts"],
+  },
+  {
+    name: "retry-after-complete-tool-use",
+    area: "exactly-once",
+    guards:
+      "a stream cut after a complete tool_use block is not retried: the tool would run twice (docs/EXACTLY-ONCE.md)",
+    file: "src/provider/retry-loop.ts",
+    find: "    if (run.completedTools > 0)\n",
+    replace: "    if (run.completedTools < 0)\n",
+    tests: ["test/exactly-once/cut-after-tool-use.test.ts", "test/provider/anthropic-replay.test.ts"],
+  },
+  {
+    name: "cut-message-not-kept",
+    area: "exactly-once",
+    guards: "a cut message's completed tool calls are kept and answered, not reported as a failed request",
+    file: "src/loop/stage-stream.ts",
+    find: "    if (failure.options.cutAfterTools === undefined || context.signal.aborted)",
+    replace: "    if (true)",
+    tests: ["test/exactly-once/cut-after-tool-use.test.ts"],
+  },
+  {
+    name: "side-effect-before-record",
+    area: "exactly-once",
+    guards: "a tool with side effects starts only once its tool_use entry is in the transcript",
+    file: "src/loop/tool-executor.ts",
+    find: "      if (item.unrecorded && !item.readOnly) return;",
+    replace: "      if (item.unrecorded && item.readOnly && false) return;",
+    tests: ["test/exactly-once/record-before-run.test.ts"],
+  },
+  {
+    name: "torn-write-not-cut-back",
+    area: "whole-records",
+    guards: "a failed append is cut back to whole lines before it is retried",
+    file: "src/transcript/jsonl-transcript-store.ts",
+    find: "    if (fstatSync(fd).size !== this.#size) ftruncateSync(fd, this.#size);",
+    replace: "    if (fstatSync(fd).size < 0) ftruncateSync(fd, this.#size);",
+    tests: ["test/transcript/whole-records.test.ts"],
+  },
+  {
+    name: "stale-error-reported-again",
+    area: "whole-records",
+    guards: "a write error mended by a later write is not reported by the next flush",
+    file: "src/transcript/jsonl-transcript-store.ts",
+    find: "    // Whatever failed before is mended: its entries are on disk now.\n    this.#backgroundError = undefined;",
+    replace: "    // Whatever failed before is mended: its entries are on disk now.",
+    tests: ["test/transcript/whole-records.test.ts"],
+  },
+  {
+    name: "torn-tail-not-reported",
+    area: "whole-records",
+    guards: "a torn last line found on open is closed off and reported",
+    file: "src/transcript/jsonl-transcript-store.ts",
+    find: "        store.repairs.push(",
+    replace: "        void store.repairs.concat(",
+    tests: ["test/transcript/whole-records.test.ts"],
+  },
+  {
+    name: "second-writer-accepted",
+    area: "one-writer",
+    guards: "a session held by a live process is refused to a second one, naming the holder",
+    file: "src/transcript/session-lock.ts",
+    find: "      if (current.host !== holder.host || alive(current.pid)) throw new StoreError(inUse(transcriptPath, current));",
+    replace: "      if (current.host !== holder.host) throw new StoreError(inUse(transcriptPath, current));",
+    tests: ["test/transcript/session-lock.test.ts"],
+  },
+  {
+    name: "stale-lock-never-taken",
+    area: "one-writer",
+    guards: "a lock left by a killed process is taken over",
+    file: "src/transcript/session-lock.ts",
+    find: "    if (current?.pid === stale.pid && current.since === stale.since) unlinkQuietly(path);",
+    replace: "    if (current?.pid === -1) unlinkQuietly(path);",
+    tests: ["test/transcript/session-lock.test.ts"],
+  },
+  {
+    name: "read-keeps-whole-line",
+    area: "linear-reads",
+    guards: "Read keeps only the characters of a line it shows (a huge line costs time linear in its size)",
+    file: "src/tools/read-tool.ts",
+    find: "    if (lineNumber + 1 < first || headChars >= keep) return;",
+    replace:
+      '    const carry = globalThis as unknown as { carried?: string };\n    carry.carried = (carry.carried ?? "") + text;\n    void carry.carried.split("\\n");\n    if (lineNumber + 1 < first || headChars >= keep) return;',
+    tests: ["test/tools/read-long-line.test.ts"],
+  },
+  {
+    name: "mcp-bad-line-unnamed",
+    area: "mcp",
+    guards: "a stdio line that is not JSON-RPC is quoted in the error line",
+    file: "src/mcp/connection.ts",
+    find: "      nameBadLines(transport);\n",
+    replace: "",
+    tests: ["test/mcp/connection.test.ts"],
+  },
+  {
+    name: "plugin-project-code-not-gated",
+    area: "plugins",
+    guards: "hooks and MCP servers of a plugin the project's settings enabled wait for projectCodeTrusted",
+    file: "src/plugins/plugin-set.ts",
+    find: 'const held = plugin.origin === "project" && !projectCodeTrusted;',
+    replace: "const held = false && !projectCodeTrusted;",
+    tests: ["test/plugins/plugin-trust.test.ts"],
+  },
+  {
+    name: "plugin-root-not-expanded",
+    area: "plugins",
+    guards: "CLAUDE_PLUGIN_ROOT in a plugin's hook command becomes the plugin's folder",
+    file: "src/plugins/load-plugin.ts",
+    find: "command: expandPluginRoot(hook.command, root),",
+    replace: "command: hook.command,",
+    tests: ["test/plugins/plugin-trust.test.ts"],
+  },
+  {
+    name: "skill-named-by-front-matter",
+    area: "plugins",
+    guards: "a skill is named by its folder, not its front matter name",
+    file: "src/memory/skills.ts",
+    find: "const skillName = folder.namespace !== undefined ?",
+    replace:
+      'const skillName = stringField(parsed.data, "name") !== undefined ? stringField(parsed.data, "name") : folder.namespace !== undefined ?',
+    tests: ["test/memory/lenient-front-matter.test.ts"],
+  },
+  {
+    name: "front-matter-strict-yaml",
+    area: "plugins",
+    guards: "front matter that is not YAML is read as key: value lines (argument-hint: [a] [b])",
+    file: "src/memory/front-matter.ts",
+    find: "if (lenient !== undefined) return { data: lenient, body };",
+    replace: "void lenient;",
+    tests: ["test/memory/lenient-front-matter.test.ts"],
+  },
+  {
+    name: "command-shell-not-gated",
+    area: "plugins",
+    guards: "a command's !`cmd` runs only when its allowed-tools allow Bash(cmd)",
+    file: "src/memory/command-context.ts",
+    find: "if (shellAllowed(command, options.allowedTools)) output = await runShell(command, options);",
+    replace:
+      "if (shellAllowed(command, options.allowedTools) || command !== '') output = await runShell(command, options);",
+    tests: ["test/cli/plugins.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "plugin-hook-env-dropped",
+    area: "plugins",
+    guards: "a plugin's hook process gets CLAUDE_PLUGIN_ROOT",
+    file: "src/hooks/hook-runner.ts",
+    find: "    const env = { ...options.env, ...hook.env, CLAUDE_PROJECT_DIR: options.projectDir };",
+    replace: "    const env = { ...options.env, CLAUDE_PROJECT_DIR: options.projectDir };",
+    tests: ["test/cli/plugins.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "custom-agent-tools-ignored",
+    area: "plugins",
+    guards: "a custom subagent gets only the tools its front matter lists",
+    file: "src/memory/custom-agents.ts",
+    find: "...(hasTools ? { tools } : {}),",
+    replace: "...(hasTools && tools.length < 0 ? { tools } : {}),",
+    tests: ["test/cli/plugins.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "command-model-ignored",
+    area: "plugins",
+    guards: "a command's model: is the model of its turn",
+    file: "src/engine/turn-options.ts",
+    find: "  state.model = model;",
+    replace: "  void model;",
+    tests: ["test/cli/plugins.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "rewind-branch-ignored",
+    area: "rewind",
+    guards: "a conversation rewind record makes the timeline continue from the prompt it names (and so does a resume)",
+    file: "src/timeline/timeline.ts",
+    find: "    if (isConversationRewind(entry)) this.#branch = branchEntries(this.#entries);",
+    replace: "    if (isConversationRewind(entry) && entry.uuid === '') this.#branch = branchEntries(this.#entries);",
+    tests: ["test/checkpoints/rewind.test.ts"],
+  },
+  {
+    name: "rewind-latest-checkpoint-wins",
+    area: "rewind",
+    guards: "a file changed by several undone turns goes back to its state before the first of them",
+    file: "src/checkpoints/checkpoints.ts",
+    find: "      if (seen === undefined || at < seen.at) first.set(line.path, { at, line });",
+    replace: "      if (seen === undefined || at > seen.at) first.set(line.path, { at, line });",
+    tests: ["test/checkpoints/rewind.test.ts"],
+  },
+  {
+    name: "rewind-bash-unwatched",
+    area: "rewind",
+    guards: "files Bash creates or changes are checkpointed (restored, or named as not restorable)",
+    file: "src/checkpoints/checkpoint-tools.ts",
+    find: '    if (tool.name === "Bash") return store.aroundCommand(() => tool.call(input, context));',
+    replace: '    if (tool.name === "Bash") return tool.call(input, context);',
+    tests: ["test/checkpoints/rewind.test.ts"],
+  },
+  {
+    name: "rewind-keeps-oversized-file",
+    area: "rewind",
+    guards: "a file over the checkpoint size limit is named as not restorable, never half-kept",
+    file: "src/checkpoints/checkpoints.ts",
+    find: "    if (size > this.#maxFileBytes) return undefined;",
+    replace: "    if (size > this.#maxFileBytes * 1024) return undefined;",
+    tests: ["test/checkpoints/rewind.test.ts"],
+  },
+  {
+    name: "resume-drops-rewound-branch",
+    area: "rewind",
+    guards: "a resume keeps the turns a rewind left behind: still listed, still reachable",
+    file: "src/transcript/resume-conversation.ts",
+    find: "  for (const tip of [leaf, ...tips]) {",
+    replace: "  for (const tip of [leaf]) {",
+    tests: ["test/checkpoints/rewind.test.ts"],
+  },
+  {
+    name: "esc-esc-no-rewind",
+    area: "rewind",
+    guards: "Esc twice at an empty prompt opens /rewind",
+    file: "src/cli/modes/interactive.ts",
+    find: '    if (twice && !this.#reader.clearInput() && this.#reader.waiting) this.#reader.cancel("/rewind");',
+    replace: '    if (twice && !this.#reader.clearInput() && this.#reader.waiting) this.#reader.cancel("/help");',
+    tests: ["test/cli/rewind-terminal.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "media-dimension-unchecked",
+    area: "media",
+    guards: "an image over the API's 8000 px per side is refused with one line before any request",
+    file: "src/cli/prompt-media.ts",
+    find: "  if (size !== undefined && Math.max(size.width, size.height) > MAX_IMAGE_DIMENSION)",
+    replace: "  if (size !== undefined && Math.max(size.width, size.height) > MAX_IMAGE_DIMENSION * 2)",
+    tests: ["test/cli/prompt-media.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "piped-image-as-text",
+    area: "media",
+    guards: "image bytes piped to print mode become an image block, not text",
+    file: "src/cli/modes/print-mode.ts",
+    find: "    if (sniffImage(bytes) !== undefined) image = bytes;",
+    replace: "    if (sniffImage(bytes) === null) image = bytes;",
+    tests: ["test/cli/prompt-media.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "background-survives-engine-close",
+    area: "tools",
+    guards: "every background command's process group is killed when the engine closes",
+    file: "src/engine/query-engine.ts",
+    find: "    await this.toolRuntime.background?.close();",
+    replace: "",
+    tests: ["test/tools/background-bash.test.ts"],
+  },
+  {
+    name: "background-survives-process-exit",
+    area: "tools",
+    guards: "a process that exits without closing its session kills its background groups",
+    file: "src/tools/background-tasks.ts",
+    find: "    for (const each of live) each.killAllNow();",
+    replace: "    for (const each of live) void each;",
+    tests: ["test/tools/background-bash.test.ts"],
+  },
+  {
+    name: "background-shares-group",
+    area: "tools",
+    guards: "a background command runs in its own process group, so TaskStop reaches all it started",
+    file: "src/tools/background-tasks.ts",
+    find: "        detached: true,",
+    replace: "        detached: false,",
+    tests: ["test/tools/background-bash.test.ts"],
+  },
+  {
+    name: "todo-not-reattached",
+    area: "tools",
+    guards: "the task list is attached again after a compaction took its TodoWrite call out of the view",
+    file: "src/loop/stage-compact.ts",
+    find: "  yield* reattachTodos(turn, compaction);",
+    replace: "",
+    tests: ["test/tools/todo-write.test.ts"],
+  },
+  {
+    name: "todo-failed-write-counts",
+    area: "tools",
+    guards: "a TodoWrite whose result was an error does not change the session's list",
+    file: "src/tools/todo-write-tool.ts",
+    find: "block.name !== TODO_WRITE_NAME || failed.has(block.id)",
+    replace: "block.name !== TODO_WRITE_NAME",
+    tests: ["test/tools/todo-write.test.ts"],
+  },
+  {
+    name: "plan-mode-allows-rules",
+    area: "tools",
+    guards: "plan mode refuses Write, Edit and writing commands whatever the allow rules say",
+    file: "src/tools/permissions.ts",
+    find: '  if (policy.mode === "plan") return planModeDecision(tool, input, scope, summary);',
+    replace: "",
+    tests: ["test/tools/plan-mode.test.ts"],
+  },
+  {
+    name: "plan-accepted-mode-kept",
+    area: "tools",
+    guards: "an accepted ExitPlanMode switches the session out of plan mode",
+    file: "src/engine/plan-mode.ts",
+    find: '      if (policy.mode === "plan") policy.mode = "default";',
+    replace: "",
+    tests: ["test/tools/plan-mode.test.ts"],
+  },
+  {
+    name: "mcp-list-starts-untrusted",
+    area: "trust",
+    guards: "`threadline mcp list` in an untrusted folder names the project's servers and starts none",
+    file: "src/cli/commands/mcp-command.ts",
+    find: "    includeProject: trusted,",
+    replace: "    includeProject: true,",
+    tests: ["test/cli/mcp.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "context-report-ignores-ratio",
+    area: "compaction-progress",
+    guards: "/context and the status line show the server's tokens: the estimate times the session's calibration",
+    file: "src/cli/modes/context-report.ts",
+    find: "  const ratio = input.ratio ?? 1;",
+    replace: "  const ratio = 1;",
+    tests: ["test/cli/context-report.test.ts"],
+  },
+  {
+    name: "plan-clear-not-fresh",
+    area: "tools",
+    guards: "the plan approval's 'clear context' starts the plan in a fresh session",
+    file: "src/cli/modes/interactive.ts",
+    find: "        this.#pendingPlan = plan;",
+    replace: "        void plan;",
+    tests: ["test/cli/plan-terminal.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "plan-clear-reopens-start-mode",
+    area: "tools",
+    guards: "a cleared session keeps the mode the session is in now, not the one the CLI started with",
+    file: "src/cli/modes/interactive.ts",
+    find: "permissionMode: this.#engine?.permissions.mode ?? this.#cli.permissionMode",
+    replace: "permissionMode: this.#cli.permissionMode",
+    tests: ["test/cli/plan-terminal.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "plan-feedback-dropped",
+    area: "tools",
+    guards: "what the person says to change in a refused plan reaches the model",
+    file: "src/engine/plan-mode.ts",
+    find: "...(reply === false ? {} : { feedback: reply.reason })",
+    replace: "...{}",
+    tests: ["test/cli/plan-terminal.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "task-list-not-drawn",
+    area: "tools",
+    guards: "the task list is drawn under TodoWrite in the terminal",
+    file: "src/cli/modes/render.ts",
+    find: "    if (tasks !== undefined) return tasks;",
+    replace: "    if (tasks === null) return tasks;",
+    tests: ["test/cli/plan-terminal.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "compact-by-hand-own-input",
+    area: "architecture",
+    guards: "/compact and the loop's autocompact send the same summary request for the same timeline (one input)",
+    file: "src/loop/stage-compact.ts",
+    find: "compactByHand(input, request)",
+    replace: "compactByHand({ ...input, reservedAttachmentTokens: 0 }, request)",
+    tests: ["test/engine/compact-entrance.test.ts"],
+  },
+  {
+    name: "compaction-input-no-memory-reservation",
+    area: "architecture",
+    guards: "/compact leaves room for the memory files it re-attaches: the next request is within the target",
+    file: "src/loop/compaction-input.ts",
+    find: "{ reservedAttachmentTokens: memoryTokens(timeline.entries) }",
+    replace: "{}",
+    tests: ["test/engine/compact-entrance.test.ts"],
+  },
+  {
+    name: "compact-learned-window-ignored",
+    area: "architecture",
+    guards: "/compact works to the window a server's own error named earlier in the session",
+    file: "src/compaction/context-budget.ts",
+    find: "  return learnedWindow !== undefined && learnedWindow < limits.contextWindow ? learnedWindow : limits.contextWindow;",
+    replace: "  return limits.contextWindow;",
+    tests: ["test/engine/compact-entrance.test.ts"],
+  },
+  {
+    name: "window-read-off-the-table",
+    area: "architecture",
+    guards: "the window is worked out in one place: no file but compaction/context-budget.ts reads the table's window",
+    file: "src/engine/forked-agent.ts",
+    find: "  const window = (parent.budget ?? new ContextBudget()).serverWindow(model, modelOverrides);",
+    replace:
+      "  const window = parent.budget?.serverWindow(model, modelOverrides) ?? modelLimits(model, modelOverrides).contextWindow;",
+    tests: ["test/architecture/window-owner.test.ts"],
+  },
+  {
+    name: "pdf-lib-loaded-at-start",
+    area: "start-up",
+    guards: "pdf-lib is loaded by the first PDF read, not parsed by every start (docs/PERFORMANCE.md)",
+    file: "src/tools/read-documents.ts",
+    find: 'import type { PDFDocument } from "pdf-lib";',
+    replace: 'import { PDFDocument } from "pdf-lib";',
+    tests: ["test/architecture/start-up-imports.test.ts"],
+  },
+  {
+    name: "pause-habits-ignored",
+    area: "pauses",
+    guards: "a -p session's first TTL comes from the person's gaps in earlier sessions (docs/PROMPT-CACHE.md)",
+    file: "src/engine/pause-keeper.ts",
+    find: "    return earlier === undefined || earlier.length === 0 ? own : [...earlier, ...own];",
+    replace: "    return own;",
+    tests: ["test/cli/pause-habits.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "pause-habits-not-saved",
+    area: "pauses",
+    guards: "print mode writes the person's gaps to the project's habits file when the session ends",
+    file: "src/cli/modes/print-mode.ts",
+    find: "    if (reachedServer) await setup.habits.save(engine.timeline.entries);",
+    replace: "",
+    tests: ["test/cli/pause-habits.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "first-turn-size-unknown",
+    area: "pauses",
+    guards: "before any response the first turn weighs one-hour against expire by their ratio, not at zero size",
+    file: "src/engine/pause-keeper.ts",
+    find: "    const unseen = history.contextTokens === 0;",
+    replace: "    const unseen = false;",
+    tests: ["test/cli/pause-habits.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "hook-if-ignored",
+    area: "hooks",
+    guards: "a hook's `if` rule keeps it from running for calls the rule does not match",
+    file: "src/hooks/hook-runner.ts",
+    find: "        if (hook.if !== undefined && !hookConditionMatches(hook.if, fields, scope)) continue;",
+    replace: "",
+    tests: ["test/hooks/hook-parity.test.ts"],
+  },
+  {
+    name: "hook-async-waited",
+    area: "hooks",
+    guards: "an `async: true` hook never holds the turn",
+    file: "src/hooks/hook-runner.ts",
+    find: "    const commands = all.filter((candidate) => candidate.async !== true);",
+    replace: "    const commands = all;",
+    tests: ["test/hooks/hook-parity.test.ts"],
+  },
+  {
+    name: "stop-cap-old-three",
+    area: "hooks",
+    guards: "Stop hooks are honoured 8 times in a row (Claude Code's cap), not 3",
+    file: "src/loop/query.ts",
+    find: "  if (blocks >= hooks.stopBlockCap) {",
+    replace: "  if (blocks >= 3) {",
+    tests: ["test/hooks/hook-parity.test.ts"],
+  },
+  {
+    name: "stop-cap-silent",
+    area: "hooks",
+    guards: "when the Stop cap ends a turn, a line says so",
+    file: "src/loop/query.ts",
+    find: '    yield recorder.notice(\n      "warning",\n',
+    replace: '    recorder.notice(\n      "warning",\n',
+    tests: ["test/hooks/hook-parity.test.ts"],
+  },
+  {
+    name: "stop-last-assistant-message-missing",
+    area: "hooks",
+    guards: "Stop hook stdin carries last_assistant_message",
+    file: "src/loop/query.ts",
+    find: "  const fields = { stop_hook_active: blocks > 0, last_assistant_message: turn.lastText };",
+    replace: "  const fields = { stop_hook_active: blocks > 0 };",
+    tests: ["test/hooks/hook-parity.test.ts"],
+  },
+  {
+    name: "hook-prompt-id-missing",
+    area: "hooks",
+    guards: "hook stdin carries the prompt's prompt_id",
+    file: "src/hooks/hook-runner.ts",
+    find: "      ...(promptId !== undefined ? { prompt_id: promptId } : {}),",
+    replace: "",
+    tests: ["test/hooks/hook-parity.test.ts"],
+  },
+  {
+    name: "post-tool-failure-never-fired",
+    area: "hooks",
+    guards: "a failed call fires PostToolUseFailure, not PostToolUse",
+    file: "src/loop/tool-executor.ts",
+    find: '    const event: "PostToolUse" | "PostToolUseFailure" = failed ? "PostToolUseFailure" : "PostToolUse";',
+    replace: '    const event: "PostToolUse" | "PostToolUseFailure" = failed ? "PostToolUse" : "PostToolUse";',
+    tests: ["test/hooks/hook-parity.test.ts"],
+  },
+  {
+    name: "permission-request-allow-ignored",
+    area: "hooks",
+    guards: "a PermissionRequest hook's allow answers the question without asking the person",
+    file: "src/engine/session-hooks.ts",
+    find: '    if (decision?.behavior === "allow") return true;',
+    replace: "",
+    tests: ["test/hooks/hook-parity.test.ts"],
+  },
+  {
+    name: "bash-tool-response-shape",
+    area: "hooks",
+    guards: "PostToolUse gets Bash's tool_response as Claude Code shapes it (stdout)",
+    file: "src/hooks/tool-response.ts",
+    find: '      stdout: shown === "(no output)" ? "" : shown,',
+    replace: '      stdout: "",',
+    tests: ["test/hooks/hook-parity.test.ts"],
+  },
+  {
+    name: "hook-if-on-stop-kept",
+    area: "settings",
+    guards: "a hook with `if` on an event without a tool call is named and dropped, not run on every stop",
+    file: "src/settings/parse-hooks.ts",
+    find: "        if (!TOOL_EVENTS.some((tool) => path === `hooks.",
+    replace: "        if (false && !TOOL_EVENTS.some((tool) => path === `hooks.",
+    tests: ["test/settings/hook-and-managed-settings.test.ts"],
+  },
+  {
+    name: "settings-not-acted-on-silent",
+    area: "settings",
+    guards: "Claude Code settings threadline accepts but does not act on are named in one line",
+    file: "src/settings/parse-settings-file.ts",
+    find: "  if (notActedOn.length > 0)",
+    replace: "  if (notActedOn.length > 99)",
+    tests: ["test/settings/hook-and-managed-settings.test.ts"],
+  },
+  {
+    name: "managed-hooks-only-ignored",
+    area: "settings",
+    guards: "the managed file's allowManagedHooksOnly keeps every other file's hooks from running",
+    file: "src/settings/load-settings.ts",
+    find: "    result.hooks = managed.hooks;",
+    replace: "",
+    tests: ["test/settings/hook-and-managed-settings.test.ts"],
+  },
+  {
+    name: "managed-rules-only-drops-deny",
+    area: "settings",
+    guards: "allowManagedPermissionRulesOnly never lifts another file's deny rules",
+    file: "src/settings/load-settings.ts",
+    find: "    result.permissions = { ...merged.permissions, allow: managed.permissions.allow, ask: managed.permissions.ask };",
+    replace:
+      "    result.permissions = { ...merged.permissions, allow: managed.permissions.allow, ask: managed.permissions.ask, deny: managed.permissions.deny };",
+    tests: ["test/settings/hook-and-managed-settings.test.ts"],
+  },
+  {
+    name: "websearch-side-request-without-server-tool",
+    area: "tools",
+    guards: "WebSearch's side request carries the web_search_20250305 server tool, so the server searches",
+    file: "src/loop/side-query.ts",
+    find: "      serverTools: [tool],",
+    replace: "      serverTools: [],",
+    tests: ["test/tools/web-search.test.ts"],
+  },
+  {
+    name: "websearch-offered-undeclared",
+    area: "tools",
+    guards: "a server that does not declare web search gets no WebSearch tool",
+    file: "src/engine/session-tools.ts",
+    find: "deferredBuiltinTools({ webSearch: webSearch === true })",
+    replace: "deferredBuiltinTools({ webSearch: true })",
+    tests: ["test/tools/web-search.test.ts"],
+  },
+  {
+    name: "websearch-unpriced",
+    area: "tools",
+    guards: "each server web search is billed at $10 per 1,000 on top of the tokens",
+    file: "src/messages/pricing.ts",
+    find: "export const WEB_SEARCH_USD_PER_REQUEST = 10 / 1_000;",
+    replace: "export const WEB_SEARCH_USD_PER_REQUEST = 0;",
+    tests: ["test/tools/web-search.test.ts"],
+  },
+  {
+    name: "server-tool-half-pair-sent",
+    area: "request",
+    guards: "half a server tool pair (a call cut before its result) is not sent; the API would refuse it",
+    file: "src/request/normalize/index.ts",
+    find: "  messages = pairServerToolResults(messages);\n",
+    replace: "",
+    tests: ["test/request/server-tool-snapshot.test.ts", "test/tools/web-search.test.ts"],
+  },
+  {
+    name: "server-tool-citations-dropped",
+    area: "request",
+    guards: "a web search answer's citations are sent back byte-exactly as the server gave them",
+    file: "src/request/normalize/canonical-block.ts",
+    find: "  if (citations.length > 0) copy.citations = citations;",
+    replace: "",
+    tests: ["test/request/server-tool-snapshot.test.ts"],
+  },
+  {
+    name: "emulator-web-search-both-domain-lists",
+    area: "emulator",
+    guards: "the emulator rejects a web_search tool with both allowed_domains and blocked_domains, as the API does",
+    file: "packages/emulator/src/validator/server-tool-rules.ts",
+    find: "  if (both(tool.allowed_domains) && both(tool.blocked_domains)) {",
+    replace: "  if (false) {",
+    tests: ["test/emulator/web-search.test.ts"],
+  },
+  {
+    name: "emulator-web-search-unbilled",
+    area: "emulator",
+    guards: "the emulator counts each search it ran in usage.server_tool_use.web_search_requests",
+    file: "packages/emulator/src/wire/messages-handler.ts",
+    find: "                : { web_search_requests: reply.webSearchRequests, web_fetch_requests: 0 },",
+    replace: "                : { web_search_requests: 0, web_fetch_requests: 0 },",
+    tests: ["test/emulator/web-search.test.ts", "test/tools/web-search.test.ts"],
   },
 ];
 
@@ -142,7 +1250,8 @@ function repositoryFiles() {
     cwd: ROOT,
     encoding: "utf8",
   });
-  return output.split("\0").filter((path) => path !== "" && existsSync(join(ROOT, path)));
+  // A worktree's node_modules may be a symlink, which a `node_modules/` ignore line does not match.
+  return output.split("\0").filter((path) => path !== "" && path !== "node_modules" && existsSync(join(ROOT, path)));
 }
 
 function makeCopy() {
@@ -167,14 +1276,38 @@ function markBuild(copy, current) {
   if (existsSync(bundle)) utimesSync(bundle, time, time);
 }
 
+/**
+ * A CLI mutation reaches bin/threadline through dist/: the one changed file is transpiled alone into its place
+ * in the copy's dist/ (src/x/y.ts -> dist/x/y.js; a file of packages/ is compiled by the bundle step itself)
+ * and the bundle rebuilt, then the build is marked current. A whole `tsc -p tsconfig.build.json` per mutation
+ * (twice: mutated, then restored) cost CI about 40 s each; this costs about 2.
+ */
+function rebuildOne(copy, file) {
+  if (file.startsWith("src/") && file.endsWith(".ts")) {
+    const code = transformSync(readFileSync(join(copy, file), "utf8"), {
+      loader: "ts",
+      format: "esm",
+      target: "node20",
+      sourcefile: file,
+    }).code;
+    writeFileSync(join(copy, "dist", `${file.slice("src/".length, -".ts".length)}.js`), code);
+  }
+  execFileSync(process.execPath, [join(copy, "scripts", "bundle.mjs")], { cwd: copy, stdio: "ignore" });
+  markBuild(copy, true);
+}
+
 /** Runs vitest on `tests` in `copy`: its exit code and what it reported. */
-function runTests(copy, tests) {
-  const run = spawnSync(process.execPath, [join(copy, "node_modules", "vitest", "vitest.mjs"), "run", ...tests], {
-    cwd: copy,
-    encoding: "utf8",
-    env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+function runTests(copy, tests, extra = []) {
+  const run = spawnSync(
+    process.execPath,
+    [join(copy, "node_modules", "vitest", "vitest.mjs"), "run", ...extra, ...tests],
+    {
+      cwd: copy,
+      encoding: "utf8",
+      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   const output = `${run.stdout ?? ""}\n${run.stderr ?? ""}`;
   const failed = Number(/Tests\s+(\d+) failed/.exec(output)?.[1] ?? 0);
   const passed = Number(/(\d+) passed/.exec(/Tests\s+[^\n]*/.exec(output)?.[0] ?? "")?.[1] ?? 0);
@@ -190,7 +1323,13 @@ function main() {
   const args = process.argv.slice(2);
   if (args.includes("--list")) {
     for (const mutation of MUTATIONS)
-      console.log(`${mutation.name}: ${mutation.file} -> ${mutation.tests.join(", ")}\n  guards: ${mutation.guards}`);
+      console.log(
+        `${mutation.name} [${mutation.area ?? "no area"}]: ${mutation.file} -> ${mutation.tests.join(", ")}\n  guards: ${mutation.guards}`,
+      );
+    const areas = new Map();
+    for (const mutation of MUTATIONS)
+      areas.set(mutation.area ?? "no area", (areas.get(mutation.area ?? "no area") ?? 0) + 1);
+    console.log(`${MUTATIONS.length} mutations: ${[...areas].map(([area, count]) => `${area} ${count}`).join(", ")}`);
     return 0;
   }
   const onlyAt = args.indexOf("--only");
@@ -209,12 +1348,25 @@ function main() {
     const missingTests = testFiles.filter((test) => !existsSync(join(copy, test)));
     const present = testFiles.filter((test) => existsSync(join(copy, test)));
     for (const test of missingTests) problems.push(`test file ${test} is missing`);
-    if (present.length > 0) {
+    // `--after-suite`: CI ran the whole suite unmutated just before (.ci/run), so the baseline is already known.
+    if (args.includes("--after-suite")) console.log("baseline: the whole suite passed unmutated just before");
+    else if (present.length > 0) {
       const baseline = runTests(copy, present);
       if (baseline.code !== 0) {
         console.log(`baseline (unmutated) fails: ${tail(baseline.output)}`);
         problems.push("the unmutated baseline fails, so no mutation result means anything");
       } else console.log(`baseline: ${present.length} test files pass unmutated (${baseline.passed} tests)`);
+    }
+    // The one-file rebuild must itself leave the CLI working, or every CLI mutation would be "caught" by a
+    // broken build: the first CLI mutation's file is rebuilt unmutated and its tests must still pass.
+    const firstCli = chosen.find((mutation) => mutation.cli === true && existsSync(join(copy, mutation.file)));
+    if (firstCli !== undefined) {
+      rebuildOne(copy, firstCli.file);
+      const rebuilt = runTests(copy, firstCli.tests);
+      if (rebuilt.code !== 0) {
+        console.log(`one-file rebuild breaks the CLI: ${tail(rebuilt.output)}`);
+        problems.push("the one-file rebuild of dist/ fails unmutated, so no CLI mutation result means anything");
+      } else console.log(`one-file rebuild: ${firstCli.tests.join(", ")} pass unmutated`);
     }
     for (const mutation of chosen) {
       const path = join(copy, mutation.file);
@@ -232,15 +1384,16 @@ function main() {
         continue;
       }
       writeFileSync(path, original.replace(mutation.find, mutation.replace));
-      markBuild(copy, mutation.cli !== true);
+      if (mutation.cli === true) rebuildOne(copy, mutation.file);
+      else markBuild(copy, true);
       const ran = performance.now();
       let result;
       try {
-        result = runTests(copy, mutation.tests);
+        result = runTests(copy, mutation.tests, ["--bail", "1"]);
       } finally {
         writeFileSync(path, original);
-        // A CLI mutation was compiled into the copy's dist/: whatever runs the CLI next must rebuild it.
-        if (mutation.cli === true) markBuild(copy, false);
+        // A CLI mutation was compiled into the copy's dist/: the original goes back the same way.
+        if (mutation.cli === true) rebuildOne(copy, mutation.file);
       }
       const seconds = ((performance.now() - ran) / 1000).toFixed(1);
       if (result.failed > 0) console.log(`✓ ${mutation.name}: caught, ${result.failed} failed (${seconds} s)`);
@@ -267,4 +1420,6 @@ function main() {
   return 1;
 }
 
-process.exitCode = main();
+// Run only as a script: test/architecture/mutation-list.test.ts imports MUTATIONS to check the list itself.
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === realpathSync(process.argv[1]))
+  process.exitCode = main();

@@ -1,10 +1,10 @@
 /** threadline's public entry: what library users import, each by name (a new export is a decision, not a side effect). */
+
+export { type EmulatorOptions, startEmulator, validateRequest } from "@threadline/emulator";
 export { CacheBreakDetector, fingerprintRequest } from "./cache/index.js";
 export type { CompactionSettings } from "./compaction/index.js";
 export { compactionSettingsFromEnv, createSnipTool, DEFAULT_COMPACTION_SETTINGS } from "./compaction/index.js";
-export { type EmulatorOptions, startEmulator, validateRequest } from "./emulator/index.js";
 export { QueryEngine, type QueryEngineOptions, type SubmitOptions } from "./engine/query-engine.js";
-export { type OpenedSession, SessionStore } from "./engine/sessions.js";
 export type { ContinueReason, EngineEvent } from "./loop/events.js";
 export {
   API_ERROR_TEXT,
@@ -32,6 +32,7 @@ export {
   type CollapseSnapshotRecord,
   type CompactMetadata,
   type ContentBlock,
+  type ContextBudgetRecord,
   type CustomTitleRecord,
   cacheReadUsdPerToken,
   checkNever,
@@ -154,12 +155,22 @@ export type {
 } from "./request/index.js";
 export { assembleRequest, normalizeMessagesForAPI, toolDefinitions } from "./request/index.js";
 export {
+  isTranscriptPath,
+  type OpenedSession,
+  SessionManager,
+  type SessionPlace,
+  type SessionPlaceOptions,
+  sessionPlace,
+} from "./sessions/index.js";
+export {
+  accountSession,
   apiView,
   apiViewWithErrors,
   filterGrowing,
   isApiVisible,
   persistView,
   removedUuids,
+  type SessionAccount,
   sharedPrefixLength,
   Timeline,
   type TimelineListener,
@@ -189,11 +200,11 @@ export {
 export {
   JsonlTranscriptStore,
   listSessions,
+  loadSessionFile,
   loadTranscript,
   MemoryTranscriptStore,
   PgSessionDatabase,
   PgTranscriptStore,
-  resumeSession,
   StoreError,
   THREADLINE_STORE_ENV,
   type TranscriptStore,

@@ -1,14 +1,15 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Emulator, EmulatorOptions } from "@threadline/emulator";
+import { startEmulator } from "@threadline/emulator";
 import { z } from "zod";
-import type { Emulator, EmulatorOptions } from "../src/emulator/index.js";
-import { startEmulator } from "../src/emulator/index.js";
 import { QueryEngine, type QueryEngineOptions } from "../src/engine/query-engine.js";
 import type { EngineEvent } from "../src/loop/events.js";
 import type { TimelineEntry } from "../src/messages/index.js";
 import { AnthropicProvider, type Provider } from "../src/provider/index.js";
 import type { Tool } from "../src/tools/types.js";
 import { JsonlTranscriptStore } from "../src/transcript/index.js";
+import { stableClock } from "./stable-run.js";
 import { makeTempDir } from "./temp-dir.js";
 import { SESSION_ID } from "./timeline-builder.js";
 
@@ -34,9 +35,11 @@ export async function startHarness(
   const home = await makeTempDir("home");
   await writeFile(join(workspace, "greet.ts"), 'export function greet(name: string) {\n  return "Helo, " + name;\n}\n');
   await writeFile(join(workspace, "README.md"), "# sample\nA tiny project.\n");
+  const clock = stableClock();
   const engine = new QueryEngine({
     cwd: workspace,
     home,
+    ...(clock ? { now: clock } : {}),
     provider:
       typeof providerOptions === "function" ? providerOptions(emulator) : fastProvider(emulator.url, providerOptions),
     permission: { mode: "bypassPermissions" },
@@ -73,7 +76,7 @@ export async function saveSession(name: string, entries: readonly TimelineEntry[
 }
 
 /** Resumes a saved session against `emulator` over real HTTP, every permission granted. */
-export async function resumeSession(
+export async function resumeSavedEngine(
   saved: SavedSession,
   emulator: Emulator,
   options: Partial<QueryEngineOptions> = {},

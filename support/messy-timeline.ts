@@ -5,8 +5,9 @@
  * Shared by the contract property test and bench/request-contract.ts. The entries are made by the one
  * `TimelineBuilder` (uuids, clock, parents); `MessyTimeline` only plays the ops onto it.
  */
+
+import { signThinking } from "@threadline/emulator";
 import fc from "fast-check";
-import { signThinking } from "../src/emulator/index.js";
 import type {
   AssistantContentBlock,
   EntryContext,

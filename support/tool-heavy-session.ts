@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Turn } from "../src/emulator/index.js";
+import type { Turn } from "@threadline/emulator";
 
 /** Writes `count` source files of about `bytes` each under `workspace/src`. */
 export async function writeSourceFiles(workspace: string, count: number, bytes = 12_000): Promise<string[]> {

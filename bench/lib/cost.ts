@@ -4,7 +4,7 @@
  * 5-minute cache write 1.25×, 1-hour write 2×, cache read 0.1× — plus output at 5× input. The unit is
  * "input-token equivalents"; `dollars` prices it at a per-million input price.
  */
-import type { RequestLogEntry } from "../../src/emulator/index.js";
+import type { RequestLogEntry } from "@threadline/emulator";
 import {
   CACHE_READ_MULTIPLIER,
   CACHE_WRITE_1H_MULTIPLIER,

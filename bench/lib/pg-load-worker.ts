@@ -74,7 +74,7 @@ async function take(
         say(`RESUMED ${sessionId} 0`);
         return { store, held: 0 };
       }
-      const { store, loaded } = await database.resumeSession(sessionId, { onCommit });
+      const { store, loaded } = await database.takeSession(sessionId, { onCommit });
       const uuids = loaded.entries.map((stored) => ("uuid" in stored ? stored.uuid : "?"));
       const bad = uuids.findIndex((uuid, index) => uuid !== `${sessionId}-${index}`);
       if (bad !== -1) say(`BAD ${sessionId} entry ${bad} is ${uuids[bad]}`);

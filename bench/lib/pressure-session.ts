@@ -8,7 +8,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { TurnObject } from "../../src/emulator/index.js";
+import type { TurnObject } from "@threadline/emulator";
 
 export interface PressureShape {
   tasks: number;

@@ -2,7 +2,7 @@
  * Phase 1 of cache-break detection: hash each dimension of a request that feeds the provider's prompt-cache
  * key, each on its own, so a later break can be explained by exactly the dimensions that moved.
  */
-import type { AssembledRequest, SystemBlock, ToolDefinition } from "../request/index.js";
+import type { AssembledRequest, RequestTool, SystemBlock } from "../request/index.js";
 import { memoizeByObject } from "../timeline/index.js";
 import { shortHash, stableJson } from "./stable-json.js";
 
@@ -129,17 +129,17 @@ interface HashedTool {
 }
 
 /** By definition object: a session sends the same tool objects every turn, hashed once. */
-const hashedTool = memoizeByObject((tool: ToolDefinition): HashedTool => {
+const hashedTool = memoizeByObject((tool: RequestTool): HashedTool => {
   const definition = withoutCacheControl(tool);
   return { name: tool.name, definition, hash: shortHash(stableJson(definition)) };
 });
 
-function withoutCacheControl(tool: ToolDefinition): Record<string, unknown> {
+function withoutCacheControl(tool: RequestTool): Record<string, unknown> {
   const { cache_control: _ignored, ...rest } = tool;
   return rest;
 }
 
-function markers(blocks: ReadonlyArray<SystemBlock | ToolDefinition>): Array<string | null> {
+function markers(blocks: ReadonlyArray<SystemBlock | RequestTool>): Array<string | null> {
   return blocks.map((block) => (block.cache_control ? (block.cache_control.ttl ?? "5m") : null));
 }
 

@@ -19,6 +19,26 @@ export {
 export { formatCacheReport, hitRatio } from "./cache-report.js";
 export { changedDimensions, explainChanges } from "./explain-changes.js";
 export { type Fingerprint, fingerprintRequest, type RequestSnapshot, snapshotRequest } from "./fingerprint.js";
+export { type PauseHistory, pauseHistory } from "./pause-history.js";
+export {
+  choosePausePolicy,
+  DEFAULT_KEEP_WARM_LIMIT_MS,
+  hindsight,
+  type PauseChoice,
+  type PausePolicyName,
+  type PauseSettings,
+  type PauseSituation,
+  pauseCost,
+  refreshInterval,
+  refreshStillPays,
+} from "./pause-policy.js";
+export {
+  formatPauseSummary,
+  type PauseChoiceShape,
+  type PauseSummary,
+  summarisePauses,
+  summariseSessionPauses,
+} from "./pause-report.js";
 export {
   describeServerCacheMiss,
   SERVER_PREFIX_CHANGES,

@@ -6,13 +6,14 @@ import { parseArgs } from "node:util";
 import { PLATFORM_NAMES, type PlatformName } from "../provider/index.js";
 import type { Settings } from "../settings/index.js";
 import { PROJECT_KEY_PATTERN } from "../transcript/index.js";
+import type { TrustGate } from "../trust/index.js";
 import { closestMatch } from "./did-you-mean.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
-export type CliPermissionMode = "default" | "acceptEdits" | "bypassPermissions";
+export type CliPermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan";
 
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
-export const PERMISSION_MODES: readonly CliPermissionMode[] = ["default", "acceptEdits", "bypassPermissions"];
+export const PERMISSION_MODES: readonly CliPermissionMode[] = ["default", "acceptEdits", "bypassPermissions", "plan"];
 
 /** Environment variable that overrides the model table's context window (like `--context-window`). */
 export const CONTEXT_WINDOW_ENV = "THREADLINE_CONTEXT_WINDOW";
@@ -35,6 +36,8 @@ export interface CliOptions {
   prompt: string;
   resume?: string;
   continue: boolean;
+  /** `--fork-session`: with --resume/--continue, go on in a new session (new id) that starts as a copy. */
+  forkSession: boolean;
   sessionId?: string;
   /** Project key sessions are filed under (`--continue` looks there). Default the cwd's slug. */
   project?: string;
@@ -66,8 +69,18 @@ export interface CliOptions {
   mcpConfigs: string[];
   /** `--strict-mcp-config`: only the `--mcp-config` servers (no `.mcp.json`, no settings). Default false. */
   strictMcpConfig: boolean;
+  /** `--trust-folder`: run this folder's project hooks, MCP servers and env this once (docs/TRUST.md). Default false. */
+  trustFolder?: boolean;
+  /** The folder's trust gate (settings-options.ts makes it); default none (everything runs, as for a library). */
+  trustGate?: TrustGate;
+  /** `--plugin-dir <path>`, repeatable: plugin folders on for this run (docs/PLUGINS.md). Default none. */
+  pluginDirs: string[];
   /** `--no-memory`: read no CLAUDE.md / AGENTS.md memory files and offer no skills. Default false. */
   noMemory: boolean;
+  /** `--rewind-to <n | prompt id>` (with --resume/--continue): go back to the end of that prompt's turn. */
+  rewindTo?: string;
+  /** `--rewind-mode`: what the rewind restores (docs/REWIND.md). Default both. */
+  rewindMode: "both" | "conversation" | "code";
   verbose: boolean;
   includePartialMessages: boolean;
   help: boolean;
@@ -78,6 +91,7 @@ const OPTIONS = {
   print: { type: "boolean", short: "p" },
   resume: { type: "string", short: "r" },
   continue: { type: "boolean", short: "c" },
+  "fork-session": { type: "boolean" },
   "session-id": { type: "string" },
   project: { type: "string" },
   model: { type: "string" },
@@ -100,7 +114,11 @@ const OPTIONS = {
   "sandbox-network": { type: "boolean" },
   "mcp-config": { type: "string", multiple: true },
   "strict-mcp-config": { type: "boolean" },
+  "plugin-dir": { type: "string", multiple: true },
   "no-memory": { type: "boolean" },
+  "trust-folder": { type: "boolean" },
+  "rewind-to": { type: "string" },
+  "rewind-mode": { type: "string" },
   verbose: { type: "boolean" },
   "include-partial-messages": { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -124,6 +142,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     print: values.print ?? false,
     prompt: parsed.positionals.join(" "),
     continue: values.continue ?? false,
+    forkSession: values["fork-session"] ?? false,
     outputFormat,
     permissionMode,
     allowedTools: splitToolLists([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),
@@ -131,7 +150,10 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     sandboxNetwork: values["sandbox-network"] ?? false,
     mcpConfigs: values["mcp-config"] ?? [],
     strictMcpConfig: values["strict-mcp-config"] ?? false,
+    pluginDirs: values["plugin-dir"] ?? [],
     noMemory: values["no-memory"] ?? false,
+    ...(values["trust-folder"] === true ? { trustFolder: true } : {}),
+    rewindMode: oneOf(values["rewind-mode"] ?? "both", ["both", "conversation", "code"] as const, "--rewind-mode"),
     verbose: values.verbose ?? false,
     includePartialMessages: values["include-partial-messages"] ?? false,
     help: values.help ?? false,
@@ -141,6 +163,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     options.permissionModeFromFlag = true;
   if (values.settings !== undefined) options.settingsFlag = nonEmpty(values.settings, "--settings");
   if (values.resume !== undefined) options.resume = nonEmpty(values.resume, "--resume");
+  if (values["rewind-to"] !== undefined) options.rewindTo = nonEmpty(values["rewind-to"], "--rewind-to");
   if (sessionId !== undefined) options.sessionId = sessionId.toLowerCase();
   if (values.project !== undefined) options.project = projectKey(values.project);
   if (values.model !== undefined) options.model = nonEmpty(values.model, "--model");
@@ -207,9 +230,13 @@ function describeParseError(error: unknown): string {
 function checkCombinations(options: CliOptions): void {
   if (options.resume !== undefined && options.continue)
     throw new UsageError("--resume and --continue cannot be combined");
+  if (options.forkSession && options.resume === undefined && !options.continue)
+    throw new UsageError("--fork-session branches a saved session: use it with --resume or --continue");
   if (options.sessionId !== undefined && (options.resume !== undefined || options.continue)) {
     throw new UsageError("--session-id starts a new session; it cannot be combined with --resume or --continue");
   }
+  if (options.rewindTo !== undefined && options.resume === undefined && !options.continue)
+    throw new UsageError("--rewind-to goes back in a saved session: add --resume <id> or --continue");
   if (options.outputFormat !== "text" && !options.print) {
     throw new UsageError(`--output-format ${options.outputFormat} only works with --print`);
   }
@@ -288,6 +315,7 @@ Options:
   -p, --print                      Print the answer and exit (reads stdin when piped)
   -c, --continue                   Continue the latest session in this directory
   -r, --resume <session-id>        Resume a session by id (or transcript path)
+      --fork-session               With --resume/--continue: go on in a new session id (the saved one is only read)
       --session-id <uuid>          Start a new session with this id
       --project <key>              Project the session is filed under (default: this directory)
       --model <model>              Model (default: $ANTHROPIC_MODEL, else claude-sonnet-4-6)
@@ -308,7 +336,11 @@ Options:
       --sandbox-network            Let sandboxed commands use the network
       --mcp-config <file|json>     MCP servers ({"mcpServers":{…}} as in .mcp.json); repeatable
       --strict-mcp-config          Use only the --mcp-config servers (not .mcp.json or settings)
+      --trust-folder               Run this folder's project hooks, MCP servers and env for this run (untrusted: withheld)
+      --plugin-dir <path>          Load a Claude Code plugin folder for this run; repeatable
       --no-memory                  Read no CLAUDE.md / AGENTS.md memory files, offer no skills ($THREADLINE_DISABLE_MEMORY=1)
+      --rewind-to <n|prompt-id>    With -r/-c: go back to the end of prompt n's turn (see /rewind)
+      --rewind-mode <mode>         both | conversation | code: what --rewind-to restores (default both)
       --verbose                    Show tool calls, notices and requests (headers redacted)
   -h, --help                       Show this help
   -v, --version                    Show the version

@@ -12,18 +12,19 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { ContextBudget } from "../compaction/index.js";
 import { QueryEngine } from "../engine/query-engine.js";
-import { DEFAULT_MODEL, modelLimits } from "../messages/index.js";
+import { threadlineHome } from "../home/index.js";
+import { DEFAULT_MODEL } from "../messages/index.js";
 import { AnthropicProvider } from "../provider/index.js";
-import { threadlineHome } from "../transcript/index.js";
 import { UsageError } from "./args.js";
 import { clearingSavings } from "./clearing-savings.js";
-import { formatTierLines, tierActivity } from "./context-report.js";
-import { loadDiff } from "./edit-diff.js";
 import type { CliIo } from "./io.js";
-import { TurnRenderer } from "./render.js";
-import { sessionStats } from "./session-account.js";
-import { cacheHitRatio, formatCost, formatStatusLine } from "./status-line.js";
+import { formatTierLines, tierActivity } from "./modes/context-report.js";
+import { loadDiff } from "./modes/edit-diff.js";
+import { TurnRenderer } from "./modes/render.js";
+import { sessionStats } from "./modes/session-stats.js";
+import { cacheHitRatio, formatCost, formatStatusLine } from "./modes/status-line.js";
 import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./terminal/markdown.js";
 import { createStyle } from "./terminal/style.js";
 
@@ -59,7 +60,7 @@ const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export async function runDemo(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.length > 0) throw new UsageError(`demo takes no arguments, got "${argv[0]}"`);
   const style = createStyle(io.stdout.isTTY === true, io.env);
-  const { startEmulator } = await import("../emulator/index.js");
+  const { startEmulator } = await import("@threadline/emulator");
   const workdir = await mkdtemp(join(tmpdir(), "threadline-demo-"));
   const project = join(workdir, "sample-project");
   await Promise.all([loadMarkdown(), loadDiff()]);
@@ -129,7 +130,7 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     `  Tokens:           ${totals.inputTokens} uncached input, ${totals.cacheReadInputTokens} cache read, ${totals.cacheCreationInputTokens} cache write, ${totals.outputTokens} output`,
     `  Cache hit ratio:  ${(100 * cacheHitRatio(totals)).toFixed(1)}%`,
     `  Cost at list price: ${formatCost(totals.costUsd)} (nothing was billed)`,
-    `  Context window:   ${stats.contextWindow.toLocaleString("en-US")} tokens (demo setting; ${engine.model} has ${modelLimits(engine.model).contextWindow.toLocaleString("en-US")})`,
+    `  Context window:   ${stats.contextWindow.toLocaleString("en-US")} tokens (demo setting; ${engine.model} has ${new ContextBudget().serverWindow(engine.model).toLocaleString("en-US")})`,
     "  Compaction tiers:",
     ...formatTierLines(tierActivity(engine.timeline.entries), engine.config.compaction).map((line) => `    ${line}`),
     `  Cleared:          ${cleared.toolResults} old tool results in ${cleared.clears} ${cleared.clears === 1 ? "clear" : "clears"} (~${cleared.tokens.toLocaleString("en-US")} tokens); later requests read ~${cleared.readsAvoided.toLocaleString("en-US")} fewer cached tokens (${formatCost(cleared.dollars)}), the ${cleared.clears === 1 ? "clear" : "clears"} rewrote ~${cleared.rewriteTokens.toLocaleString("en-US")}: saved ${formatCost(cleared.netDollars)} at list price`,

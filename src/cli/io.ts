@@ -33,7 +33,12 @@ export function stdinHasInput(io: CliIo, havePrompt: boolean): boolean {
 
 /** Reads all of stdin as UTF-8. */
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  return (await readAllBytes(stream)).toString("utf8");
+}
+
+/** Reads all of stdin as bytes (piped image data stays whole). */
+export async function readAllBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }

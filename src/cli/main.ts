@@ -4,6 +4,8 @@
  * Modes are imported lazily so `--help` and the emulator stay quick and `-p` loads only what it runs.
  * Every failure ends here as one line: no stack traces, never a credential.
  */
+import { Writable } from "node:stream";
+import { setFlagsFromString } from "node:v8";
 import { redactSecrets } from "../messages/index.js";
 import { SecretEnvironment } from "../tools/index.js";
 import { parseCliArgs, USAGE, USAGE_EXIT_CODE, USAGE_HINT, UsageError } from "./args.js";
@@ -39,23 +41,23 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     case "demo":
       return helpOr(DEMO_USAGE, rest, io, async () => (await import("./demo.js")).runDemo(rest, io));
     case "emulator": {
-      const { runEmulatorCommand } = await import("../emulator/index.js");
+      const { runEmulatorCommand } = await import("@threadline/emulator");
       return runEmulatorCommand(rest);
     }
     case "sessions":
       return helpOr(STORE_COMMAND_USAGE.sessions, rest, io, async () =>
-        (await import("./sessions-command.js")).runSessionsCommand(rest, io),
+        (await import("./commands/sessions-command.js")).runSessionsCommand(rest, io),
       );
     case "export":
       return helpOr(STORE_COMMAND_USAGE.export, rest, io, async () =>
-        (await import("./export-command.js")).runExportCommand(rest, io),
+        (await import("./commands/export-command.js")).runExportCommand(rest, io),
       );
     case "import":
       return helpOr(STORE_COMMAND_USAGE.import, rest, io, async () =>
-        (await import("./import-command.js")).runImportCommand(rest, io),
+        (await import("./commands/import-command.js")).runImportCommand(rest, io),
       );
     case "mcp": {
-      const { MCP_COMMAND_USAGE, runMcpCommand } = await import("./mcp-command.js");
+      const { MCP_COMMAND_USAGE, runMcpCommand } = await import("./commands/mcp-command.js");
       return helpOr(MCP_COMMAND_USAGE, rest, io, () => runMcpCommand(rest, io));
     }
     case "inspect": {
@@ -84,11 +86,17 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const { applySettings } = await import("./settings-options.js");
   const session = applySettings(cli, io);
   if (cli.print) {
-    const { runPrintMode } = await import("./print-mode.js");
+    const { runPrintMode } = await import("./modes/print-mode.js");
     return runPrintMode(session.cli, session.io);
   }
-  const { runInteractive } = await import("./interactive.js");
-  return runInteractive(session.cli, session.io);
+  const { runInteractive } = await import("./modes/interactive.js");
+  // After a yes to the trust question the settings are read again, through the same (now open) gate.
+  // Its problem lines were shown the first time: the reload reads quietly.
+  const quiet: CliIo = { ...io, stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) };
+  return runInteractive(session.cli, session.io, () => {
+    const again = applySettings(cli, quiet, session.cli.trustGate);
+    return { cli: again.cli, io: { ...again.io, stderr: io.stderr } };
+  });
 }
 
 /** Prints one line for any failure; usage errors point at `--help` and exit 2. */
@@ -113,6 +121,10 @@ function oneLine(error: unknown): string {
 
 /** Entry for `bin/threadline`: runs, flushes stdout and stderr, then exits with the code. */
 export async function run(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  // Node's fetch parses HTTP with undici's llhttp, compiled to WebAssembly; V8's optimizing tier for it peaks at
+  // ~25 MB of compiler memory in a tool session. The baseline tier parses these responses as well (docs/
+  // PERFORMANCE.md, "Memory"). Not for the emulator, whose tokenizer is WebAssembly that does want the top tier.
+  if (subcommandOf(argv) === undefined) setFlagsFromString("--liftoff-only");
   const io = processIo();
   const fail = (error: unknown) => {
     process.exitCode = reportFailure(error, io);

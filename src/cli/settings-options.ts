@@ -2,21 +2,43 @@
  * Settings files into the command line's options: loaded once before the session opens, each problem printed as
  * one line, then folded under the flags (a flag always beats a setting). `env` from settings joins the
  * environment of the whole session (so `ANTHROPIC_BASE_URL` there works) and of tool processes, where secrets
- * are still removed (tools/secret-env.ts).
+ * are still removed (tools/secret-env.ts). The folder's trust gate (trust/, docs/TRUST.md) decides whether the
+ * project's own hooks, env and MCP servers come along; what it withholds is named in one line.
  */
+import { threadlineHome } from "../home/index.js";
+import { readProjectServers } from "../mcp/index.js";
 import { formatSettingsProblem, loadSettings, SettingsError } from "../settings/index.js";
+import { createTrustGate, type TrustGate } from "../trust/index.js";
 import type { CliOptions } from "./args.js";
 import type { CliIo } from "./io.js";
-import { CliError } from "./session.js";
+import { CliError } from "./session-flags.js";
 
-/** The options and io a session runs with once settings files are applied; problems are written to stderr. */
-export function applySettings(cli: CliOptions, io: CliIo): { cli: CliOptions; io: CliIo } {
+/** The folder's trust gate for this run: print mode never asks, interactive mode may. */
+export function cliTrustGate(cli: CliOptions, io: CliIo): TrustGate {
+  return createTrustGate({
+    cwd: io.cwd,
+    home: threadlineHome(io.env),
+    mode: cli.print ? "print" : "interactive",
+    trustFlag: cli.trustFolder === true,
+  });
+}
+
+/**
+ * The options and io a session runs with once settings files are applied; problems are written to stderr.
+ * `gate` is made here unless given (interactive mode passes the same gate again after a yes, to reload).
+ */
+export function applySettings(
+  cli: CliOptions,
+  io: CliIo,
+  gate: TrustGate = cliTrustGate(cli, io),
+): { cli: CliOptions; io: CliIo } {
   let loaded: ReturnType<typeof loadSettings>;
   try {
     loaded = loadSettings({
       cwd: io.cwd,
       env: io.env,
       ...(cli.settingsFlag !== undefined ? { flagSettings: cli.settingsFlag } : {}),
+      mayRunProjectCode: (kind, what, source) => gate.mayRun(kind, what, source),
     });
   } catch (error) {
     if (error instanceof SettingsError) throw new CliError(error.message);
@@ -24,8 +46,21 @@ export function applySettings(cli: CliOptions, io: CliIo): { cli: CliOptions; io
   }
   const { settings, problems } = loaded;
   for (const problem of problems) io.stderr.write(`threadline: settings: ${formatSettingsProblem(problem)}\n`);
+  // The project's `.mcp.json` servers, named (not started) so an untrusted folder's line and question list them.
+  if (!cli.strictMcpConfig && !gate.trusted) {
+    const project = readProjectServers(io.cwd, {});
+    for (const server of project.servers) gate.mayRun("mcpServers", server.name, server.source);
+  }
+  // Interactive mode asks first (interactive.ts) and prints the line only after a no.
+  const line = gate.shouldAsk() ? undefined : gate.withheldLine();
+  if (line !== undefined) io.stderr.write(`threadline: ${line}\n`);
   const env = Object.keys(settings.env).length > 0 ? { ...io.env, ...settings.env } : io.env;
-  const effective: CliOptions = { ...cli, settings, ...(env !== io.env ? { sessionEnv: env } : {}) };
+  const effective: CliOptions = {
+    ...cli,
+    settings,
+    trustGate: gate,
+    ...(env !== io.env ? { sessionEnv: env } : {}),
+  };
   if (cli.permissionModeFromFlag !== true && settings.permissions.defaultMode !== undefined)
     effective.permissionMode = settings.permissions.defaultMode;
   // Claude Code's order: --model, then ANTHROPIC_MODEL, then the settings' model.

@@ -55,14 +55,23 @@ function fmt(tokens: number): string {
   return Math.round(tokens).toLocaleString("en-US");
 }
 
-/** Counts one failure on the breaker and records why (the off notice once it trips). */
-function fail(session: AutoCompactSession, chain: RecordChain, why: string): void {
+/**
+ * Counts one failure on the breaker and returns the notice saying why (the off notice once it trips). Also
+ * called by the loop when the first request after a compaction reports more than its target by the server's
+ * count (docs/CONTEXT-BUDGET.md "Progress by the server's measure").
+ */
+export function countCompactionFailure(session: AutoCompactSession, why: string): string {
   session.consecutiveFailures++;
   const tripped = session.consecutiveFailures >= DEFAULT_MAX_CONSECUTIVE_FAILURES;
-  const message = tripped
+  if (tripped) session.trippedNoticeShown = true;
+  return tripped
     ? `Auto-compaction failed ${session.consecutiveFailures} times in a row and is off for this session: ${why}. Use /compact to try by hand.`
     : `Auto-compaction failed (${session.consecutiveFailures}/${DEFAULT_MAX_CONSECUTIVE_FAILURES}): ${why}`;
-  if (tripped) session.trippedNoticeShown = true;
+}
+
+/** Counts one failure on the breaker and records why on `chain`. */
+function fail(session: AutoCompactSession, chain: RecordChain, why: string): void {
+  const message = countCompactionFailure(session, why);
   chain.push(createSystemEntry(chain.context(), "informational", message, { level: "warning" }));
 }
 
@@ -112,7 +121,7 @@ export async function autoCompact(
   input: CompactionInput,
   view: readonly MessageEntry[],
   chain: RecordChain,
-  tokens = tokenCountWithEstimation(view),
+  tokens = tokenCountWithEstimation(view, input.tokenRatio),
 ): Promise<AutoCompactResult> {
   const unchanged = { messages: view.slice(), tokens, compacted: false };
   if (input.fork === undefined || tokens < autoCompactTriggerTokens(input)) return unchanged;

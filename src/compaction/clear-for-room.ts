@@ -6,12 +6,11 @@
  * stalled compaction, and the first step of the prompt-too-long chain. Only while microcompact is on: its
  * projection is what applies the clears (docs/INVARIANTS.md 6: a tier that is off never runs).
  */
-import { createSystemEntry, type MessageEntry } from "../messages/index.js";
+import { CACHE_WRITE_5M_MULTIPLIER, createSystemEntry, type MessageEntry } from "../messages/index.js";
+import { applyClearedToolResults, clearSavings, compactableResults } from "./compactable-results.js";
 import { estimateEntryTokens } from "./entry-tokens.js";
-import { CACHE_WRITE_PRICE } from "./microcompact/batch-clear.js";
 import type { RecordChain } from "./record-chain.js";
 import { DEFAULT_TAIL_VERBATIM_RESULTS } from "./tail-budget.js";
-import { applyClearedToolResults, clearSavings, compactableResults } from "./tool-results.js";
 import type { CompactionInput } from "./types.js";
 
 /** What clearing would do to a view. */
@@ -41,7 +40,7 @@ export function planRoomClear(
     toolIds: old.map((result) => result.toolUseId),
     tokensSaved,
     messages,
-    rewriteCost: CACHE_WRITE_PRICE * Math.max(0, tokens - tokensSaved - before),
+    rewriteCost: CACHE_WRITE_5M_MULTIPLIER * Math.max(0, tokens - tokensSaved - before),
   };
 }
 

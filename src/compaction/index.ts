@@ -9,7 +9,10 @@ export * from "./collapse/collapse-log.js";
 export * from "./collapse/collapsible-spans.js";
 export * from "./collapse/ctx-agent.js";
 export * from "./collapse/stage-collapses.js";
+export { type CompactRequest, compactByHand } from "./compact-by-hand.js";
 export * from "./compact-conversation.js";
+export * from "./compactable-results.js";
+export * from "./context-budget.js";
 export * from "./entry-tokens.js";
 export type { ForkFailure, ForkRequest, ForkResult, ForkRunner, SideRequestBill } from "./fork-runner.js";
 export type { CachedDeleteBatch, CachedDeleteInput } from "./microcompact/cached.js";
@@ -29,7 +32,7 @@ export {
 export { cacheEditingEnabled, runMicrocompact } from "./microcompact/run-microcompact.js";
 export type { TimeBasedClear, TimeBasedClearInput } from "./microcompact/time-based.js";
 export { lastAssistantTime, planTimeBasedClear, timeClearedToolIds } from "./microcompact/time-based.js";
-export { clearOverflowStep, dropOverflowStep, droppedRoundsMarker } from "./overflow-steps.js";
+export { clearOverflowStep, currentPrompt, dropOverflowStep, droppedRoundsMarker } from "./overflow-steps.js";
 export * from "./post-compact-restore.js";
 export { projectApiView } from "./project-view.js";
 export { RecordChain } from "./record-chain.js";
@@ -54,7 +57,6 @@ export type {
   TierOutput,
   TierPass,
 } from "./tier.js";
-export * from "./tool-results.js";
 export type {
   AutoCompactSession,
   CompactionCapabilities,

@@ -61,6 +61,37 @@ export function droppedRoundsMarker(rounds: number, tokens: number, entries: rea
   );
 }
 
+/** The text of the person's latest typed prompt in `entries` (not a meta message, not a tool result), if any. */
+export function currentPrompt(entries: readonly MessageEntry[]): string | undefined {
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index]!;
+    if (entry.type !== "user" || entry.isMeta === true || entry.isCompactSummary === true) continue;
+    const content = entry.message.content;
+    if (typeof content === "string") return content;
+    if (content.some((block) => block.type === "tool_result")) continue;
+    const text = content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+    if (text !== "") return text;
+  }
+  return undefined;
+}
+
+/**
+ * The dropped rounds' marker, with the person's current prompt kept verbatim when it was among them: the task
+ * is never dropped (docs/CONTEXT-BUDGET.md "The task is never dropped").
+ */
+function markerKeepingPrompt(
+  rounds: number,
+  tokens: number,
+  dropped: readonly MessageEntry[],
+  kept: readonly MessageEntry[],
+): string {
+  const marker = droppedRoundsMarker(rounds, tokens, dropped);
+  const prompt = currentPrompt(kept) === undefined ? currentPrompt(dropped) : undefined;
+  return prompt === undefined
+    ? marker
+    : `${marker}\n\nThe request being worked on, kept as the person wrote it:\n${prompt}`;
+}
+
 /**
  * Step 3: a compaction with no model call. The oldest rounds are replaced by the marker until the rest fits
  * the target (at least the newest round stays); recorded as a compact boundary, so a resume agrees.
@@ -87,8 +118,8 @@ export const dropOverflowStep: OverflowStep = {
     const dropped = rounds.slice(0, rounds.length - keep);
     const droppedEntries = dropped.flatMap((round) => round.entries);
     const droppedTokens = dropped.reduce((sum, round) => sum + round.tokens, 0);
-    const marker = droppedRoundsMarker(dropped.length, droppedTokens, droppedEntries);
     const tail = rounds.slice(-keep).flatMap((round) => round.entries);
+    const marker = markerKeepingPrompt(dropped.length, droppedTokens, droppedEntries, tail);
     const logicalParent = chain.context().parentUuid;
     const postTokens = kept + estimateTextTokens(marker);
     chain.push(

@@ -7,14 +7,14 @@
  * (20 % when unreadable), keep at least one, at most `DEFAULT_MAX_PTL_RETRIES` retries.
  * No request the client's own estimate puts over the budget is ever sent.
  */
-import { createUserEntry, type MessageEntry, textBlock, type Usage } from "../messages/index.js";
+import { createUserEntry, estimateTextTokens, type MessageEntry, textBlock, type Usage } from "../messages/index.js";
 import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
+import { applyClearedToolResults, collectToolResults } from "./compactable-results.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
 import type { ForkRunner } from "./fork-runner.js";
 import { DEFAULT_KEEP_RECENT } from "./settings.js";
 import { DEFAULT_SUMMARY_MAX_TOKENS, extractSummary, replaceMediaWithPlaceholders } from "./summary-request.js";
 import { cutResults } from "./tail-budget.js";
-import { applyClearedToolResults, collectToolResults } from "./tool-results.js";
 
 /** Share of the conversation dropped per retry when the server's numbers cannot be read: 20 %. */
 export const DEFAULT_PTL_DROP_RATIO = 0.2;
@@ -102,6 +102,21 @@ export interface SummarizeResult {
 }
 
 /** Sends one summary request, retrying after "prompt is too long" with the oldest rounds dropped. */
+/** A summary under this many tokens may be far too short (see `summaryTooShort`): 100. */
+export const MIN_SUMMARY_TOKENS = 100;
+
+/** A summary shorter than this share of what it replaces may be far too short: 1 %. */
+export const MIN_SUMMARY_SHARE = 0.01;
+
+/**
+ * A summary is noise, not the conversation, when it is both under MIN_SUMMARY_TOKENS and under MIN_SUMMARY_SHARE
+ * of what it replaces (a model's stray "OK" for 10,000 tokens of work): a failed compaction, never the new
+ * history (docs/CONTEXT-BUDGET.md).
+ */
+export function summaryTooShort(summaryTokens: number, replacedTokens: number): boolean {
+  return summaryTokens < MIN_SUMMARY_TOKENS && summaryTokens < replacedTokens * MIN_SUMMARY_SHARE;
+}
+
 async function summarizeWithRetries(
   messages: readonly MessageEntry[],
   options: SummarizeOptions,
@@ -120,6 +135,12 @@ async function summarizeWithRetries(
       counter.usages.push(result.usage);
       const summary = extractSummary(result.text);
       if (summary === "") throw new Error("the summary request returned no summary");
+      const replaced = estimateEntriesTokens(current);
+      const tokens = estimateTextTokens(summary);
+      if (summaryTooShort(tokens, replaced))
+        throw new Error(
+          `the summary (~${tokens} tokens) is far too short for the ~${replaced.toLocaleString("en-US")} tokens it replaces`,
+        );
       return summary;
     } catch (error) {
       const failure = options.fork.failure?.(error);

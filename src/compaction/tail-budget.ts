@@ -10,8 +10,8 @@
  */
 import type { MessageEntry, ToolResultBlock, ToolUseBlock, UserContentBlock, UserEntry } from "../messages/index.js";
 import { type ApiRound, startsWithResponse } from "./api-rounds.js";
+import { applyClearedToolResults, collectToolResults } from "./compactable-results.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
-import { applyClearedToolResults, collectToolResults } from "./tool-results.js";
 
 /** Tool results at the end of the tail that stay verbatim while the budget holds them: 3. */
 export const DEFAULT_TAIL_VERBATIM_RESULTS = 3;

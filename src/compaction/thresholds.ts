@@ -150,7 +150,11 @@ export function calculateTokenWarningState(tokens: number, model: string, contex
  * Without any usage yet, the whole list is estimated. A usage whose input side is zero measured nothing
  * (claude-code-router while streaming, a proxy that drops usage): it is skipped, never taken as "empty".
  */
-export function tokenCountWithEstimation(messages: readonly MessageEntry[]): number {
+export function tokenCountWithEstimation(
+  messages: readonly MessageEntry[],
+  /** The server's count per estimated token (context-budget.ts): the reported usage in estimate units. Default 1. */
+  ratio = 1,
+): number {
   for (let index = messages.length - 1; index >= 0; index--) {
     const entry = messages[index]!;
     if (entry.type !== "assistant" || entry.isApiErrorMessage) continue;
@@ -163,7 +167,8 @@ export function tokenCountWithEstimation(messages: readonly MessageEntry[]): num
       (usage.cache_read_input_tokens ?? 0) +
       (usage.cache_creation_input_tokens ?? 0) +
       usage.output_tokens;
-    return reported + estimateEntriesTokens(messages.slice(index + 1));
+    const measured = ratio === 1 ? reported : Math.ceil(reported / ratio);
+    return measured + estimateEntriesTokens(messages.slice(index + 1));
   }
   return estimateEntriesTokens(messages);
 }

@@ -23,7 +23,13 @@ export interface CompactionInput {
   capabilities: CompactionCapabilities;
   /** Effective model and context window (src/messages/models.ts, with any override). */
   model: string;
+  /** In estimate units: the server's window ÷ `tokenRatio` (context-budget.ts `budgetLimits`, the one place). */
   contextWindow: number;
+  /**
+   * The server's count per estimated token (context-budget.ts): reported usage and a server's overflow numbers
+   * are divided by it before they meet an estimate. Default 1.
+   */
+  tokenRatio?: number;
   /** Chain context for the records created. */
   sessionId: string;
   parentUuid: string | null;
@@ -107,4 +113,6 @@ export interface CompactionOutput {
   tokens?: number;
   /** A compaction happened: header latches reset (docs/PIPELINE.md §4). */
   compacted?: boolean;
+  /** Estimated context before a compaction made by hand (compact-by-hand.ts), messages only. Default: none made. */
+  preTokens?: number;
 }

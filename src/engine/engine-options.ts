@@ -1,9 +1,11 @@
 /**
  * The options a QueryEngine takes, each with its default, and those of one submitted message.
  */
+
 import type { CompactionSettings } from "../compaction/index.js";
 import type { LoopConfig } from "../loop/query.js";
 import type { DeferredToolLoading } from "../mcp/index.js";
+import type { PluginFolder } from "../memory/index.js";
 import type { TimelineEntry } from "../messages/index.js";
 import type { PlatformName, Provider } from "../provider/index.js";
 import type { ServerCompactionSettings } from "../request/index.js";
@@ -23,8 +25,14 @@ export interface QueryEngineOptions {
   model?: string;
   /** Model to switch to after repeated overloads (default none). */
   fallbackModel?: string;
-  /** Default: Read, Write, Edit, Bash, Grep, Glob, plus Snip when snip is on. */
+  /** Default: Read, Write, Edit, Bash, Grep, Glob, plus Snip when snip is on (and `deferredTools`). */
   tools?: AnyTool[];
+  /**
+   * Add Claude Code's deferred built-ins (WebFetch, NotebookEdit) behind ToolSearch to the default tools
+   * (engine/session-tools.ts; ignored when `tools` is given). Default false, so a library session's tools block
+   * is what it was; the CLI turns it on (docs/TOOLS.md).
+   */
+  deferredTools?: boolean;
   /**
    * Tools added after the built-in ones (MCP servers' tools, ToolSearch), asked again at every turn start so a
    * server that connects late is found; a name already present is kept, never replaced or removed. Deferred
@@ -89,6 +97,11 @@ export interface QueryEngineOptions {
    * on, unless `tools` is given.
    */
   skills?: boolean;
+  /**
+   * Enabled plugins' `skills/` folders: their skills join the Skill tool as `<plugin>:<folder>`
+   * (plugins/, docs/PLUGINS.md). Default none.
+   */
+  pluginSkillFolders?: readonly PluginFolder[];
   /** Keep a background session-memory summary that autocompact can use without a model call. Default true. */
   sessionMemory?: boolean;
   /** Model requests allowed per turn (default unlimited). */
@@ -97,16 +110,33 @@ export interface QueryEngineOptions {
   contextWindow?: number;
   thinking?: LoopConfig["thinking"];
   maxTokens?: number;
-  /** Default "5m". */
+  /**
+   * Forces every request's cache TTL (the pause policy then never changes it). Default: the pause policy's
+   * choice per turn (`pause`), which is "5m" until the person's pauses make 1 hour cheaper.
+   */
   cacheTtl?: "5m" | "1h";
+  /** How pauses between turns are paid for (docs/PROMPT-CACHE.md, "Pauses"). Default: by price, no keep-warm. */
+  pause?: PauseOptions;
   additionalDirectories?: string[];
   /** Entries to start from (resume). */
   initialEntries?: readonly TimelineEntry[];
+  /**
+   * Keep file checkpoints before each prompt so `rewind` can put files back (docs/REWIND.md). Default false
+   * for the library (Claude Code's SDK: `enableFileCheckpointing`); the CLI turns it on.
+   */
+  fileCheckpointing?: boolean;
   /**
    * Command hooks by event, as settings files hold them (`loadSettings(...).settings.hooks`). They run with the
    * tools' environment (secrets removed) and `CLAUDE_PROJECT_DIR` = `cwd`. Default none.
    */
   hooks?: HooksSettings;
+  /**
+   * Whether the workspace's own executable configuration may run: project hooks, project `.mcp.json` servers,
+   * shell in project skills and commands, hooks and servers of project-enabled plugins. The CLI sets it from the
+   * folder's trust gate (trust/, docs/TRUST.md) and already leaves withheld hooks out of `hooks`; code the engine
+   * loads itself (commands' `!` shell, plugins) checks it. Default true: a library caller chose what it passed.
+   */
+  projectCodeTrusted?: boolean;
   /** SessionStart's `source` for a new session: "clear" after /clear. Default "startup" ("resume" when resuming). */
   sessionStartSource?: "startup" | "clear";
   /** A hook's time limit when its settings give none. Default DEFAULT_HOOK_TIMEOUT_MS (60 s). */
@@ -128,4 +158,35 @@ export interface SubmitOptions {
    * `allowed-tools`). Deny rules still win. Default none.
    */
   allowedTools?: readonly string[];
+  /**
+   * The model of this turn only (a custom command's `model:`); the session's model is back for the next turn.
+   * Default the session's.
+   */
+  model?: string;
+}
+
+/** The pause policy's settings (docs/PROMPT-CACHE.md, "Pauses"). */
+export interface PauseOptions {
+  /** "auto" (default): by price; "5m" / "1h" force the TTL. */
+  cacheTtl?: "auto" | "5m" | "1h";
+  /** "auto" (default): by price while a person is present; "on" forces it (still only with a person); "off". */
+  keepWarm?: "auto" | "on" | "off";
+  /** Longest keep-warm run after a turn, in minutes. Default 60. */
+  keepWarmLimitMinutes?: number;
+  /** Whether a person is at the terminal now; without it keep-warm never runs (print mode, library use). */
+  personPresent?: () => boolean;
+  /** Timers for keep-warm (tests and benches pass a virtual clock). Default: real time. */
+  clock?: PauseClock;
+  /**
+   * The person's gaps from earlier sessions of this project, oldest first, in ms (the CLI keeps them in a small
+   * file: docs/PROMPT-CACHE.md, "Pauses across sessions"); weighed before this session's own. Default none.
+   */
+  earlierGapsMs?: readonly number[];
+}
+
+/** Timers the keeper schedules with; tests and benches pass a virtual clock. */
+export interface PauseClock {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }

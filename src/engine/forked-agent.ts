@@ -6,10 +6,17 @@
  * tag), and only `max_tokens` differs, which is not part of the cache key.
  */
 
-import type { ForkFailure, ForkRequest, ForkResult, ForkRunner } from "../compaction/index.js";
+import {
+  budgetLimits,
+  ContextBudget,
+  type ForkFailure,
+  type ForkRequest,
+  type ForkResult,
+  type ForkRunner,
+} from "../compaction/index.js";
 import { AssistantEntries } from "../loop/assistant-entries.js";
 import type { ForkParent } from "../loop/query-context.js";
-import { createUserEntry, estimateRequestTokens, modelLimits, textBlock, type Usage } from "../messages/index.js";
+import { createUserEntry, estimateRequestTokens, textBlock, type Usage } from "../messages/index.js";
 import { ProviderError } from "../provider/index.js";
 import type { AssembledRequest } from "../request/index.js";
 import { assembleRequest } from "../request/index.js";
@@ -39,9 +46,25 @@ export async function runForkedAgent(parent: ForkParent, request: ForkRequest): 
   return result;
 }
 
+/** The smallest output cap a side request is sent with, however full the window: 256. */
+export const MIN_SIDE_REQUEST_MAX_TOKENS = 256;
+
+/**
+ * The output a side request has room for: the server's window less its input by the server's count (the
+ * session's calibration; docs/CONTEXT-BUDGET.md), so no summary asks for 20,000 tokens of a 12K window.
+ */
+export function sideRequestRoom(parent: ForkParent, estimatedInputTokens: number): number {
+  const { model, modelOverrides } = parent.settings;
+  const window = (parent.budget ?? new ContextBudget()).serverWindow(model, modelOverrides);
+  const input = parent.budget?.toServer(estimatedInputTokens) ?? estimatedInputTokens;
+  return Math.max(MIN_SIDE_REQUEST_MAX_TOKENS, window - input);
+}
+
 async function sendForkedRequest(parent: ForkParent, request: ForkRequest): Promise<ForkResult> {
-  const assembled = assembleForkedRequest(parent, request);
+  let assembled = assembleForkedRequest(parent, request);
   const estimatedInputTokens = estimateRequestTokens(assembled.body);
+  const room = sideRequestRoom(parent, estimatedInputTokens);
+  if (request.maxTokens > room) assembled = assembleForkedRequest(parent, { ...request, maxTokens: room });
   const options = parent.signal !== undefined ? { signal: parent.signal } : {};
   if (parent.provider.complete !== undefined) {
     const reply = await parent.provider.complete(assembled, options);
@@ -75,7 +98,7 @@ export function forkFailure(error: unknown): ForkFailure {
 
 /** A ForkRunner bound to `parent` (what the engine injects into the loop's compaction pass). */
 export function createForkRunner(parent: ForkParent): ForkRunner {
-  const limits = modelLimits(parent.settings.model, parent.settings.modelOverrides);
+  const limits = budgetLimits(parent.settings.model, parent.settings.modelOverrides, parent.budget);
   return {
     contextWindow: limits.contextWindow,
     run: (request) => runForkedAgent(parent, request),

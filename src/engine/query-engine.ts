@@ -1,59 +1,40 @@
 /**
  * QueryEngine: the library entry point. `submitMessage` records the person's message (timeline and
  * transcript, flushed) before the model is called, runs the query loop, and finishes in the background.
- * Where the transcript lives is `session-store.ts`; compaction outside a turn is `session-compaction.ts`.
+ * Where the transcript lives is the session manager's (sessions/); compaction outside a turn is
+ * `session-compaction.ts`; the setup steps that are plain functions of the options are `engine-setup.ts`.
  */
 import { randomUUID } from "node:crypto";
 import { CacheBreakDetector } from "../cache/index.js";
-import {
-  type AutoCompactSession,
-  compactionSettingsFromEnv,
-  createSnipTool,
-  newAutoCompactSession,
-} from "../compaction/index.js";
-import { HookRunner, hookContextEntries } from "../hooks/index.js";
+import { type Checkpoints, withCheckpoints } from "../checkpoints/index.js";
+import { type AutoCompactSession, compactionSettingsFromEnv, newAutoCompactSession } from "../compaction/index.js";
+import type { HookRunner } from "../hooks/index.js";
 import type { EngineEvent } from "../loop/events.js";
-import { type LoopConfig, type LoopState, query } from "../loop/query.js";
+import { type LoopConfig, type LoopState, type QueryContext, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
-import { foundSinceBoundary, loadedToolNames, requestTools } from "../mcp/index.js";
-import { attachmentExtra, createSkillTool, loadSkills, MEMORY_ATTACHMENT_TYPE } from "../memory/index.js";
-import {
-  addUsage,
-  contentText,
-  createAttachmentEntry,
-  createUserEntry,
-  DEFAULT_MODEL,
-  emptyUsage,
-  type ModelLimits,
-  type TimelineEntry,
-  type TurnUsage,
-  type UserContentBlock,
-} from "../messages/index.js";
-import type { Provider } from "../provider/index.js";
-import { createProvider } from "../provider/index.js";
-import {
-  announcedFeaturesFromEntries,
-  emptyLatches,
-  latchesFromEntries,
-  NormalizeMemo,
-  serverFeaturesFromEntries,
-  type ToolDefinition,
-  toolDefinitions,
-} from "../request/index.js";
-import { Timeline } from "../timeline/index.js";
+import { addUsage, createUserEntry, emptyUsage, type TurnUsage, type UserContentBlock } from "../messages/index.js";
+import { createProvider, type Provider } from "../provider/index.js";
+import type { ToolDefinition } from "../request/index.js";
+import { type OpenedSession, SessionManager } from "../sessions/index.js";
+import { accountSession, type SessionAccount, Timeline } from "../timeline/index.js";
 import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
-import { createToolRuntime, defaultTools, type SandboxStatus } from "../tools/index.js";
+import { createToolRuntime, type SandboxStatus } from "../tools/index.js";
 import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
+import type { CompactionNotes } from "./compaction-notes.js";
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
+import { loopConfigFor, pauseOptions, providerOptions, startingLoopState, toolRuntimeOptions } from "./engine-setup.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
 import { createForkRunner } from "./forked-agent.js";
-import { type MemorySession, memoryFilesEnabled, memorySessionFor, userPlaces } from "./memory-setup.js";
+import { addSkillTool, type MemoryFiles, recordStartingMemory, sessionMemoryFiles } from "./memory-setup.js";
+import { type PauseKeeper, sessionPauseKeeper } from "./pause-keeper.js";
+import { planModeControl } from "./plan-mode.js";
+import { checkpointsFor, type RewindMode, type RewindOutcome, rewindSession } from "./rewind.js";
 import { SessionCompaction } from "./session-compaction.js";
-import type { SessionMemory } from "./session-memory.js";
-import { defaultTranscript, loadResumedSession } from "./session-store.js";
+import { blockedTurn, hookRunnerFor, notifyingAsk, runPromptHooks, runSessionStart } from "./session-hooks.js";
+import { sessionTools } from "./session-tools.js";
 import { sessionAgentTools } from "./subagent-tools.js";
-import { buildSystemPrompt } from "./system-prompt.js";
 import { ToolRegistry } from "./tool-registry.js";
+import { turnModel, turnPolicy } from "./turn-options.js";
 
 export type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 
@@ -72,7 +53,8 @@ export class QueryEngine {
   /** Usage summed over the whole session. */
   readonly totals: TurnUsage = emptyUsage();
   readonly #tools: ToolRegistry;
-  readonly #policy: PermissionPolicy;
+  /** The session's permission policy; its `mode` may change mid-session (the terminal's plan approval). */
+  readonly permissions: PermissionPolicy;
   readonly #options: QueryEngineOptions;
   readonly #finisher: BackgroundFinisher;
   readonly #state: LoopState;
@@ -80,92 +62,104 @@ export class QueryEngine {
   /** Writes the entries made outside the loop (the person's message, /compact, background records). */
   readonly #recorder: TurnRecorder;
   readonly #compaction: SessionCompaction;
+  /** How the person's pauses are paid for: each turn's TTL, keep-warm in interactive mode. */
+  readonly #pauses: PauseKeeper;
   /** Command hooks from settings; undefined when none are configured. */
   readonly #hooks: HookRunner | undefined;
+  #promptId: string | undefined; // the prompt being worked on: hooks get it as `prompt_id`
   /** Whether SessionStart hooks have run in this process (they run before the first prompt). */
   #sessionStarted = false;
+  /** File checkpoints before each prompt, undefined when off (docs/REWIND.md). */
+  readonly checkpoints: Checkpoints | undefined;
   /** The session's memory files; undefined when they are off. */
-  readonly memory: MemorySession | undefined;
+  readonly memoryFiles: MemoryFiles | undefined;
   #controller: AbortController | undefined;
   #turns = 0;
   /** Whether the Skill tool is still to be looked for (once, before the process's first message). */
   #skillsPending: boolean;
 
+  /**
+   * A session from its options, one named setup step a line: where it is written, how the model is reached,
+   * the loop's configuration, the tools and who may run them, hooks, memory files, background work.
+   */
   constructor(options: QueryEngineOptions = {}) {
     const env = options.env ?? process.env;
     this.#options = options;
     this.cwd = options.cwd ?? process.cwd();
-    this.cacheDetector = new CacheBreakDetector(options.now ? { now: () => options.now!().getTime() } : {});
     this.sessionId = options.sessionId ?? randomUUID();
     this.timeline = new Timeline(options.initialEntries ?? []);
-    this.provider =
-      options.provider ??
-      createProvider({
-        env,
-        ...(options.platform !== undefined ? { platform: options.platform } : {}),
-        ...(options.fallbackModel !== undefined ? { fallbackModel: options.fallbackModel } : {}),
-      });
-    this.transcript =
-      options.transcript === false
-        ? new MemoryTranscriptStore()
-        : (options.transcript ?? defaultTranscript(this.sessionId, this.cwd, options, env));
+    this.cacheDetector = new CacheBreakDetector(options.now ? { now: () => options.now!().getTime() } : {});
+    this.provider = options.provider ?? createProvider(providerOptions(options, env));
+    this.transcript = this.#openTranscript(options, env);
     this.#recorder = new TurnRecorder(this.sessionId, this.timeline, this.transcript, this.#now);
+    this.#pauses = sessionPauseKeeper(pauseOptions(options), this.provider, this.#recorder);
     const compaction = compactionSettingsFromEnv(env, options.compaction ?? {});
-    const model = options.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL;
-    const modelOverrides: Partial<ModelLimits> | undefined =
-      options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : undefined;
-    this.config = {
-      model,
-      systemPrompt: buildSystemPrompt({
-        cwd: this.cwd,
-        ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
-        ...(options.appendSystemPrompt !== undefined ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
-        ...(options.now ? { date: options.now() } : {}),
-      }),
-      compaction,
-      ...(options.fallbackModel !== undefined ? { fallbackModel: options.fallbackModel } : {}),
-      ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-      ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
-      ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
-      ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
-      ...(options.serverCompaction !== undefined ? { serverCompaction: options.serverCompaction } : {}),
-      ...(modelOverrides ? { modelOverrides } : {}),
-    };
-    const tools = options.tools ?? [...defaultTools(), ...(compaction.snip ? [createSnipTool()] : [])];
-    this.#tools = new ToolRegistry(tools, () => this.#options.extraTools?.() ?? []);
-    this.#policy = { mode: "default", allow: [], deny: [], ...options.permission };
-    const { runtime, sandbox } = createToolRuntime({
-      env,
-      ...(options.secretEnv !== undefined ? { secretEnv: options.secretEnv } : {}),
-      ...(options.toolEnv !== undefined ? { extraEnv: options.toolEnv } : {}),
-      ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
-      ...(options.sandboxNetwork !== undefined ? { sandboxNetwork: options.sandboxNetwork } : {}),
-    });
-    this.toolRuntime = runtime;
+    this.config = loopConfigFor(options, env, this.cwd, compaction);
+    const tools = sessionTools(
+      options,
+      compaction.snip,
+      () => [...this.#tools.values()],
+      this.provider.capabilities.webSearch,
+    );
+    this.checkpoints = checkpointsFor(options.fileCheckpointing, this.cwd, this.transcript.path, this.sessionId, env);
+    this.#tools = new ToolRegistry(withCheckpoints(tools, this.checkpoints), () => this.#options.extraTools?.() ?? []);
+    this.permissions = { mode: "default", allow: [], deny: [], ...options.permission };
+    const { runtime, sandbox } = createToolRuntime(toolRuntimeOptions(options, env));
+    this.toolRuntime = { ...runtime, planMode: planModeControl(this.permissions) };
     this.sandbox = sandbox;
-    this.#hooks = this.#hookRunner(options, runtime);
-    const hooks = this.#hooks;
-    const ask = this.#policy.ask;
-    if (hooks?.has("Notification") === true && ask !== undefined) {
-      // Notification hooks hear of every permission question as it is asked (not waited for).
-      this.#policy.ask = (request) => {
-        void hooks
-          .run(
-            "Notification",
-            {
-              message: `threadline needs your permission to use ${request.summary}`,
-              notification_type: "permission_prompt",
-            },
-            "permission_prompt",
-          )
-          .then((outcome) => {
-            for (const notice of outcome.notices) this.#note(notice);
-          });
-        return ask(request);
-      };
-    }
+    this.#hooks = hookRunnerFor(options, {
+      cwd: this.cwd,
+      sessionId: this.sessionId,
+      runtime,
+      transcriptPath: () => this.transcript.path,
+      permissionMode: () => this.permissions.mode,
+      promptId: () => this.#promptId,
+    });
+    if (this.#hooks !== undefined && this.permissions.ask !== undefined)
+      this.permissions.ask = notifyingAsk(this.permissions.ask, this.#hooks, (notice) => this.#note(notice));
+    this.#addAgentTools(tools);
+    this.#state = startingLoopState(this.timeline.entries, this.provider, this.config.model);
+    this.memoryFiles = sessionMemoryFiles(options, this.cwd, env);
+    this.#skillsPending = options.skills ?? (this.memoryFiles !== undefined && options.tools === undefined);
+    this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
+    this.#compaction = this.#sessionCompaction(options);
+  }
+
+  /** A session the session manager opened (sessions/): its id, entries and transcript, with these options. */
+  static fromSession(session: OpenedSession, options: QueryEngineOptions = {}): QueryEngine {
+    const engine = new QueryEngine({
+      ...options,
+      sessionId: session.sessionId,
+      initialEntries: session.entries,
+      transcript: session.transcript,
+    });
+    if (session.resumed) engine.cacheDetector.expectDrop("resume");
+    return engine;
+  }
+
+  /**
+   * Resume a saved session by id, unique id prefix or transcript path, from the place the options name
+   * (`home`, `project`, `store`, `cwd`); reports what the loader had to skip.
+   */
+  static async resume(
+    sessionIdOrPath: string,
+    options: QueryEngineOptions = {},
+  ): Promise<{ engine: QueryEngine; problems: string[] }> {
+    const session = await new SessionManager(options).open(sessionIdOrPath, options.transcript);
+    return { engine: QueryEngine.fromSession(session, options), problems: session.problems };
+  }
+
+  /** The options' transcript, or a new one where the session manager puts this session. */
+  #openTranscript(options: QueryEngineOptions, env: NodeJS.ProcessEnv): TranscriptStore {
+    if (options.transcript === false) return new MemoryTranscriptStore();
+    return options.transcript ?? new SessionManager({ ...options, cwd: this.cwd, env }).newTranscript(this.sessionId);
+  }
+
+  /** The Agent and REPL tools, around this session's runner and policy (names already taken are kept). */
+  #addAgentTools(baseTools: readonly AnyTool[]): void {
+    const options = this.#options;
     const agentTools = sessionAgentTools({
-      baseTools: tools,
+      baseTools,
       explicitTools: options.tools !== undefined,
       agents: options.agents,
       repl: options.repl,
@@ -175,7 +169,7 @@ export class QueryEngine {
         additionalDirectories: options.additionalDirectories ?? [],
         provider: this.provider,
         tools: () => [...this.#tools.values()],
-        policy: this.#policy,
+        policy: this.permissions,
         toolRuntime: this.toolRuntime,
         config: this.config,
         model: () => this.#state.model,
@@ -185,57 +179,48 @@ export class QueryEngine {
       },
     });
     for (const tool of agentTools) if (!this.#tools.has(tool.name)) this.#tools.set(tool.name, tool);
-    // Announcements recorded by an earlier run of this session hold again, so the resumed requests match.
-    const features = announcedFeaturesFromEntries(this.timeline.entries);
-    if (features.length > 0) this.provider.adoptFeatures?.(features);
-    this.#state = {
-      latches: latchesFromEntries(this.timeline.entries) ?? emptyLatches(),
-      features,
-      featuresOff: serverFeaturesFromEntries(this.timeline.entries),
-      model,
-      normalizeMemo: new NormalizeMemo(),
-    };
-    this.memory = memoryFilesEnabled(options.memoryFiles, env)
-      ? memorySessionFor(this.cwd, options.additionalDirectories ?? [], options.home, env)
-      : undefined;
-    this.#skillsPending = options.skills ?? (this.memory !== undefined && options.tools === undefined);
-    this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
-    this.#compaction = new SessionCompaction(
+  }
+
+  /** Compaction outside a turn (/compact) and the compaction notes kept for autocompact. */
+  #sessionCompaction(options: QueryEngineOptions): SessionCompaction {
+    return new SessionCompaction(
       {
-        sessionId: this.sessionId,
-        recorder: this.#recorder,
-        provider: this.provider,
+        context: () => this.#queryContext(new AbortController().signal, this.permissions),
         config: this.config,
+        recorder: this.#recorder,
         state: this.#state,
-        tools: this.#tools,
-        cwd: this.cwd,
-        additionalDirectories: options.additionalDirectories ?? [],
-        now: this.#now,
         totals: this.totals,
         autoCompact: this.#autoCompact,
         finisher: this.#finisher,
-        ...(this.#hooks ? { hooks: this.#hooks } : {}),
       },
       options.sessionMemory ?? true,
     );
   }
 
-  /** Resume a saved session by id (or transcript path); reports what the loader had to skip. */
-  static async resume(
-    sessionIdOrPath: string,
-    options: QueryEngineOptions = {},
-  ): Promise<{ engine: QueryEngine; problems: string[] }> {
-    const cwd = options.cwd ?? process.cwd();
-    const resumed = await loadResumedSession(sessionIdOrPath, options, cwd);
-    const engine = new QueryEngine({
-      ...options,
-      cwd,
-      sessionId: resumed.sessionId,
-      initialEntries: resumed.entries,
-      transcript: resumed.transcript,
-    });
-    engine.cacheDetector.expectDrop("resume");
-    return { engine, problems: resumed.problems };
+  /** The session as the loop sees it: one turn's context, and what /compact and the work between turns run on. */
+  #queryContext(signal: AbortSignal, policy: PermissionPolicy): QueryContext {
+    return {
+      sessionId: this.sessionId,
+      timeline: this.timeline,
+      transcript: this.transcript,
+      provider: this.provider,
+      tools: this.#tools,
+      toolDefinitions: this.requestToolDefinitions(),
+      lateToolDefinitions: (entries) => this.#tools.lateDefinitions(entries),
+      policy,
+      toolRuntime: this.toolRuntime,
+      cwd: this.cwd,
+      additionalDirectories: this.#options.additionalDirectories ?? [],
+      config: this.config,
+      state: this.#state,
+      cacheDetector: this.cacheDetector,
+      now: this.#now,
+      signal,
+      forkFactory: createForkRunner,
+      autoCompact: this.#autoCompact,
+      ...(this.#hooks ? { hooks: this.#hooks } : {}),
+      ...(this.memoryFiles ? { memory: this.memoryFiles } : {}),
+    };
   }
 
   /** Path of the JSONL transcript, when on disk. */
@@ -251,30 +236,13 @@ export class QueryEngine {
     return [...this.#tools.values()];
   }
 
-  /**
-   * The tools block of the next request: every tool but the deferred ones ToolSearch has not loaded before the
-   * latest compaction (a pure function of the timeline). Tools from `extraTools` that appeared since the last
-   * turn are added first.
-   */
+  /** The next request's tools block: all but deferred tools not yet loaded (new `extraTools` added first). */
   requestToolDefinitions(): ToolDefinition[] {
-    this.#tools.addExtraTools();
-    const tools = [...this.#tools.values()];
-    if (!tools.some((tool) => tool.deferLoading === true)) return toolDefinitions(tools);
     // Where the server declares tool changes, found tools are offered in tool-change messages instead, and
     // join the tools block only at the next compaction (when the prefix is rewritten anyway).
     const moment =
       this.provider.capabilities.toolChanges === true ? "next-compaction" : this.#options.deferredToolLoading;
-    const loaded = loadedToolNames(this.timeline.entries, moment);
-    return toolDefinitions(requestTools(tools, loaded));
-  }
-
-  /** Definitions of the deferred tools ToolSearch found since the latest compaction (see loop/tool-arrivals.ts). */
-  #lateToolDefinitions(entries: readonly TimelineEntry[]): ToolDefinition[] {
-    const found = foundSinceBoundary(entries);
-    if (found.size === 0) return [];
-    return toolDefinitions(
-      [...this.#tools.values()].filter((tool) => tool.deferLoading === true && found.has(tool.name)),
-    );
+    return this.#tools.requestDefinitions(this.timeline.entries, moment);
   }
 
   /** Add a task to run after each turn (collapse ctx-agent, session memory, metrics). */
@@ -294,61 +262,37 @@ export class QueryEngine {
     this.#controller = controller;
     const relay = () => controller.abort();
     options.signal?.addEventListener("abort", relay, { once: true });
+    const restoreModel = turnModel(this.#state, options.model);
     try {
       yield* this.#startMemory();
       yield* this.#startSkills();
       yield* this.#startSession();
-      const prompt = yield* this.#promptHooks(input, controller.signal);
-      if (prompt.blocked !== undefined) {
-        yield { type: "turn_start", model: this.#state.model };
-        yield {
-          type: "turn_end",
-          reason: "hook_blocked",
-          usage: emptyUsage(),
-          iterations: 0,
-          error: `UserPromptSubmit hook blocked the prompt: ${prompt.blocked}`,
-          lastText: "",
-        };
-        return;
-      }
+      this.#promptId = randomUUID();
+      const prompt = yield* runPromptHooks(this.#hooks, this.#recorder, input, controller.signal);
+      if (prompt.blocked !== undefined) return yield* blockedTurn(this.#state.model, prompt.blocked);
       const user = createUserEntry(this.#recorder.context(), input);
       this.#recorder.append(user);
+      await this.checkpoints?.beginPrompt(user.uuid);
       // Recorded right after the prompt; the normalizer's reorder rule puts it ahead of the prompt's text.
-      const context = hookContextEntries(this.#recorder.context(), "UserPromptSubmit", prompt.context);
+      const context = prompt.entries();
       this.#recorder.appendAll(context);
       await this.#recorder.flush();
       yield { type: "user", entry: user };
       for (const entry of context) yield { type: "entry", entry };
       this.#turns++;
-      const turn = query({
-        sessionId: this.sessionId,
-        timeline: this.timeline,
-        transcript: this.transcript,
-        provider: this.provider,
-        tools: this.#tools,
-        toolDefinitions: this.requestToolDefinitions(),
-        lateToolDefinitions: (entries) => this.#lateToolDefinitions(entries),
-        policy: options.allowedTools?.length
-          ? { ...this.#policy, allow: [...this.#policy.allow, ...options.allowedTools] }
-          : this.#policy,
-        toolRuntime: this.toolRuntime,
-        cwd: this.cwd,
-        additionalDirectories: this.#options.additionalDirectories ?? [],
-        config: this.config,
-        state: this.#state,
-        cacheDetector: this.cacheDetector,
-        now: this.#now,
-        signal: controller.signal,
-        forkFactory: createForkRunner,
-        autoCompact: this.#autoCompact,
-        ...(this.#hooks ? { hooks: this.#hooks } : {}),
-        ...(this.memory ? { memory: this.memory } : {}),
-      });
+      const ttl = this.#pauses.turnStarting(this.#state.model); // on the one config: mid-turn readers see it
+      if (this.#options.cacheTtl === undefined) this.config.cacheTtl = ttl;
+      const turn = query(this.#queryContext(controller.signal, turnPolicy(this.permissions, options.allowedTools)));
       for await (const event of turn) {
-        if (event.type === "turn_end") this.#addTotals(event.usage);
+        if (event.type === "request_start") this.#pauses.requestSent(event.request);
+        if (event.type === "turn_end") {
+          addUsage(this.totals, event.usage);
+          this.#pauses.turnEnded(this.#state.model);
+        }
         yield event;
       }
     } finally {
+      restoreModel();
       options.signal?.removeEventListener("abort", relay);
       this.#controller = undefined;
       await this.transcript.flush();
@@ -362,7 +306,15 @@ export class QueryEngine {
 
   /** Resolves when the background work of earlier turns (ctx-agent, session memory, added hooks) is done. */
   async idle(): Promise<void> {
+    await this.#pauses.settled();
     await this.#finisher.idle();
+  }
+
+  /** Go back to the end of prompt `reference`'s turn: conversation, code or both (rewind.ts, docs/REWIND.md). */
+  async rewind(reference: string, mode: RewindMode): Promise<RewindOutcome> {
+    await this.#finisher.idle();
+    const deps = { timeline: this.timeline, checkpoints: this.checkpoints, now: this.#now, recorder: this.#recorder };
+    return rewindSession({ ...deps, sessionId: this.sessionId }, reference, mode);
   }
 
   /** Number of turns submitted in this process. */
@@ -380,11 +332,15 @@ export class QueryEngine {
   }
 
   /**
-   * Wait for background work, run the SessionEnd hooks (with `reason`, Claude Code's: "clear", "logout",
+   * Wait for background work, stop background commands, run the SessionEnd hooks (with `reason`, Claude Code's: "clear", "logout",
    * "prompt_input_exit" or "other"; default "other"), flush and close the transcript.
    */
   async close(reason = "other"): Promise<void> {
+    this.#pauses.stop();
+    await this.#pauses.settled();
     await this.#finisher.idle();
+    await this.toolRuntime.background?.close();
+    this.#hooks?.cancelAsync();
     if (this.#hooks?.has("SessionEnd") === true) {
       const outcome = await this.#hooks.run("SessionEnd", { reason }, reason);
       for (const notice of outcome.notices) this.#note(notice);
@@ -392,94 +348,40 @@ export class QueryEngine {
     await this.transcript.close();
   }
 
-  /** The hook runner for the configured hooks: tools' environment (secrets removed), their redactor. */
-  #hookRunner(options: QueryEngineOptions, runtime: ToolRuntime): HookRunner | undefined {
-    const hooks = options.hooks;
-    if (hooks === undefined || Object.values(hooks).every((groups) => groups === undefined || groups.length === 0))
-      return undefined;
-    return new HookRunner({
-      hooks,
-      projectDir: this.cwd,
-      env: runtime.secrets.toolEnv,
-      sessionId: this.sessionId,
-      transcriptPath: () => this.transcript.path,
-      permissionMode: () => this.#policy.mode,
-      redact: (text) => runtime.secrets.redact(text),
-      ...(options.hookTimeoutMs !== undefined ? { timeoutMs: options.hookTimeoutMs } : {}),
-    });
-  }
-
-  /**
-   * SessionStart hooks, once, before the first prompt: source "resume" for a session that had entries, else
-   * the option's (default "startup"). What they print is recorded as attachments, so a resume resends it.
-   */
+  /** SessionStart hooks, once, before the first prompt (session-hooks.ts). */
   async *#startSession(): AsyncGenerator<EngineEvent> {
     if (this.#sessionStarted) return;
     this.#sessionStarted = true;
-    if (this.#hooks?.has("SessionStart") !== true) return;
+    if (this.#hooks === undefined) return;
     const resumed = (this.#options.initialEntries?.length ?? 0) > 0;
-    const source = resumed ? "resume" : (this.#options.sessionStartSource ?? "startup");
-    const outcome = await this.#hooks.run("SessionStart", { source }, source);
-    const entries = hookContextEntries(this.#recorder.context(), "SessionStart", outcome.context);
-    this.#recorder.appendAll(entries);
-    for (const entry of entries) yield { type: "entry", entry };
-    for (const notice of outcome.notices) yield this.#recorder.notice("warning", notice);
+    yield* runSessionStart(this.#hooks, this.#recorder, resumed ? "resume" : this.#options.sessionStartSource);
   }
 
-  /** UserPromptSubmit hooks: the context they add, or why they blocked the prompt. */
-  async *#promptHooks(
-    input: string | UserContentBlock[],
-    signal: AbortSignal,
-  ): AsyncGenerator<EngineEvent, { context: string[]; blocked?: string }> {
-    if (this.#hooks?.has("UserPromptSubmit") !== true) return { context: [] };
-    const prompt = typeof input === "string" ? input : contentText(input);
-    const outcome = await this.#hooks.run("UserPromptSubmit", { prompt }, undefined, signal);
-    for (const notice of outcome.notices) yield this.#recorder.notice("warning", notice);
-    const blocked = outcome.block ?? outcome.stop;
-    return blocked !== undefined ? { context: [], blocked } : { context: outcome.context };
+  /** The compaction notes kept for autocompact (Claude Code's "session memory"), when on. */
+  get compactionNotes(): CompactionNotes | undefined {
+    return this.#compaction.compactionNotes;
   }
 
-  /** The session memory kept for autocompact, when on. */
-  get sessionMemory(): SessionMemory | undefined {
-    return this.#compaction.sessionMemory;
+  /** What this session has cost and done so far: the one account, of the recorded entries (timeline/). */
+  account(): SessionAccount {
+    return accountSession(this.timeline.allEntries, this.config.modelOverrides);
   }
 
-  /**
-   * The memory files known at session start, recorded once before the session's first message so they sit at
-   * one fixed place in the first request; a resumed session already holds them and reads nothing.
-   */
+  /** The memory files known at session start, recorded once before the first message (memory-setup.ts). */
   async *#startMemory(): AsyncGenerator<EngineEvent> {
-    if (this.memory === undefined) return;
-    const found = await this.memory.start(this.timeline.entries);
-    for (const line of found.notices) yield this.#recorder.notice("warning", line);
-    if (found.attachment === undefined) return;
-    const entry = createAttachmentEntry(
-      this.#recorder.context(),
-      MEMORY_ATTACHMENT_TYPE,
-      found.attachment.content,
-      attachmentExtra(found.attachment),
-    );
-    this.#recorder.append(entry);
-    yield { type: "entry", entry };
+    if (this.memoryFiles !== undefined) yield* recordStartingMemory(this.memoryFiles, this.#recorder);
   }
 
   /** The Skill tool, appended last to the tools (the tools block is fixed from the first request on). */
   async *#startSkills(): AsyncGenerator<EngineEvent> {
     if (!this.#skillsPending) return;
     this.#skillsPending = false;
-    const found = await loadSkills(userPlaces(this.cwd, this.#options.home, this.#options.env ?? process.env));
-    for (const line of found.notices) yield this.#recorder.notice("warning", line);
-    const tool = createSkillTool(found.skills);
-    if (tool !== undefined && !this.#tools.has(tool.name)) this.#tools.set(tool.name, tool as AnyTool);
+    yield* addSkillTool(this.#options, this.cwd, this.#tools, this.#recorder);
   }
 
   readonly #now = (): Date => (this.#options.now ? this.#options.now() : new Date());
 
   #note(message: string): void {
     this.#recorder.notice("warning", message);
-  }
-
-  #addTotals(usage: TurnUsage): void {
-    addUsage(this.totals, usage);
   }
 }

@@ -5,12 +5,13 @@
  * text; the parent's conversation receives only that text as the Agent tool's result.
  */
 import { randomBytes } from "node:crypto";
-import type { HookRunner } from "../hooks/index.js";
+import { type HookRunner, hookContextEntries } from "../hooks/index.js";
 import { type LoopConfig, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
 import { createUserEntry, emptyUsage, type TurnUsage } from "../messages/index.js";
 import type { Provider } from "../provider/index.js";
 import { emptyLatches, toolDefinitions } from "../request/index.js";
+import { openSidechainTranscript } from "../sessions/index.js";
 import { Timeline } from "../timeline/index.js";
 import type {
   AgentRunner,
@@ -22,12 +23,9 @@ import type {
   ToolRuntime,
 } from "../tools/index.js";
 import { summarizeToolCall } from "../tools/index.js";
-import { JsonlTranscriptStore, MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
-import { SidechainTranscriptStore, sidechainTranscriptPath } from "./subagent-transcript.js";
 import { DEFAULT_SUBAGENT_MAX_TURNS, SUBAGENT_EXCLUDED_TOOLS, type SubagentType } from "./subagent-types.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 
-export * from "./subagent-transcript.js";
 export * from "./subagent-types.js";
 export * from "./subagent-usage.js";
 
@@ -86,22 +84,32 @@ export async function runSubagent(environment: SubagentEnvironment, request: Age
   const type = resolveSubagentType(environment.types, request.subagentType);
   const agentId = newAgentId();
   const tools = subagentTools(environment.tools(), type);
-  const path = environment.parentTranscriptPath
-    ? sidechainTranscriptPath(environment.parentTranscriptPath, agentId)
-    : undefined;
-  const inner: TranscriptStore = path
-    ? await JsonlTranscriptStore.open({ sessionId: environment.sessionId, cwd: environment.cwd, path })
-    : new MemoryTranscriptStore();
-  const transcript = new SidechainTranscriptStore(inner, agentId);
+  const transcript = await openSidechainTranscript(
+    { sessionId: environment.sessionId, cwd: environment.cwd, path: environment.parentTranscriptPath },
+    agentId,
+  );
+  const path = transcript.path;
   const timeline = new Timeline();
   const usage: TurnUsage = emptyUsage();
   let status: AgentRunStatus = "error";
   let text = "";
   let error: string | undefined;
   let toolUseCount = 0;
+  let hooks: HookRunner | undefined;
   try {
     const recorder = new TurnRecorder(environment.sessionId, timeline, transcript, environment.now);
     recorder.append(createUserEntry(recorder.context(), request.prompt));
+    // The subagent's hooks know which agent they run for (Claude Code's agent_id, agent_type); SubagentStart's
+    // context joins the subagent's own conversation, after its prompt.
+    hooks = environment.hooks?.withFields({
+      all: { agent_id: agentId, agent_type: type.name },
+      byEvent: { SubagentStop: { agent_transcript_path: path } },
+    });
+    if (hooks?.has("SubagentStart") === true) {
+      const started = await hooks.run("SubagentStart", {}, type.name, request.signal);
+      recorder.appendAll(hookContextEntries(recorder.context(), "SubagentStart", started.context));
+      for (const notice of started.notices) request.onProgress(notice);
+    }
     await recorder.flush();
     const config: LoopConfig = {
       ...environment.config,
@@ -131,7 +139,7 @@ export async function runSubagent(environment: SubagentEnvironment, request: Age
       state: { latches: emptyLatches(), model: config.model },
       now: environment.now,
       signal: request.signal,
-      ...(environment.hooks ? { hooks: environment.hooks, stopHookEvent: "SubagentStop" as const } : {}),
+      ...(hooks ? { hooks, stopHookEvent: "SubagentStop" as const } : {}),
     });
     for await (const event of turn) {
       if (event.type === "tool_start") {

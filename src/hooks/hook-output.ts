@@ -1,7 +1,8 @@
 /**
  * A hook's JSON output (Claude Code's protocol, docs/HOOKS.md): the common fields `continue`, `stopReason`,
  * `suppressOutput`, `systemMessage`, the older top-level `decision` / `reason`, and `hookSpecificOutput` with
- * `permissionDecision`, `permissionDecisionReason`, `updatedInput` and `additionalContext`. Bytes from a
+ * `permissionDecision`, `permissionDecisionReason`, `updatedInput`, `additionalContext` and PermissionRequest's
+ * `decision`. Bytes from a
  * hook process are a trust boundary: anything that does not fit is reported, never guessed at.
  */
 import * as z from "zod";
@@ -13,6 +14,11 @@ const hookSpecificSchema = z
     permissionDecisionReason: z.string().optional(),
     updatedInput: z.record(z.string(), z.unknown()).optional(),
     additionalContext: z.string().optional(),
+    // PermissionRequest's answer to the question (docs/HOOKS.md).
+    decision: z
+      .object({ behavior: z.enum(["allow", "deny"]), message: z.string().optional() })
+      .loose()
+      .optional(),
   })
   .loose();
 

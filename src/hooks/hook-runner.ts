@@ -5,7 +5,9 @@
  * UserPromptSubmit) or JSON to honour; exit 2 blocks with stderr; any other code, a timeout, cut output or a
  * bad JSON field is a notice and the session goes on.
  */
-import type { HookEventName, HookMatcherSetting, HooksSettings } from "../settings/index.js";
+import { homedir } from "node:os";
+import type { CommandHookSetting, HookEventName, HookMatcherSetting, HooksSettings } from "../settings/index.js";
+import { hookConditionMatches } from "./hook-condition.js";
 import { type HookJsonOutput, parseHookJson } from "./hook-output.js";
 import { type HookCommandResult, runHookCommand } from "./run-hook-command.js";
 
@@ -15,10 +17,20 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 /** Most characters kept of one hook's stdout, and of its stderr: 20,000 (about 5,000 tokens of context). */
 export const DEFAULT_HOOK_OUTPUT_CHARS = 20_000;
 
+/**
+ * How many times in a row Stop (or SubagentStop) hooks may block the end of a turn: 8, Claude Code's cap (its
+ * CHANGELOG, 2.1.143: "the turn now ends with a warning after 8 consecutive blocks"), overridden as there by
+ * `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`. Past it the turn ends with a line saying so.
+ */
+export const DEFAULT_STOP_HOOK_BLOCK_CAP = 8;
+
 /** Events whose matcher is compared with something (the tool name, the source, the trigger). */
 const MATCHED_EVENTS: ReadonlySet<HookEventName> = new Set([
   "PreToolUse",
   "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "SubagentStart",
   "SessionStart",
   "SessionEnd",
   "PreCompact",
@@ -57,6 +69,26 @@ export interface HookRunnerOptions {
   timeoutMs?: number;
   /** Default DEFAULT_HOOK_OUTPUT_CHARS. */
   maxOutputChars?: number;
+  /** The id of the prompt being worked on, sent as `prompt_id` (none between prompts). Default none. */
+  promptId?: () => string | undefined;
+  /** Default DEFAULT_STOP_HOOK_BLOCK_CAP. */
+  stopBlockCap?: number;
+  /** Home directory for `~/` in `if` rules. Default `os.homedir()`. */
+  home?: string;
+}
+
+/** What an `async: true` hook said once it finished, for the next prompt (docs/HOOKS.md "async"). */
+export interface AsyncHookResult {
+  event: HookEventName;
+  context: string[];
+  notices: string[];
+}
+
+/** State a runner shares with the runners `withFields` makes from it: background hooks and their results. */
+interface AsyncState {
+  results: AsyncHookResult[];
+  running: Set<Promise<void>>;
+  controller: AbortController;
 }
 
 /** What the hooks of one event said, together. */
@@ -76,11 +108,13 @@ export interface HookOutcome {
   notices: string[];
   /** `continue: false`: the session should stop here, with this reason. */
   stop?: string;
+  /** PermissionRequest's `decision`: answer the question for the person. */
+  permissionRequest?: { behavior: "allow" | "deny"; message?: string };
 }
 
 /** Whether a notice line came from a hook (they start with the event's name): print mode always shows them. */
 export function isHookNotice(message: string): boolean {
-  return /^(?:PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|Stop|SubagentStop|PreCompact|Notification) hook /.test(
+  return /^(?:PreToolUse|PostToolUse|PostToolUseFailure|PermissionRequest|UserPromptSubmit|SessionStart|SessionEnd|Stop|SubagentStart|SubagentStop|PreCompact|Notification) hook /.test(
     message,
   );
 }
@@ -102,16 +136,54 @@ export function matcherAccepts(matcher: string, value: string | undefined): bool
 
 const DECISION_RANK = { allow: 1, ask: 2, deny: 3 } as const;
 
+/** Stdin fields a scoped runner adds: to every event, and to one event only (a subagent's SubagentStop). */
+export interface HookFields {
+  all?: Record<string, unknown>;
+  byEvent?: Partial<Record<HookEventName, Record<string, unknown>>>;
+}
+
 export class HookRunner {
   readonly #options: HookRunnerOptions;
+  readonly #fields: HookFields;
+  readonly #async: AsyncState;
 
-  constructor(options: HookRunnerOptions) {
+  constructor(options: HookRunnerOptions, fields: HookFields = {}, shared?: AsyncState) {
     this.#options = options;
+    this.#fields = fields;
+    this.#async = shared ?? { results: [], running: new Set(), controller: new AbortController() };
   }
 
   /** Whether any hook is configured for `event` (callers skip building the input otherwise). */
   has(event: HookEventName): boolean {
     return (this.#options.hooks[event]?.length ?? 0) > 0;
+  }
+
+  /** Consecutive Stop blocks honoured in one turn (DEFAULT_STOP_HOOK_BLOCK_CAP unless configured). */
+  get stopBlockCap(): number {
+    return this.#options.stopBlockCap ?? DEFAULT_STOP_HOOK_BLOCK_CAP;
+  }
+
+  /** The same hooks, with stdin fields added (a subagent's `agent_id`, `agent_type`); background state shared. */
+  withFields(fields: HookFields): HookRunner {
+    const byEvent = { ...this.#fields.byEvent };
+    for (const [event, extra] of Object.entries(fields.byEvent ?? {}))
+      byEvent[event as HookEventName] = { ...byEvent[event as HookEventName], ...extra };
+    return new HookRunner(this.#options, { all: { ...this.#fields.all, ...fields.all }, byEvent }, this.#async);
+  }
+
+  /** What `async` hooks that have finished said, each once (the engine records it with the next prompt). */
+  takeAsyncResults(): AsyncHookResult[] {
+    return this.#async.results.splice(0);
+  }
+
+  /** Resolves when every background hook started so far has finished (tests; a clean shutdown). */
+  async asyncIdle(): Promise<void> {
+    while (this.#async.running.size > 0) await Promise.all([...this.#async.running]);
+  }
+
+  /** Stops background hooks still running (the session is ending; Claude Code cancels them too). */
+  cancelAsync(): void {
+    this.#async.controller.abort();
   }
 
   /**
@@ -124,37 +196,25 @@ export class HookRunner {
     matchOn?: string,
     signal?: AbortSignal,
   ): Promise<HookOutcome> {
-    const commands = this.#matching(event, matchOn);
+    const all = this.#matching(event, matchOn, fields);
     const outcome = emptyOutcome();
-    if (commands.length === 0) return outcome;
+    if (all.length === 0) return outcome;
     const options = this.#options;
+    const promptId = options.promptId?.();
     const stdin = JSON.stringify({
       session_id: options.sessionId,
       transcript_path: options.transcriptPath?.() ?? null,
       cwd: options.projectDir,
       ...(options.permissionMode ? { permission_mode: options.permissionMode() } : {}),
       hook_event_name: event,
+      ...(promptId !== undefined ? { prompt_id: promptId } : {}),
+      ...this.#fields.all,
+      ...this.#fields.byEvent?.[event],
       ...fields,
     });
-    const env = { ...options.env, CLAUDE_PROJECT_DIR: options.projectDir };
-    const results = await Promise.all(
-      commands.map(async (hook) => {
-        const timeoutMs =
-          hook.timeoutSeconds !== undefined
-            ? hook.timeoutSeconds * 1000
-            : (options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
-        const result = await runHookCommand({
-          command: hook.command,
-          cwd: options.projectDir,
-          env,
-          stdin,
-          timeoutMs,
-          maxOutputChars: options.maxOutputChars ?? DEFAULT_HOOK_OUTPUT_CHARS,
-          ...(signal ? { signal } : {}),
-        });
-        return { hook, result, timeoutMs };
-      }),
-    );
+    for (const hook of all.filter((candidate) => candidate.async === true)) this.#startAsync(event, hook, stdin);
+    const commands = all.filter((candidate) => candidate.async !== true);
+    const results = await Promise.all(commands.map((hook) => this.#runOne(hook, stdin, signal)));
     for (const { hook, result, timeoutMs } of results) {
       outcome.ran++;
       this.#fold(event, hook.command, result, timeoutMs, outcome);
@@ -162,15 +222,57 @@ export class HookRunner {
     return outcome;
   }
 
-  /** The distinct commands of the groups whose matcher fits (the same command from two files runs once). */
-  #matching(event: HookEventName, matchOn: string | undefined): { command: string; timeoutSeconds?: number }[] {
+  /**
+   * An `async: true` hook: started, not waited for. It cannot block or decide anything (the action has gone on);
+   * once it ends, its context and notices wait in `takeAsyncResults` for the next prompt (Claude Code delivers an
+   * async hook's `systemMessage` / `additionalContext` on the next conversation turn).
+   */
+  #startAsync(event: HookEventName, hook: CommandHookSetting, stdin: string): void {
+    const state = this.#async;
+    const running: Promise<void> = this.#runOne(hook, stdin, state.controller.signal).then(({ result, timeoutMs }) => {
+      const folded = emptyOutcome();
+      this.#fold(event, hook.command, result, timeoutMs, folded);
+      if (folded.block !== undefined)
+        folded.notices.push(`${event} hook "${shorten(hook.command)}" (async) cannot block: ${oneLine(folded.block)}`);
+      if (folded.context.length > 0 || folded.notices.length > 0)
+        state.results.push({ event, context: folded.context, notices: folded.notices });
+      state.running.delete(running);
+    });
+    state.running.add(running);
+  }
+
+  async #runOne(hook: CommandHookSetting, stdin: string, signal: AbortSignal | undefined) {
+    const options = this.#options;
+    // A plugin's hook also gets CLAUDE_PLUGIN_ROOT (docs/PLUGINS.md); the project directory stays the runner's.
+    const env = { ...options.env, ...hook.env, CLAUDE_PROJECT_DIR: options.projectDir };
+    const timeoutMs =
+      hook.timeoutSeconds !== undefined ? hook.timeoutSeconds * 1000 : (options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS);
+    const result = await runHookCommand({
+      command: hook.command,
+      cwd: options.projectDir,
+      env,
+      stdin,
+      timeoutMs,
+      maxOutputChars: options.maxOutputChars ?? DEFAULT_HOOK_OUTPUT_CHARS,
+      ...(signal ? { signal } : {}),
+    });
+    return { hook, result, timeoutMs };
+  }
+
+  /**
+   * The distinct commands of the groups whose matcher fits and whose `if` the call satisfies (the same command
+   * from two files runs once).
+   */
+  #matching(event: HookEventName, matchOn: string | undefined, fields: Record<string, unknown>): CommandHookSetting[] {
     const groups: readonly HookMatcherSetting[] = this.#options.hooks[event] ?? [];
     const seen = new Set<string>();
-    const commands: { command: string; timeoutSeconds?: number }[] = [];
+    const commands: CommandHookSetting[] = [];
     for (const group of groups) {
       if (MATCHED_EVENTS.has(event) && !matcherAccepts(group.matcher, matchOn)) continue;
       for (const hook of group.hooks) {
         if (seen.has(hook.command)) continue;
+        const scope = { cwd: this.#options.projectDir, home: this.#options.home ?? homedir() };
+        if (hook.if !== undefined && !hookConditionMatches(hook.if, fields, scope)) continue;
         seen.add(hook.command);
         commands.push(hook);
       }
@@ -207,6 +309,17 @@ export class HookRunner {
       const reason = stderr !== "" ? stderr : `${name} blocked this without a message`;
       if (BLOCKING_EVENTS.has(event)) appendBlock(outcome, reason);
       else outcome.notices.push(`${name} exited 2: ${oneLine(reason)}`);
+      return;
+    }
+    // bash's 127 (not found) and 126 (not executable): the hook never ran, which for a guard means the call
+    // went ahead unchecked. Said plainly, on screen (docs/TRUST.md, "Fail closed").
+    if (result.exitCode === 126 || result.exitCode === 127) {
+      const why = result.exitCode === 127 ? "command or script not found" : "script is not executable";
+      const meant =
+        event === "PreToolUse" ? "the tool call went ahead WITHOUT this hook's check" : "going on without it";
+      outcome.notices.push(
+        `${name} could not run (exit ${result.exitCode}: ${why}${stderr !== "" ? `: ${oneLine(stderr)}` : ""}); ${meant}`,
+      );
       return;
     }
     if (result.exitCode !== 0) {
@@ -248,6 +361,16 @@ export class HookRunner {
         if (decision === "deny") appendBlock(outcome, reason ?? `${name} denied this call`);
       }
       if (specific?.updatedInput !== undefined) outcome.updatedInput = specific.updatedInput;
+      return;
+    }
+    if (event === "PermissionRequest") {
+      // Deny beats allow across hooks, as PreToolUse's decisions do.
+      const decision = specific?.decision;
+      if (decision !== undefined && outcome.permissionRequest?.behavior !== "deny")
+        outcome.permissionRequest = {
+          behavior: decision.behavior,
+          ...(decision.message !== undefined ? { message: decision.message } : {}),
+        };
       return;
     }
     if (output.decision === "block" && BLOCKING_EVENTS.has(event))

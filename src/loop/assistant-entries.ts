@@ -39,6 +39,11 @@ export class AssistantEntries {
     }
   }
 
+  /** The stream was cut: the finished block still waiting becomes an entry (it has no stop reason or usage). */
+  cut(): AssistantEntry[] {
+    return this.#flush();
+  }
+
   #flush(end?: Extract<ProviderEvent, { type: "message_end" }>): AssistantEntry[] {
     const pending = this.#pending;
     if (pending === null) return [];

@@ -5,9 +5,9 @@
  * streaming, or a resumed transcript whose last usage predates most of what it holds. A request either
  * estimate puts past the blocking limit is never uploaded: the loop compacts first, or stops with the numbers.
  */
-import type { CompactionSettings } from "../compaction/index.js";
+import type { BudgetLimits, CompactionSettings, ContextBudget } from "../compaction/index.js";
 import { blockingLimit, tokenCountWithEstimation } from "../compaction/index.js";
-import { estimateRequestTokens, type MessageEntry, type ModelLimits } from "../messages/index.js";
+import { estimateRequestTokens, type MessageEntry } from "../messages/index.js";
 import { ProviderError } from "../provider/index.js";
 import type { MessagesRequest } from "../request/index.js";
 
@@ -25,17 +25,24 @@ export function estimateRequest(
   messages: readonly MessageEntry[],
   request: MessagesRequest,
   model: string,
-  limits: ModelLimits,
+  limits: BudgetLimits,
   /** A count already made this pass (a tier that changed the view). Default: `tokenCountWithEstimation`. */
-  counted = tokenCountWithEstimation(messages),
+  counted?: number,
+  /** The session's calibration: reported usage in estimate units. Default none (ratio 1). */
+  budget?: ContextBudget,
 ): RequestEstimate {
+  counted ??= tokenCountWithEstimation(messages, budget?.ratio);
   const limit = blockingLimit(model, limits.contextWindow);
   // The body is only measured when the count says it fits: past the limit it cannot help.
   const tokens = counted >= limit ? counted : Math.max(counted, estimateRequestTokens(request));
   return { tokens, limit, over: tokens >= limit };
 }
 
-/** The overflow the recovery chain is run with when the estimate, not the server, says it does not fit. */
+/**
+ * The overflow the recovery chain is run with when the estimate, not the server, says it does not fit. Its
+ * `maxTokens` is the client's own blocking limit, in estimate units: never taken as the server's window
+ * (stage-recover.ts learns a window only from a server's error).
+ */
 export function estimatedOverflow(estimate: RequestEstimate): ProviderError {
   return new ProviderError(
     "prompt_too_long",
@@ -49,15 +56,23 @@ export function blockingLimitMessage(
   messages: readonly MessageEntry[],
   request: MessagesRequest,
   model: string,
-  limits: ModelLimits,
+  limits: BudgetLimits,
   _settings: CompactionSettings,
   counted?: number,
+  budget?: ContextBudget,
+  /** The server's own window (`ContextBudget.serverWindow`): named as is, never the estimate-unit window × ratio. */
+  serverWindow?: number,
 ): string | undefined {
-  const estimate = estimateRequest(messages, request, model, limits, counted);
+  const estimate = estimateRequest(messages, request, model, limits, counted, budget);
   if (!estimate.over) return undefined;
+  // Said in the server's tokens: the window is the one it has, not the estimate-unit window the budgets use.
+  const server = (tokens: number) => (budget?.toServer(tokens) ?? tokens).toLocaleString("en-US");
+  // Not `toServer(limits.contextWindow)`: that window was floored when divided by the ratio (3,000 at ×10.02
+  // came back as 2,996), and the person must read the number the server has (docs/CONTEXT-BUDGET.md).
+  const window = serverWindow ?? budget?.toServer(limits.contextWindow) ?? limits.contextWindow;
   return (
-    `Context is full: about ${estimate.tokens.toLocaleString("en-US")} tokens against a blocking limit of ` +
-    `${estimate.limit.toLocaleString("en-US")} (window ${limits.contextWindow.toLocaleString("en-US")}). ` +
+    `Context is full: about ${server(estimate.tokens)} tokens against a blocking limit of ` +
+    `${server(estimate.limit)} (window ${window.toLocaleString("en-US")}). ` +
     "Run /compact or /clear, or start a new session."
   );
 }

@@ -3,10 +3,10 @@
  * `beforeCompact`. Not a stage: the compact stage and the recover stage both build it (and the engine's
  * /compact uses the hooks).
  */
-import type { CompactionInput } from "../compaction/index.js";
+import type { BudgetLimits, CompactionInput } from "../compaction/index.js";
 import type { HookRunner } from "../hooks/index.js";
 import { loadedMemory } from "../memory/index.js";
-import { estimateTextTokens, type ModelLimits } from "../messages/index.js";
+import { estimateTextTokens } from "../messages/index.js";
 import { compactableToolNames } from "./query-context.js";
 import { capabilities, forkParent, type TurnState } from "./turn-state.js";
 
@@ -15,7 +15,7 @@ import { capabilities, forkParent, type TurnState } from "./turn-state.js";
  * in use, a fork for the tiers that call a model. Built afresh for every use, so a recovery after the
  * stream sees the entries the stream added.
  */
-export function compactionInput(turn: TurnState, limits: ModelLimits): CompactionInput {
+export function compactionInput(turn: TurnState, limits: BudgetLimits): CompactionInput {
   const { context } = turn;
   const { config, state, timeline } = context;
   return {
@@ -25,6 +25,7 @@ export function compactionInput(turn: TurnState, limits: ModelLimits): Compactio
     capabilities: capabilities(turn),
     model: state.model,
     contextWindow: limits.contextWindow,
+    ...(state.budget !== undefined && state.budget.ratio !== 1 ? { tokenRatio: state.budget.ratio } : {}),
     sessionId: context.sessionId,
     parentUuid: timeline.lastMessage?.uuid ?? null,
     compactableTools: compactableToolNames(context.tools),

@@ -3,10 +3,16 @@
  * and the small derivations the loop and the engine share.
  */
 import type { CacheBreakDetector } from "../cache/index.js";
-import type { AutoCompactSession, CompactionSettings, ForkRunner, SideRequestBill } from "../compaction/index.js";
+import type {
+  AutoCompactSession,
+  CompactionSettings,
+  ContextBudget,
+  ForkRunner,
+  SideRequestBill,
+} from "../compaction/index.js";
 import { cacheEditingEnabled } from "../compaction/index.js";
 import type { HookRunner } from "../hooks/index.js";
-import type { MemorySession } from "../memory/index.js";
+import type { MemoryFiles } from "../memory/index.js";
 import type { ModelLimits, TimelineEntry } from "../messages/index.js";
 import { isPinOrCompactBoundary } from "../messages/index.js";
 import type { Provider } from "../provider/index.js";
@@ -31,6 +37,8 @@ export interface ForkParent {
   latches: LatchState;
   pins: readonly CacheEditPin[];
   signal?: AbortSignal;
+  /** The session's calibration and learned window: forked requests budget as the loop does. Default none (the model table). */
+  budget?: ContextBudget;
   /** Told of every forked request that was answered (it was billed). Default: nobody is told. */
   onSideRequest?: (bill: SideRequestBill) => void;
 }
@@ -68,8 +76,12 @@ export interface LoopState {
   featuresOff?: Set<ServerFeature>;
   /** What the last request was assembled from: forked requests (summaries, ctx-agent) reuse it exactly. */
   lastRequest?: Omit<ForkParent, "provider" | "signal">;
-  /** A context window a server's overflow error named, smaller than the model table's: kept for the session. Default none. */
-  learnedContextWindow?: number;
+  /**
+   * The session's calibration of the estimate against the server's count and the window a server's overflow
+   * error named (compaction/context-budget.ts; from the `context-budget` records on resume). Default: a fresh
+   * one, made on the first turn.
+   */
+  budget?: ContextBudget;
 }
 
 export interface QueryContext {
@@ -107,7 +119,7 @@ export interface QueryContext {
    * The session's memory files: nested ones are attached when a tool first touches their subtree, and every
    * loaded one is attached again when a tier took it out of the view. Default none (memory files off).
    */
-  memory?: MemorySession;
+  memory?: MemoryFiles;
 }
 
 /**

@@ -5,9 +5,12 @@
  * cannot stand (over the window, failed, context full mid-answer) returns a `Recover` and the recover stage
  * runs next. Stages record through the turn's recorder and yield the events.
  */
-import type { MessageEntry, ModelLimits } from "../messages/index.js";
-import { createUserEntry, modelLimits } from "../messages/index.js";
+import type { CompactionInput } from "../compaction/index.js";
+import type { MessageEntry, TurnUsage } from "../messages/index.js";
+import { addUsage, createUserEntry } from "../messages/index.js";
 import type { ThinkingConfig } from "../request/index.js";
+import { iterationLimits } from "./budget-learning.js";
+import { compactionInput } from "./compaction-input.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import type { QueryContext } from "./query-context.js";
 import { assembleStage } from "./stage-assemble.js";
@@ -15,48 +18,58 @@ import { compactStage } from "./stage-compact.js";
 import { decideStage } from "./stage-decide.js";
 import { recoverStage } from "./stage-recover.js";
 import { streamStage } from "./stage-stream.js";
-import { type Decision, newTurnState, recordAnnouncements, stop, type TurnState, turnEnd } from "./turn-state.js";
+import {
+  type Decision,
+  newTurnState,
+  recordAnnouncements,
+  recordSideRequests,
+  stop,
+  type TurnState,
+  turnEnd,
+} from "./turn-state.js";
 
 /** One user turn's loop. Yields events as they happen; the first is always `turn_start`, the last `turn_end`. */
 export async function* query(context: QueryContext): AsyncGenerator<EngineEvent, TerminalReason> {
   const turn = newTurnState(context);
   yield { type: "turn_start", model: context.state.model };
-  let stopHookContinuations = 0;
+  let stopHookBlocks = 0;
   while (true) {
     const decision = yield* iteration(turn);
     if (decision.type !== "stop") continue;
-    if (decision.reason === "completed" && stopHookContinuations < DEFAULT_MAX_STOP_HOOK_CONTINUATIONS) {
-      const feedback = yield* stopHooks(turn, stopHookContinuations > 0);
-      if (feedback) {
-        stopHookContinuations++;
-        continue;
-      }
+    if (decision.reason === "completed" && (yield* stopHooks(turn, stopHookBlocks))) {
+      stopHookBlocks++;
+      continue;
     }
     yield turnEnd(turn, decision);
     return decision.reason;
   }
 }
 
-/** `limits` with the window a server's overflow error named, when that is smaller (docs/ARCHITECTURE.md "Overflow chain"). */
-function withLearnedWindow(limits: ModelLimits, learned: number | undefined): ModelLimits {
-  return learned !== undefined && learned < limits.contextWindow ? { ...limits, contextWindow: learned } : limits;
-}
-
 /**
- * How many times Stop (or SubagentStop) hooks may send the model back to work in one turn: 3. Claude Code leaves
- * the loop to the hook (`stop_hook_active`); a cap keeps a hook that always blocks from running up a bill.
+ * Runs the stop hooks; when one blocks (or adds context), its reason is recorded for the model and the loop goes
+ * on (true). After the runner's cap of consecutive blocks (Claude Code's 8, hook-runner.ts) a block is not
+ * honoured: the turn ends with a warning naming the hook's reason, so a loop plugin cut short is never silent.
  */
-export const DEFAULT_MAX_STOP_HOOK_CONTINUATIONS = 3;
-
-/** Runs the stop hooks; when one blocks, its reason is recorded for the model and the loop goes on (true). */
-async function* stopHooks(turn: TurnState, active: boolean): AsyncGenerator<EngineEvent, boolean> {
+async function* stopHooks(turn: TurnState, blocks: number): AsyncGenerator<EngineEvent, boolean> {
   const { context, recorder } = turn;
   const event = context.stopHookEvent ?? "Stop";
-  if (context.hooks?.has(event) !== true) return false;
-  const outcome = await context.hooks.run(event, { stop_hook_active: active }, undefined, context.signal);
+  const hooks = context.hooks;
+  if (hooks?.has(event) !== true) return false;
+  const fields = { stop_hook_active: blocks > 0, last_assistant_message: turn.lastText };
+  const outcome = await hooks.run(event, fields, undefined, context.signal);
   for (const notice of outcome.notices) yield recorder.notice("warning", notice);
-  if (outcome.block === undefined || outcome.stop !== undefined || context.signal.aborted) return false;
-  const note = createUserEntry(recorder.context(), `${event} hook feedback:\n${outcome.block}`, { isMeta: true });
+  // Claude Code 2.1.163: a Stop hook's additionalContext also keeps the turn going, as feedback.
+  const feedback = outcome.block ?? (outcome.context.length > 0 ? outcome.context.join("\n") : undefined);
+  if (feedback === undefined || outcome.stop !== undefined || context.signal.aborted) return false;
+  if (blocks >= hooks.stopBlockCap) {
+    yield recorder.notice(
+      "warning",
+      `${event} hook blocked ${blocks} times in a row; the turn ends without honouring it again ` +
+        `(CLAUDE_CODE_STOP_HOOK_BLOCK_CAP raises the limit). It said: ${feedback.replace(/\s+/g, " ").slice(0, 300)}`,
+    );
+    return false;
+  }
+  const note = createUserEntry(recorder.context(), `${event} hook feedback:\n${feedback}`, { isMeta: true });
   recorder.append(note);
   yield { type: "user", entry: note };
   return true;
@@ -64,13 +77,14 @@ async function* stopHooks(turn: TurnState, active: boolean): AsyncGenerator<Engi
 
 /** One model request and what follows from it. */
 async function* iteration(turn: TurnState): AsyncGenerator<EngineEvent, Decision> {
-  const { config, state, signal } = turn.context;
+  const { config, signal } = turn.context;
   recordAnnouncements(turn);
   if (signal.aborted) return stop("aborted");
   if (config.maxTurns !== undefined && turn.iterations >= config.maxTurns)
     return stop("max_turns", `Reached the limit of ${config.maxTurns} model requests for this turn.`);
   turn.iterations++;
-  const limits = withLearnedWindow(modelLimits(state.model, config.modelOverrides), state.learnedContextWindow);
+  // The window, learned window and calibration worked out in one place (docs/CONTEXT-BUDGET.md).
+  const limits = iterationLimits(turn);
   const compaction = yield* compactStage(turn, limits);
   const assembled = assembleStage(turn, compaction, limits);
   if (assembled.type === "recover") return yield* recoverStage(turn, assembled, limits);
@@ -79,6 +93,55 @@ async function* iteration(turn: TurnState): AsyncGenerator<EngineEvent, Decision
   const decided = yield* decideStage(turn, streamed.attempt);
   if (decided.type === "recover") return yield* recoverStage(turn, decided, limits);
   return decided;
+}
+
+/** What a compaction by hand did: the context before and after it (estimate units, messages only). */
+export interface CompactNowOutcome {
+  preTokens: number;
+  postTokens: number;
+}
+
+/**
+ * Compaction's one entrance outside a turn (/compact): the compact stage itself, asked to summarise now, so
+ * the input (window, learned window, calibration, memory reservation, fork) and what follows a compaction
+ * (memory and task list re-attached, SessionStart hooks, latches reset, the cache drop expected) are the
+ * loop's (codex `run_compact_task_inner`; docs/ARCHITECTURE.md "One entrance for compaction"). What its
+ * requests used is added to `totals`, also when it fails (they were billed). Throws when the summary fails.
+ */
+export async function* compactNow(
+  context: QueryContext,
+  totals: TurnUsage,
+  instructions?: string,
+): AsyncGenerator<EngineEvent, CompactNowOutcome> {
+  const turn = newTurnState(context);
+  try {
+    const compaction = yield* compactStage(turn, iterationLimits(turn), {
+      trigger: "manual",
+      ...(instructions !== undefined ? { instructions } : {}),
+    });
+    return { preTokens: compaction.preTokens ?? 0, postTokens: compaction.tokens ?? 0 };
+  } finally {
+    addUsage(totals, turn.usage);
+  }
+}
+
+/**
+ * Compaction work between turns (the ctx-agent staging spans, the compaction notes) on the input the loop's
+ * compaction runs on: the same window, calibration and fork. The records of its side requests are appended
+ * when `work` ends, and what they used is added to `totals` (also when it fails: they were billed).
+ */
+export async function betweenTurns<T>(
+  context: QueryContext,
+  totals: TurnUsage,
+  work: (input: CompactionInput) => Promise<T>,
+): Promise<T> {
+  const turn = newTurnState(context);
+  try {
+    return await work(compactionInput(turn, iterationLimits(turn)));
+  } finally {
+    recordSideRequests(turn);
+    addUsage(totals, turn.usage);
+  }
 }
 
 export * from "./query-context.js";

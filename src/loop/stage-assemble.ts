@@ -4,10 +4,10 @@
  * estimate says is over the window is never uploaded: it goes to the recover stage (the overflow chain), as
  * for the server's own overflow error.
  */
-import type { CompactionOutput } from "../compaction/index.js";
-import type { ModelLimits } from "../messages/index.js";
+import type { BudgetLimits, CompactionOutput } from "../compaction/index.js";
 import { assembleRequest, fromLastCompaction, latchRecord, type RequestSettings } from "../request/index.js";
 import { blockingLimitMessage, estimatedOverflow, estimateRequest } from "./blocking.js";
+import { bodyKey, budgetWindow } from "./budget-learning.js";
 import { pinsFromEntries } from "./query-context.js";
 import { settingsFor } from "./request-settings.js";
 import { offersToolChanges, pendingArrivals, toolArrivalRecord } from "./tool-arrivals.js";
@@ -32,7 +32,11 @@ function recordToolArrival(turn: TurnState, settings: RequestSettings, messagesS
  * Assembles the request, records new latches and pins; over the window, hands it to the recover stage
  * instead. The one stage that is not a generator: it yields no events (its records are not shown).
  */
-export function assembleStage(turn: TurnState, compaction: CompactionOutput, limits: ModelLimits): Assembled | Recover {
+export function assembleStage(
+  turn: TurnState,
+  compaction: CompactionOutput,
+  limits: BudgetLimits,
+): Assembled | Recover {
   const { context, recorder } = turn;
   const { state, config } = context;
   const pins = pinsFromEntries(context.timeline.entries);
@@ -80,7 +84,13 @@ export function assembleStage(turn: TurnState, compaction: CompactionOutput, lim
     state.model,
     limits,
     compaction.tokens,
+    state.budget,
   );
+  // A body the server already rejected as too long is never sent again unchanged (docs/CONTEXT-BUDGET.md).
+  if (!estimate.over && turn.rejectedBodies.size > 0 && turn.rejectedBodies.has(bodyKey(body))) {
+    const repeat = `The server already rejected this exact request as too long (window ${budgetWindow(turn)}); nothing more could be removed.`;
+    return { type: "recover", cause: "over_window", overflow: estimatedOverflow(estimate), blocked: repeat };
+  }
   if (!estimate.over) return { type: "assembled", request: assembled.request, compaction };
   const blocked = blockingLimitMessage(
     fromLastCompaction(compaction.messages),
@@ -89,6 +99,8 @@ export function assembleStage(turn: TurnState, compaction: CompactionOutput, lim
     limits,
     config.compaction,
     estimate.tokens,
+    state.budget,
+    state.budget?.serverWindow(state.model, config.modelOverrides),
   );
   if (!blocked) return { type: "assembled", request: assembled.request, compaction };
   return { type: "recover", cause: "over_window", overflow: estimatedOverflow(estimate), blocked };

@@ -1,35 +1,50 @@
 /**
  * Stage 1 of an iteration: the compaction tiers, in their fixed order. They only add records; this stage
  * records them, resets the latches after a compaction and tells the cache detector which drop to expect.
+ * It is also compaction's one entrance outside a turn: /compact runs it with a `CompactRequest`
+ * (query.ts `compactNow`), so the input, the memory re-attached, the SessionStart hooks and the latches after
+ * a compaction are the loop's (docs/ARCHITECTURE.md "One entrance for compaction").
  */
-import { type CompactionInput, type CompactionOutput, runCompactionTiers } from "../compaction/index.js";
+import {
+  type BudgetLimits,
+  type CompactionInput,
+  type CompactionOutput,
+  type CompactRequest,
+  compactByHand,
+  runCompactionTiers,
+} from "../compaction/index.js";
 import { hookContextEntries } from "../hooks/index.js";
 import { attachmentExtra, loadedMemory, MEMORY_ATTACHMENT_TYPE, memoryToReattach } from "../memory/index.js";
-import { createAttachmentEntry, type ModelLimits } from "../messages/index.js";
+import { createAttachmentEntry } from "../messages/index.js";
 import { emptyLatches, fromLastCompaction } from "../request/index.js";
+import { expectCompactionTarget } from "./budget-learning.js";
 import { compactionInput } from "./compaction-input.js";
 import type { EngineEvent } from "./events.js";
 import { cachedDeleteTokens, DEFAULT_CACHE_EDIT_ESTIMATE_SLACK } from "./expected-drops.js";
+import { reattachTodos } from "./todo-reattach.js";
 import { capabilities, recordSideRequests, type TurnState } from "./turn-state.js";
 
-/** Runs the tiers and records what they produced; yields the records a person should see. */
+/**
+ * Runs the tiers (or, given `request`, a compaction now) and records what they produced; yields the records a
+ * person should see.
+ */
 export async function* compactStage(
   turn: TurnState,
-  limits: ModelLimits,
+  limits: BudgetLimits,
+  request?: CompactRequest,
 ): AsyncGenerator<EngineEvent, CompactionOutput> {
   const { context } = turn;
   const detector = context.cacheDetector;
   const input = compactionInput(turn, limits);
-  // Server-side compaction where declared replaces autocompact here; the overflow chain keeps its own backstop.
-  const declared = capabilities(turn);
-  const serverCompacts = declared.serverCompaction === true && declared.betas !== false;
-  const tiers = serverCompacts ? withoutAutocompact(input) : input;
-  const compaction = await runCompactionTiers(tiers).finally(() => recordSideRequests(turn));
+  const compaction = await (request !== undefined ? compactByHand(input, request) : runTiers(turn, input)).finally(() =>
+    recordSideRequests(turn),
+  );
   for (const record of compaction.records) {
     turn.recorder.append(record);
     if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
   }
   yield* reattachMemory(turn, compaction);
+  yield* reattachTodos(turn, compaction);
   for (const notice of turn.hookNotices.splice(0)) yield turn.recorder.notice("warning", notice);
   // After a compaction the session starts over from its summary: SessionStart hooks run with source "compact".
   if (compaction.compacted === true && context.hooks?.has("SessionStart") === true) {
@@ -45,6 +60,7 @@ export async function* compactStage(
   }
   // Latches reset on compaction (docs/PIPELINE.md §4); the boundary makes a resume agree.
   if (compaction.compacted === true) context.state.latches = emptyLatches();
+  if (compaction.compacted === true) expectCompactionTarget(turn, limits);
   if (compaction.compacted === true) detector?.expectDrop("compaction"); // docs/PIPELINE.md §8: not a break
   if (compaction.expectCacheDrop) detector?.expectDrop(compaction.expectCacheDrop);
   // Cache edits delete tokens from the cached prefix on purpose: the read may fall by that much, no more.
@@ -55,6 +71,13 @@ export async function* compactStage(
       Math.ceil(cachedDeleteTokens(compaction.records) * DEFAULT_CACHE_EDIT_ESTIMATE_SLACK),
     );
   return compaction;
+}
+
+/** The tiers in their order. Server-side compaction where declared replaces autocompact (the overflow chain keeps its own backstop). */
+function runTiers(turn: TurnState, input: CompactionInput): Promise<CompactionOutput> {
+  const declared = capabilities(turn);
+  const serverCompacts = declared.serverCompaction === true && declared.betas !== false;
+  return runCompactionTiers(serverCompacts ? withoutAutocompact(input) : input);
 }
 
 /** The tiers' input with autocompact off (the server compacts; docs/API-SURFACE.md "Server-side compaction"). */

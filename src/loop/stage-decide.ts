@@ -5,9 +5,9 @@
  */
 import { createUserEntry } from "../messages/index.js";
 import type { EngineEvent } from "./events.js";
-import { CONTINUATION_PROMPT, decideMaxTokens } from "./recovery.js";
+import { CONTINUATION_PROMPT, decideMaxTokens } from "./max-tokens.js";
+import { answerCutTools, collectResults } from "./record-tool-results.js";
 import { REFUSAL_MESSAGE } from "./stop-reasons.js";
-import { answerCutTools, collectResults } from "./tool-results.js";
 import {
   type AttemptState,
   CONTINUE,

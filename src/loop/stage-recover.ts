@@ -3,10 +3,12 @@
  * from whichever stage found it (a `Recover`). It ends with a decision; a recovery that goes round again has
  * recorded why (so a resume agrees), and each runs at most once per turn, so the loop always ends.
  */
-import { createApiErrorEntry, type ModelLimits } from "../messages/index.js";
+import type { BudgetLimits } from "../compaction/index.js";
+import { createApiErrorEntry } from "../messages/index.js";
 import type { ProviderError } from "../provider/index.js";
 import type { AssembledRequest } from "../request/index.js";
 import { emptyLatches, featureOffRecord } from "../request/index.js";
+import { bodyKey, expectCompactionTarget, iterationLimits, learnFromCount, sessionBudget } from "./budget-learning.js";
 import { compactionInput } from "./compaction-input.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import {
@@ -15,10 +17,10 @@ import {
   type PromptTooLongStep,
   recoverFromPromptTooLong,
   syntheticErrorText,
-} from "./recovery.js";
+} from "./prompt-too-long.js";
+import { recordInterruption } from "./record-tool-results.js";
 import { decideSelfHeal } from "./self-heal.js";
 import { contextWindowExceeded } from "./stop-reasons.js";
-import { recordInterruption } from "./tool-results.js";
 import {
   type AttemptState,
   CONTINUE,
@@ -34,7 +36,7 @@ import {
 export async function* recoverStage(
   turn: TurnState,
   recover: Recover,
-  limits: ModelLimits,
+  limits: BudgetLimits,
 ): AsyncGenerator<EngineEvent, Decision> {
   switch (recover.cause) {
     case "failed":
@@ -71,20 +73,26 @@ async function* applyRecovery(
  */
 async function* overflowRecovery(
   turn: TurnState,
-  limits: ModelLimits,
+  limits: BudgetLimits,
   error: ProviderError,
   billNow: boolean,
+  /** The request the server itself rejected; absent when the client's own estimate stopped it (never sent). */
+  rejected?: AssembledRequest,
 ): AsyncGenerator<EngineEvent, string | undefined> {
-  // The server said how big its window is: kept for the session, and the chain already works to it.
-  const learned = error.options.maxTokens;
-  const state = turn.context.state;
-  if (learned !== undefined && learned > 0 && learned < limits.contextWindow) {
-    state.learnedContextWindow = Math.min(learned, state.learnedContextWindow ?? learned);
-    limits = { ...limits, contextWindow: state.learnedContextWindow };
+  // Only a server's own error teaches: the window it named (kept for the session) and its count of the body.
+  // The pre-send check's overflow carries the client's blocking limit, which is no window (docs/CONTEXT-BUDGET.md).
+  let ratio = 1;
+  if (rejected !== undefined) {
+    turn.rejectedBodies.add(bodyKey(rejected.body));
+    yield* learnFromCount(turn, error.options.actualTokens ?? 0, rejected.body, error.options.maxTokens);
+    limits = iterationLimits(turn);
+    ratio = sessionBudget(turn).ratio;
   }
-  const recovering = recoverFromPromptTooLong(compactionInput(turn, limits), error, turn.promptTooLong);
+  const input = compactionInput(turn, limits);
+  const recovering = recoverFromPromptTooLong(input, error, turn.promptTooLong, undefined, ratio);
   const step = await (billNow ? recovering.finally(() => recordSideRequests(turn)) : recovering);
   if (step.action === "surface") return step.message;
+  if (step.compacted) expectCompactionTarget(turn, limits);
   yield* applyRecovery(turn, step);
   return undefined;
 }
@@ -97,7 +105,7 @@ async function* recoverOverWindow(
   turn: TurnState,
   overflow: ProviderError,
   blocked: string,
-  limits: ModelLimits,
+  limits: BudgetLimits,
 ): AsyncGenerator<EngineEvent, Decision> {
   const surfaced = yield* overflowRecovery(turn, limits, overflow, false);
   if (surfaced === undefined) return CONTINUE;
@@ -109,7 +117,7 @@ async function* recoverOverWindow(
 async function* recoverContextWindow(
   turn: TurnState,
   attempt: AttemptState,
-  limits: ModelLimits,
+  limits: BudgetLimits,
 ): AsyncGenerator<EngineEvent, Decision> {
   attempt.executor.discard();
   supersede(turn, attempt.entries, "Response cut by a full context window; retried after recovery.");
@@ -129,7 +137,7 @@ async function* recoverFromFailure(
   attempt: AttemptState,
   failure: ProviderError,
   request: AssembledRequest,
-  limits: ModelLimits,
+  limits: BudgetLimits,
 ): AsyncGenerator<EngineEvent, Decision> {
   const { context, recorder } = turn;
   if (failure.kind === "aborted" || context.signal.aborted) {
@@ -159,7 +167,7 @@ async function* recoverFromFailure(
   }
   let message = `API error (${failure.kind}): ${failure.message}`;
   if (isPromptTooLong(failure, turn.mediaRetried)) {
-    const surfaced = yield* overflowRecovery(turn, limits, failure, true);
+    const surfaced = yield* overflowRecovery(turn, limits, failure, true, request);
     if (surfaced === undefined) return CONTINUE;
     message = surfaced;
   }

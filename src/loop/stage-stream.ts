@@ -5,11 +5,15 @@
  * usage and the cache check count once the stream has ended cleanly. A request that failed for good goes to
  * the recover stage.
  */
-import type { AssistantEntry, ModelLimits } from "../messages/index.js";
+
+import { type BudgetLimits, reportedInputTokens } from "../compaction/index.js";
+import type { AssistantEntry } from "../messages/index.js";
 import { addResponseUsage } from "../messages/index.js";
 import type { ProviderEvent, StreamOptions } from "../provider/index.js";
 import { ProviderError } from "../provider/index.js";
+import type { MessagesRequest } from "../request/index.js";
 import { AssistantEntries } from "./assistant-entries.js";
+import { learnFromCount } from "./budget-learning.js";
 import type { EngineEvent } from "./events.js";
 import { requestFor } from "./request-settings.js";
 import {
@@ -28,7 +32,10 @@ function recordEntry(turn: TurnState, attempt: AttemptState, entry: AssistantEnt
   turn.recorder.append(entry);
   attempt.entries.push(entry);
   const block = entry.message.content[0];
-  if (block.type === "tool_use") attempt.toolOwners.set(block.id, entry);
+  if (block.type === "tool_use") {
+    attempt.toolOwners.set(block.id, entry);
+    attempt.executor.recorded(block.id);
+  }
   if (block.type === "text") attempt.text += block.text;
   return { type: "assistant", entry };
 }
@@ -49,21 +56,47 @@ function* applyMessageEnd(
   turn: TurnState,
   attempt: AttemptState,
   end: Extract<ProviderEvent, { type: "message_end" }>,
-  limits: ModelLimits,
+  limits: BudgetLimits,
+  body: MessagesRequest,
 ): Generator<EngineEvent> {
   const detector = turn.context.cacheDetector;
   recordAnnouncements(turn);
   attempt.stopReason = end.stopReason;
   addResponseUsage(turn.usage, end.usage, limits);
+  // The server's count of this request teaches the calibration (docs/CONTEXT-BUDGET.md); a response is progress,
+  // so the overflow chain is available again to the next request of this turn.
+  yield* learnFromCount(turn, reportedInputTokens(end.usage), body);
+  // An answer cut by a full window is no progress: the chain's steps stay used, so its recovery still ends.
+  if (end.stopReason !== "model_context_window_exceeded") turn.promptTooLong.outcomes.clear();
   const cacheBreak = detector?.afterResponse(end.usage, undefined, end.cacheMiss);
   if (cacheBreak && detector) yield turn.recorder.notice("warning", detector.describe(cacheBreak));
+}
+
+/**
+ * The stream was cut after complete tool_use blocks (the provider did not retry): the partial message stands
+ * with its finished blocks (the one still streaming is dropped), its tools run and their results are recorded,
+ * and the loop goes on as after a `tool_use` stop. Nothing is asked twice (docs/EXACTLY-ONCE.md).
+ */
+function* keepCutMessage(
+  turn: TurnState,
+  attempt: AttemptState,
+  entries: AssistantEntries,
+  failure: ProviderError,
+): Generator<EngineEvent> {
+  for (const entry of entries.cut()) yield recordEntry(turn, attempt, entry);
+  attempt.stopReason = "tool_use";
+  yield turn.recorder.notice(
+    "warning",
+    `${failure.message}: the complete tool calls are kept and answered; the rest of that response is lost.`,
+    "api_error",
+  );
 }
 
 /** How the stream ended: a complete response, or a failure the provider's retries could not mend (to recover). */
 export async function* streamStage(
   turn: TurnState,
   assembled: Assembled,
-  limits: ModelLimits,
+  limits: BudgetLimits,
 ): AsyncGenerator<EngineEvent, Streamed | Recover> {
   const { context, recorder } = turn;
   const { state } = context;
@@ -82,7 +115,8 @@ export async function* streamStage(
         case "block_end":
           // A tool_use whose input did not parse waits for the stop reason: cut by max_tokens, it never runs.
           if (event.block.type === "tool_use" && event.inputInvalid === true) attempt.heldTools.push(event.block);
-          else if (event.block.type === "tool_use") attempt.executor.add(event.block);
+          // Read-only calls start now; a call with side effects starts once its tool_use entry is on disk.
+          else if (event.block.type === "tool_use") attempt.executor.add(event.block, true);
           yield event;
           break;
         case "message_end":
@@ -114,11 +148,13 @@ export async function* streamStage(
       for (const item of attempt.channel.drain()) if (item.type !== "_result") yield item;
     }
     // The stream ended cleanly: the message's stop reason and usage count now (a failed attempt's never do).
-    if (end !== undefined) yield* applyMessageEnd(turn, attempt, end, limits);
+    if (end !== undefined) yield* applyMessageEnd(turn, attempt, end, limits, assembled.request.body);
     for (const item of attempt.channel.drain()) if (item.type !== "_result") yield item;
   } catch (error) {
     const failure = error instanceof ProviderError ? error : new ProviderError("connection", String(error));
-    return { type: "recover", cause: "failed", attempt, failure, request: assembled.request };
+    if (failure.options.cutAfterTools === undefined || context.signal.aborted)
+      return { type: "recover", cause: "failed", attempt, failure, request: assembled.request };
+    yield* keepCutMessage(turn, attempt, entries, failure);
   }
   if (attempt.text) turn.lastText = attempt.text;
   return { type: "streamed", attempt };

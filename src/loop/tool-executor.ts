@@ -3,17 +3,20 @@
  * start while the response is still arriving. Consecutive read-only calls run together (up to
  * `DEFAULT_MAX_CONCURRENCY`); any other call runs alone. Results come back in block order.
  */
-import type { HookRunner } from "../hooks/index.js";
+import { type HookRunner, toolResponse } from "../hooks/index.js";
 import { contentText, type ToolUseBlock } from "../messages/index.js";
 import type {
   AnyTool,
   PermissionPolicy,
+  SideQuery,
   ToolOutput,
   ToolRuntime,
   ToolSessionAccess,
+  WebSearchAnswer,
+  WebSearchQuery,
   WorkspaceScope,
 } from "../tools/index.js";
-import { runTool } from "../tools/index.js";
+import { missingToolMessage, runTool } from "../tools/index.js";
 
 /** How many read-only tools may run at once. */
 export const DEFAULT_MAX_CONCURRENCY = 10;
@@ -35,6 +38,10 @@ export interface ToolExecutorOptions {
   onProgress?: (toolUseId: string, message: string) => void;
   /** Default `DEFAULT_MAX_CONCURRENCY`. */
   maxConcurrency?: number;
+  /** Questions tools ask the model outside the conversation (loop/side-query.ts). Default none. */
+  sideQuery?: (query: SideQuery) => Promise<string>;
+  /** Runs a server web search (WebSearch); only where the server declares web search. */
+  webSearch?: (query: WebSearchQuery) => Promise<WebSearchAnswer>;
   /** Runs PreToolUse before each call (block, decide, rewrite the input) and PostToolUse after. Default none. */
   hooks?: HookRunner;
 }
@@ -43,7 +50,7 @@ export interface ToolExecutorOptions {
 export interface ExecutedCall {
   output: ToolOutput;
   /** Text hooks added for the model (PreToolUse / PostToolUse context and feedback), with the event that said it. */
-  hookContext: { event: "PreToolUse" | "PostToolUse"; text: string }[];
+  hookContext: { event: "PreToolUse" | "PostToolUse" | "PostToolUseFailure"; text: string }[];
   hookNotices: string[];
 }
 
@@ -51,6 +58,8 @@ interface Item {
   block: ToolUseBlock;
   readOnly: boolean;
   state: "queued" | "running" | "done";
+  /** Not yet in the transcript: a tool with side effects waits for its tool_use entry (docs/EXACTLY-ONCE.md). */
+  unrecorded: boolean;
   controller: AbortController;
   result: Promise<ExecutedCall>;
   resolve: (call: ExecutedCall) => void;
@@ -86,8 +95,12 @@ export class ToolExecutor {
     return this.#items.length;
   }
 
-  /** Queue a finished tool_use block; it starts as soon as the concurrency rules allow. */
-  add(block: ToolUseBlock): void {
+  /**
+   * Queue a finished tool_use block; it starts as soon as the concurrency rules allow. With `unrecorded`, a
+   * call that is not read-only waits for `recorded(id)`: nothing with side effects runs before the
+   * transcript holds its tool_use (a read-only, concurrency-safe call may start at once).
+   */
+  add(block: ToolUseBlock, unrecorded = false): void {
     let resolve!: (call: ExecutedCall) => void;
     const result = new Promise<ExecutedCall>((done) => {
       resolve = done;
@@ -98,9 +111,26 @@ export class ToolExecutor {
       const parsed = tool.inputSchema.safeParse(block.input);
       readOnly = parsed.success ? safeIsReadOnly(tool, parsed.data, this.#options) : false;
     }
-    this.#items.push({ block, readOnly, state: "queued", controller: new AbortController(), result, resolve });
+    this.#items.push({
+      block,
+      readOnly,
+      state: "queued",
+      unrecorded,
+      controller: new AbortController(),
+      result,
+      resolve,
+    });
     if (this.#options.signal.aborted) this.#cancelAll();
     else this.#pump();
+    this.#updateListener();
+  }
+
+  /** The tool_use `id` is in the transcript now: a call waiting for that may start. */
+  recorded(id: string): void {
+    const item = this.#items.find((candidate) => candidate.block.id === id);
+    if (item === undefined || !item.unrecorded) return;
+    item.unrecorded = false;
+    if (!this.#options.signal.aborted) this.#pump();
     this.#updateListener();
   }
 
@@ -129,6 +159,7 @@ export class ToolExecutor {
         if (!item.readOnly) return; // an exclusive tool holds the line
         continue;
       }
+      if (item.unrecorded && !item.readOnly) return; // side effects wait for the transcript (in block order)
       const canStart =
         running.length === 0 || (item.readOnly && running.every((other) => other.readOnly) && running.length < limit);
       if (!canStart) return;
@@ -144,7 +175,7 @@ export class ToolExecutor {
     const tool = options.tools.get(item.block.name);
     const run: Promise<ExecutedCall> = tool
       ? this.#run(tool, item)
-      : Promise.resolve(plain({ content: `Error: No such tool available: ${item.block.name}`, isError: true }));
+      : Promise.resolve(plain({ content: missingToolMessage(item.block.name), isError: true }));
     run
       .catch((error: unknown): ExecutedCall => plain({ content: `Error: ${describe(error)}`, isError: true }))
       .then((call) => {
@@ -195,25 +226,28 @@ export class ToolExecutor {
         onProgress: (message) => options.onProgress?.(item.block.id, message),
         ...(options.session ? { session: options.session } : {}),
         ...(options.runtime ? { runtime: options.runtime } : {}),
+        ...(options.sideQuery ? { sideQuery: options.sideQuery } : {}),
+        ...(options.webSearch ? { webSearch: options.webSearch } : {}),
       },
       policy,
     );
-    // PostToolUse is for calls that ran and succeeded (Claude Code's rule); a denied or failed call has none.
-    if (hooks?.has("PostToolUse") === true && call.output.isError !== true && !signal.aborted) {
+    // PostToolUse is for calls that ran and succeeded (Claude Code's rule); PostToolUseFailure for those that ran
+    // and failed. A call a hook or a permission rule stopped never ran: neither fires.
+    const failed = call.output.isError === true;
+    const event: "PostToolUse" | "PostToolUseFailure" = failed ? "PostToolUseFailure" : "PostToolUse";
+    if (hooks?.has(event) === true && !signal.aborted && !(failed && neverRan(call.output))) {
+      const fields = failed
+        ? { error: textOf(call.output), is_interrupt: false }
+        : { tool_response: toolResponse(tool.name, input, call.output) };
       const post = await hooks.run(
-        "PostToolUse",
-        {
-          tool_name: tool.name,
-          tool_input: input,
-          tool_response: toolResponse(input, call.output),
-          tool_use_id: item.block.id,
-        },
+        event,
+        { tool_name: tool.name, tool_input: input, ...fields, tool_use_id: item.block.id },
         tool.name,
         signal,
       );
       call.hookNotices.push(...post.notices);
-      call.hookContext.push(...post.context.map((text) => ({ event: "PostToolUse" as const, text })));
-      if (post.block !== undefined) call.hookContext.push({ event: "PostToolUse", text: `feedback: ${post.block}` });
+      call.hookContext.push(...post.context.map((text) => ({ event, text })));
+      if (post.block !== undefined) call.hookContext.push({ event, text: `feedback: ${post.block}` });
     }
     return call;
   }
@@ -239,17 +273,13 @@ function safeIsReadOnly(tool: AnyTool, input: unknown, scope: WorkspaceScope): b
   }
 }
 
-/**
- * `tool_response` for PostToolUse: the result text, whether it succeeded, and the file path for file tools
- * (Claude Code's responses are per tool; hooks mostly read `tool_input.file_path` and this).
- */
-function toolResponse(input: unknown, output: ToolOutput): Record<string, unknown> {
-  const path = (input as { file_path?: unknown } | null)?.file_path;
-  return {
-    ...(typeof path === "string" ? { filePath: path } : {}),
-    success: output.isError !== true,
-    content: typeof output.content === "string" ? output.content : contentText(output.content),
-  };
+function textOf(output: ToolOutput): string {
+  return typeof output.content === "string" ? output.content : contentText(output.content);
+}
+
+/** A denial by a rule, the mode or the person: the tool never ran (run-tool.ts words these results). */
+function neverRan(output: ToolOutput): boolean {
+  return /^(?:Permission denied: |The user denied permission |Plan mode: )/.test(textOf(output));
 }
 
 function describe(error: unknown): string {

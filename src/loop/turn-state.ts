@@ -16,10 +16,12 @@ import type { ProviderCapabilities, ProviderError } from "../provider/index.js";
 import { type AssembledRequest, latchRecord, type ServerFeature } from "../request/index.js";
 import { Channel } from "./channel.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
+import type { MaxTokensState } from "./max-tokens.js";
+import { newPromptTooLongRecovery, type PromptTooLongRecovery } from "./prompt-too-long.js";
 import { defaultRequestSettings, type ForkParent, pinsFromEntries, type QueryContext } from "./query-context.js";
-import { type MaxTokensState, newPromptTooLongRecovery, type PromptTooLongRecovery } from "./recovery.js";
 import { restoreFileReader } from "./restore-file.js";
 import { capabilitiesWithout } from "./self-heal.js";
+import { sideQueryFor, webSearchFor } from "./side-query.js";
 import { SideRequestLog } from "./side-requests.js";
 import { type ExecutedCall, ToolExecutor } from "./tool-executor.js";
 import { TurnRecorder } from "./turn-recorder.js";
@@ -76,6 +78,8 @@ export interface TurnState {
   lastText: string;
   /** Notices from hooks run inside a compaction pass (PreCompact), shown once the pass is recorded. */
   readonly hookNotices: string[];
+  /** Bodies the server rejected as too long this turn (budget-learning.ts `bodyKey`): never sent again. */
+  readonly rejectedBodies: Set<string>;
 }
 
 export function newTurnState(context: QueryContext): TurnState {
@@ -93,6 +97,7 @@ export function newTurnState(context: QueryContext): TurnState {
     mediaRetried: false,
     lastText: "",
     hookNotices: [],
+    rejectedBodies: new Set(),
   };
 }
 
@@ -152,6 +157,8 @@ function newExecutor(turn: TurnState, channel: Channel<LoopItem>): ToolExecutor 
       entries: () => context.timeline.entries,
       append: (entry) => recorder.append(entry),
     },
+    sideQuery: sideQueryFor(() => forkParent(turn)),
+    ...(capabilities(turn).webSearch === true ? { webSearch: webSearchFor(() => forkParent(turn)) } : {}),
     onStart: (block) => channel.push({ type: "tool_start", block }),
     onProgress: (toolUseId, message) => {
       recorder.append(createProgressEntry(recorder.context(), toolUseId, message));
@@ -189,6 +196,7 @@ export function forkParent(turn: TurnState): ForkParent {
   return {
     provider: context.provider,
     onSideRequest: turn.sideRequests.onSideRequest,
+    ...(state.budget !== undefined ? { budget: state.budget } : {}),
     ...(state.lastRequest ?? {
       settings: defaultRequestSettings(
         config,

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { SecretEnvironment } from "../tools/index.js";
 import { type ConfiguredServer, mergeServers, type ParsedServers, parseMcpServers } from "./config.js";
 
 /** The project file of shared servers. */
@@ -14,6 +15,8 @@ export const PROJECT_MCP_FILE = ".mcp.json";
 export interface SettingsServers {
   path: string;
   mcpServers: unknown;
+  /** From a project or local settings file: expanded without secret variables, like `.mcp.json`. Default false. */
+  project?: boolean;
 }
 
 export interface McpConfigInputs {
@@ -27,6 +30,8 @@ export interface McpConfigInputs {
   userFile?: string;
   /** Settings files' `mcpServers`, lowest precedence first; default none. */
   settings?: readonly SettingsServers[];
+  /** Read the project's `.mcp.json` (false in a folder that is not trusted: docs/TRUST.md). Default true. */
+  includeProject?: boolean;
   env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -97,11 +102,20 @@ export function loadMcpServers(inputs: McpConfigInputs): { servers: ConfiguredSe
     lists.push(parsed.servers);
     problems.push(...parsed.problems);
   };
+  // A project's files are the repository's, not the user's: `${ANTHROPIC_API_KEY}` in them expands to nothing
+  // a tool process would not get (the same secret list: tools/secret-env.ts), so it stays as written.
+  const projectEnv = projectExpansionEnv(inputs.env);
   if (inputs.strict !== true) {
     if (inputs.userFile !== undefined) take(readServersFile(inputs.userFile, inputs.env));
-    for (const settings of inputs.settings ?? []) take(parseMcpServers(settings.mcpServers, settings.path, inputs.env));
-    take(readProjectServers(inputs.cwd, inputs.env));
+    for (const settings of inputs.settings ?? [])
+      take(parseMcpServers(settings.mcpServers, settings.path, settings.project === true ? projectEnv : inputs.env));
+    if (inputs.includeProject !== false) take(readProjectServers(inputs.cwd, projectEnv));
   }
   for (const value of inputs.mcpConfigs ?? []) take(readMcpConfigArgument(value, inputs.cwd, inputs.env));
   return { servers: mergeServers(lists), problems };
+}
+
+/** The variables a project's MCP configuration may expand: the environment tool processes get (secrets removed). */
+export function projectExpansionEnv(env: McpConfigInputs["env"]): Readonly<Record<string, string>> {
+  return new SecretEnvironment(env as NodeJS.ProcessEnv).toolEnv;
 }

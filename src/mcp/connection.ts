@@ -67,6 +67,34 @@ function oneLine(error: unknown): string {
   return (text.split("\n").find((line) => line.trim() !== "") ?? "unknown error").trim();
 }
 
+/** Characters of a bad stdout line quoted in the error. */
+export const DEFAULT_MCP_BAD_LINE_EXCERPT = 80;
+
+/**
+ * A line on a stdio server's stdout that is not JSON-RPC fails with the SDK's parse error, whose first line
+ * is `[` for a schema mismatch. Wrapping the transport's line reader makes the error quote what came instead
+ * (the first characters, JSON-quoted). If the SDK's reader is not where expected, the SDK's error stands.
+ */
+function nameBadLines(transport: StdioClientTransport): void {
+  const buffer = (transport as unknown as { _readBuffer?: { _buffer?: Buffer; readMessage(): unknown } })._readBuffer;
+  if (buffer === undefined || typeof buffer.readMessage !== "function") return;
+  const read = buffer.readMessage.bind(buffer);
+  buffer.readMessage = () => {
+    const pending = buffer._buffer;
+    try {
+      return read();
+    } catch (error) {
+      const end = pending?.indexOf(0x0a) ?? -1;
+      if (pending === undefined || end < 0) throw error;
+      const line = pending.toString("utf8", 0, end).replace(/\r$/, "");
+      const excerpt =
+        line.length > DEFAULT_MCP_BAD_LINE_EXCERPT ? `${line.slice(0, DEFAULT_MCP_BAD_LINE_EXCERPT)}…` : line;
+      const why = error instanceof SyntaxError ? "not JSON" : "JSON but not a JSON-RPC message";
+      throw new Error(`the server wrote a line that is ${why}: ${JSON.stringify(excerpt)}`);
+    }
+  };
+}
+
 export class McpConnection {
   readonly name: string;
   readonly server: ConfiguredServer;
@@ -152,6 +180,7 @@ export class McpConnection {
         stderr: "pipe",
         maxBufferSize: DEFAULT_MCP_MAX_MESSAGE_BYTES,
       });
+      nameBadLines(transport);
       const log = this.#openLog();
       const stderr = transport.stderr;
       if (stderr !== null) {

@@ -37,13 +37,16 @@ function namesByServer(tools: readonly AnyTool[]): string {
     const rest = split > 0 ? tool.name.slice(split + 2) : tool.name;
     groups.set(prefix, [...(groups.get(prefix) ?? []), rest]);
   }
-  return [...groups].map(([prefix, names]) => `${prefix}{${names.join(",")}}`).join(" ");
+  // Built-in deferred tools (no server prefix) are named plainly: WebFetch, NotebookEdit.
+  return [...groups]
+    .map(([prefix, names]) => (prefix === "" ? names.join(" ") : `${prefix}{${names.join(",")}}`))
+    .join(" ");
 }
 
 /** The description, fixed for the session: what the tool does and the deferred tools known at start. */
 export function toolSearchDescription(atStart: readonly AnyTool[]): string {
   return [
-    "Loads the definitions of deferred tools (from MCP servers) so you can call them. Deferred tools are not in",
+    "Loads the definitions of deferred tools (built-in ones such as WebFetch, and MCP servers' tools) so you can call them. Deferred tools are not in",
     "your tool list until you load them: search with keywords, or load by exact name with",
     '"select:name1,name2". The result gives each tool\'s name, description and input schema; then call the tool',
     "by that name. Deferred tools at session start (servers that connect later are searchable too):",

@@ -1,14 +1,18 @@
 /**
  * Custom slash commands in Claude Code's format: Markdown files under `.claude/commands/` (the project's),
- * `~/.claude/commands/` or threadline's home `commands/`; a file in a subfolder is `folder:name`. Front
- * matter `description` (listed in /help), `argument-hint`, `allowed-tools` (permission rules granted while
- * the command's turn runs). `$ARGUMENTS` in the body is replaced by everything after the command, `$1`…`$9`
- * by its words; arguments given to a body that names none are appended. docs/MEMORY.md "Custom commands".
+ * `~/.claude/commands/`, threadline's home `commands/` or an enabled plugin's `commands/` (named
+ * `<plugin>:<name>`, as Claude Code names them); a file in a subfolder is `folder:name`. Front matter
+ * `description` (listed in /help), `argument-hint`, `allowed-tools` (permission rules granted while the
+ * command's turn runs, and the rules its `` !`cmd` `` lines must pass), `model` (that turn's model),
+ * `disable-model-invocation`. `$ARGUMENTS` in the body is replaced by everything after the command, `$1`…`$9`
+ * by its words; arguments given to a body that names none are appended. `` !`cmd` `` and `@file` are expanded
+ * by command-context.ts. docs/MEMORY.md "Custom commands".
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { listField, parseFrontMatter, stringField } from "./front-matter.js";
-import { configFolders, type UserPlaces } from "./user-folders.js";
+import { confinedPath } from "../trust/index.js";
+import { booleanField, listField, parseFrontMatter, stringField } from "./front-matter.js";
+import { type ConfigScope, configFolders, configRoots, type PluginFolder, type UserPlaces } from "./user-folders.js";
 
 export interface CustomCommand {
   /** Invoked as `/<name>`; `ns:name` for a file in a subfolder. */
@@ -17,10 +21,16 @@ export interface CustomCommand {
   argumentHint?: string;
   /** Permission rules allowed while the command's turn runs (`Bash(git status:*)`, `Read`). */
   allowedTools: string[];
+  /** `model:` in the front matter: the model of this command's turn. Default the session's. */
+  model?: string;
+  /** `disable-model-invocation: true` makes this false (threadline's model never invokes commands anyway). Default true. */
+  modelInvocable?: boolean;
   /** The prompt template. */
   body: string;
   path: string;
-  scope: "user" | "project";
+  scope: ConfigScope;
+  /** For a skill run as `/name`: its folder (the prompt names it, as the Skill tool's result does). */
+  skillDirectory?: string;
 }
 
 export interface CommandsFound {
@@ -48,21 +58,40 @@ async function markdownFiles(root: string): Promise<string[]> {
 }
 
 /** Every custom command of the places, by name; a project command overrides a user command of its name. */
-export async function loadCustomCommands(places: UserPlaces): Promise<CommandsFound> {
+export async function loadCustomCommands(
+  places: UserPlaces,
+  plugins: readonly PluginFolder[] = [],
+): Promise<CommandsFound> {
   const byName = new Map<string, CustomCommand>();
   const notices: string[] = [];
-  for (const folder of configFolders(places, "commands")) {
+  const roots = [
+    ...plugins.map((plugin) => ({ path: plugin.path, scope: "plugin" as const, namespace: plugin.namespace })),
+    ...configFolders(places, "commands").map((folder) => ({ ...folder, namespace: undefined })),
+  ];
+  for (const folder of roots) {
     for (const path of await markdownFiles(folder.path)) {
-      const name = relative(folder.path, path).slice(0, -".md".length).split(sep).join(":");
+      const local = relative(folder.path, path).slice(0, -".md".length).split(sep).join(":");
+      const name = folder.namespace !== undefined ? `${folder.namespace}:${local}` : local;
+      const confined = confinedPath(
+        path,
+        folder.namespace !== undefined ? [...configRoots(places), folder.path] : configRoots(places),
+      );
+      if ("refused" in confined) {
+        notices.push(`commands: ${confined.refused}; command not loaded`);
+        continue;
+      }
       const parsed = await parseFrontMatter(await readFile(path, "utf8"));
       if (parsed.problem !== undefined)
         notices.push(`commands: ${path}: ${parsed.problem}; kept the whole file as the prompt`);
       const argumentHint = stringField(parsed.data, "argument-hint");
+      const model = stringField(parsed.data, "model");
       byName.set(name, {
         name,
         description: stringField(parsed.data, "description") ?? firstLine(parsed.body) ?? "(custom command)",
         ...(argumentHint !== undefined ? { argumentHint } : {}),
         allowedTools: listField(parsed.data, "allowed-tools"),
+        ...(model !== undefined ? { model } : {}),
+        modelInvocable: !booleanField(parsed.data, "disable-model-invocation"),
         body: parsed.body.trim(),
         path,
         scope: folder.scope,

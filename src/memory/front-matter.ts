@@ -1,7 +1,9 @@
 /**
- * YAML front matter of a Markdown file (SKILL.md, a custom command): a first line `---`, YAML, a line `---`,
- * then the body. Parsed with the `yaml` package; front matter that does not parse (or is not a mapping) is
- * one problem line and the file is read as body only, so nothing of it is lost.
+ * YAML front matter of a Markdown file (SKILL.md, a custom command, an agent): a first line `---`, YAML, a line
+ * `---`, then the body. Parsed with the `yaml` package; front matter that is not valid YAML is read again line
+ * by line as `key: value` (Claude Code is that lenient: `argument-hint: [a] [b]` is not an error there), and
+ * only front matter that neither reading understands is one problem line with the file read as body only, so
+ * nothing of it is lost (docs/MEMORY.md "Front matter").
  * The `yaml` package is imported only when a file has front matter: a session without skills or commands
  * never loads it (docs/PERFORMANCE.md, start-up memory).
  */
@@ -28,6 +30,8 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   try {
     data = parse(yaml);
   } catch (error) {
+    const lenient = lineWiseFields(yaml);
+    if (lenient !== undefined) return { data: lenient, body };
     const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0];
     return { data: {}, body: text, problem: `front matter is not valid YAML (${reason})` };
   }
@@ -35,6 +39,39 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   if (typeof data !== "object" || Array.isArray(data))
     return { data: {}, body: text, problem: "front matter is not a mapping of keys to values" };
   return { data: data as Record<string, unknown>, body };
+}
+
+/**
+ * Front matter that is not YAML, read as lines `key: value` (the value is the rest of the line, as text); a
+ * line `- item` or an indented line after `key:` adds to that key's list or text. Undefined when a line is
+ * neither, so real garbage is still a problem.
+ */
+export function lineWiseFields(text: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  let last: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === "" || line.trim().startsWith("#")) continue;
+    const field = /^([A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$/.exec(line);
+    if (field !== null) {
+      last = field[1]!;
+      data[last] = (field[2] ?? "").trim();
+      continue;
+    }
+    if (last === undefined || !/^\s/.test(line)) return undefined;
+    const item = /^\s+-\s+(.*)$/.exec(line);
+    const previous = data[last];
+    if (item !== null)
+      data[last] = [...(Array.isArray(previous) ? previous : previous === "" ? [] : [previous]), item[1]!.trim()];
+    else if (typeof previous === "string") data[last] = `${previous} ${line.trim()}`.trim();
+    else return undefined;
+  }
+  return Object.keys(data).length > 0 ? data : undefined;
+}
+
+/** Whether a field is `true` (YAML true, or the text "true" from the line-wise reading). */
+export function booleanField(data: Record<string, unknown>, key: string): boolean {
+  const value = data[key];
+  return value === true || (typeof value === "string" && value.trim().toLowerCase() === "true");
 }
 
 /** A string field, trimmed; undefined when absent or not a string. */

@@ -1,22 +1,37 @@
 /**
  * Skills in Claude Code's format: a folder `<name>/SKILL.md` under `.claude/skills/` (the project's), the
- * user's `~/.claude/skills/` or threadline's home `skills/`. Front matter `name` and `description`; only
- * those are listed to the model (in the Skill tool's description), the body is loaded when the model asks
- * for it. A project skill overrides a user skill of the same name. docs/MEMORY.md "Skills".
+ * user's `~/.claude/skills/`, threadline's home `skills/` or an enabled plugin's `skills/`. A skill is named by
+ * its folder, as Claude Code names it (`skills/hook-development/SKILL.md` is "hook-development" whatever its
+ * front matter `name:` says; a plugin's is "<plugin>:<folder>"); front matter `name` is kept only as a second
+ * name the Skill tool accepts. Only names and descriptions are listed to the model (in the Skill tool's
+ * description), the body is loaded when the model asks for it; `disable-model-invocation: true` keeps a skill
+ * out of that list (it is still run as `/name`). A project skill overrides a user skill of the same name, and
+ * both override a plugin's. docs/MEMORY.md "Skills".
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseFrontMatter, stringField } from "./front-matter.js";
-import { configFolders, type UserPlaces } from "./user-folders.js";
+import { confinedPath } from "../trust/index.js";
+import { booleanField, listField, parseFrontMatter, stringField } from "./front-matter.js";
+import { type ConfigScope, configFolders, configRoots, type PluginFolder, type UserPlaces } from "./user-folders.js";
 
 export interface Skill {
+  /** The folder's name (`<plugin>:<folder>` for a plugin's skill). */
   name: string;
+  /** Front matter `name`, when it differs from the folder's: the Skill tool accepts it too. */
+  alias?: string;
   description: string;
+  argumentHint?: string;
+  /** `allowed-tools`: permission rules granted while the skill runs as `/name`. */
+  allowedTools: string[];
+  /** `model`: the model of a `/name` turn. */
+  model?: string;
+  /** `disable-model-invocation: true`: not offered to the model, only run as `/name`. */
+  modelInvocable: boolean;
   /** The folder holding SKILL.md (files beside it belong to the skill). */
   directory: string;
   /** Path of SKILL.md. */
   path: string;
-  scope: "user" | "project";
+  scope: ConfigScope;
 }
 
 export interface SkillsFound {
@@ -37,13 +52,26 @@ async function folders(path: string): Promise<string[]> {
 }
 
 /** Every skill of the places, sorted by name (a stable order: the tool description never reorders). */
-export async function loadSkills(places: UserPlaces): Promise<SkillsFound> {
+export async function loadSkills(places: UserPlaces, plugins: readonly PluginFolder[] = []): Promise<SkillsFound> {
   const byName = new Map<string, Skill>();
   const notices: string[] = [];
-  for (const folder of configFolders(places, "skills")) {
+  const roots = [
+    ...plugins.map((plugin) => ({ path: plugin.path, scope: "plugin" as const, namespace: plugin.namespace })),
+    ...configFolders(places, "skills").map((folder) => ({ ...folder, namespace: undefined })),
+  ];
+  for (const folder of roots) {
     for (const name of await folders(folder.path)) {
       const directory = join(folder.path, name);
       const path = join(directory, "SKILL.md");
+      // A symlinked folder or SKILL.md that leads out of the workspace and config folders is refused.
+      const confined = confinedPath(
+        path,
+        folder.namespace !== undefined ? [...configRoots(places), folder.path] : configRoots(places),
+      );
+      if ("refused" in confined) {
+        notices.push(`skills: ${confined.refused}; skill not loaded`);
+        continue;
+      }
       let text: string;
       try {
         text = await readFile(path, "utf8");
@@ -53,10 +81,24 @@ export async function loadSkills(places: UserPlaces): Promise<SkillsFound> {
       const parsed = await parseFrontMatter(text);
       if (parsed.problem !== undefined)
         notices.push(`skills: ${path}: ${parsed.problem}; listed it by its folder name`);
-      const skillName = stringField(parsed.data, "name") ?? name;
+      const skillName = folder.namespace !== undefined ? `${folder.namespace}:${name}` : name;
+      const declared = stringField(parsed.data, "name");
       const description =
         stringField(parsed.data, "description") ?? firstLine(parsed.body) ?? "(no description in SKILL.md)";
-      byName.set(skillName, { name: skillName, description, directory, path, scope: folder.scope });
+      const argumentHint = stringField(parsed.data, "argument-hint");
+      const model = stringField(parsed.data, "model");
+      byName.set(skillName, {
+        name: skillName,
+        ...(declared !== undefined && declared !== skillName ? { alias: declared } : {}),
+        description,
+        ...(argumentHint !== undefined ? { argumentHint } : {}),
+        allowedTools: listField(parsed.data, "allowed-tools"),
+        ...(model !== undefined ? { model } : {}),
+        modelInvocable: !booleanField(parsed.data, "disable-model-invocation"),
+        directory,
+        path,
+        scope: folder.scope,
+      });
     }
   }
   return { skills: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), notices };

@@ -13,7 +13,7 @@ export interface UserPlaces {
 /** `<name>` folders to read, lowest precedence first: the user's two, then the project's. */
 export function configFolders(
   places: UserPlaces,
-  name: "skills" | "commands",
+  name: "skills" | "commands" | "agents",
 ): Array<{ path: string; scope: "user" | "project" }> {
   return [
     { path: join(places.userHome, ".claude", name), scope: "user" },
@@ -21,3 +21,21 @@ export function configFolders(
     { path: join(places.cwd, ".claude", name), scope: "project" },
   ];
 }
+
+/**
+ * Where a skill, command or agent file may really be (symlinks resolved): the workspace and the user's two
+ * config folders. Anything else is refused like a Read outside the workspace (trust/confine.ts, docs/TRUST.md).
+ */
+export function configRoots(places: UserPlaces): string[] {
+  return [places.cwd, join(places.userHome, ".claude"), places.threadlineHome];
+}
+
+/** A plugin's folder of commands, agents or skills: what is found there is named `<namespace>:<name>`. */
+export interface PluginFolder {
+  path: string;
+  /** The plugin's name. */
+  namespace: string;
+}
+
+/** Where a command, skill or agent came from. */
+export type ConfigScope = "user" | "project" | "plugin";

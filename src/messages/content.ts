@@ -12,8 +12,25 @@ export interface CacheControl {
 export interface TextBlock {
   type: "text";
   text: string;
+  /**
+   * Where the text came from, as the server cited it (web search answers cite `web_search_result_location`s;
+   * SDK `TextCitation`). Kept verbatim and sent back as received; threadline never writes one.
+   */
+  citations?: TextCitation[] | null;
   cache_control?: CacheControl;
 }
+
+/** A citation of a web search result (SDK `CitationsWebSearchResultLocation`); other kinds are kept as received. */
+export interface WebSearchResultLocation {
+  type: "web_search_result_location";
+  url: string;
+  title: string | null;
+  cited_text: string;
+  encrypted_index: string;
+}
+
+/** A citation on a text block: web search locations typed, the API's other kinds carried opaquely. */
+export type TextCitation = WebSearchResultLocation | { type: string; [field: string]: unknown };
 
 export type ImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 
@@ -108,8 +125,50 @@ export interface CompactionBlock {
   encrypted_content: string | null;
 }
 
+/**
+ * A call of a tool the server runs itself (SDK `ServerToolUseBlock`); threadline declares only `web_search`
+ * (docs/API-SURFACE.md, "Server tools"). Its result follows in the same assistant message.
+ */
+export interface ServerToolUseBlock {
+  type: "server_tool_use";
+  id: string;
+  name: string;
+  input: unknown;
+  cache_control?: CacheControl;
+}
+
+/** One result of a server web search (SDK `WebSearchResultBlock`): `encrypted_content` must go back verbatim. */
+export interface WebSearchResult {
+  type: "web_search_result";
+  url: string;
+  title: string;
+  encrypted_content: string;
+  page_age?: string | null;
+}
+
+/** Why a server web search found nothing (SDK `WebSearchToolResultErrorCode`). */
+export interface WebSearchToolResultError {
+  type: "web_search_tool_result_error";
+  error_code: string;
+}
+
+/** The server's answer to a `web_search` call (SDK `WebSearchToolResultBlock`), in the assistant message. */
+export interface WebSearchToolResultBlock {
+  type: "web_search_tool_result";
+  tool_use_id: string;
+  content: WebSearchResult[] | WebSearchToolResultError;
+  cache_control?: CacheControl;
+}
+
 /** Blocks an assistant response can contain. */
-export type AssistantContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | CompactionBlock;
+export type AssistantContentBlock =
+  | TextBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | ToolUseBlock
+  | CompactionBlock
+  | ServerToolUseBlock
+  | WebSearchToolResultBlock;
 
 /** Blocks a user message can contain. */
 export type UserContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolResultBlock | CacheEditsBlock;
@@ -148,6 +207,14 @@ export interface Usage {
    * request and wrote the summary; the top-level fields are the message pass only. Absent when nothing compacted.
    */
   iterations?: UsageIteration[] | null;
+  /** Server tool calls the response made, each billed on its own (SDK `ServerToolUsage`). */
+  server_tool_use?: ServerToolUsage | null;
+}
+
+/** Server tool calls in one response (SDK `ServerToolUsage`; `web_fetch_requests` is not used by threadline). */
+export interface ServerToolUsage {
+  web_search_requests: number;
+  web_fetch_requests?: number;
 }
 
 /** One billed pass of a response (SDK `BetaCompactionIterationUsage` / `BetaMessageIterationUsage`). */
@@ -163,4 +230,30 @@ export interface UsageIteration {
 export interface ApiMessage {
   role: "user" | "assistant";
   content: string | ContentBlock[];
+}
+
+/**
+ * A web search result block in the SDK's key order, unknown fields (`caller`) left out: what the stream reducer
+ * keeps and what request assembly sends back (`encrypted_content` untouched: the API checks it).
+ */
+export function webSearchResultBlock(start: {
+  tool_use_id: string;
+  content:
+    | { type: "web_search_tool_result_error"; error_code: string }
+    | Array<{ url: string; title: string; encrypted_content: string; page_age?: string | null | undefined }>;
+}): WebSearchToolResultBlock {
+  const content = start.content;
+  return {
+    type: "web_search_tool_result",
+    tool_use_id: start.tool_use_id,
+    content: Array.isArray(content)
+      ? content.map((result) => ({
+          type: "web_search_result" as const,
+          url: result.url,
+          title: result.title,
+          encrypted_content: result.encrypted_content,
+          ...(result.page_age !== undefined ? { page_age: result.page_age } : {}),
+        }))
+      : { type: "web_search_tool_result_error", error_code: content.error_code },
+  };
 }

@@ -73,6 +73,7 @@ export const SYSTEM_SUBTYPES = [
   "microcompact_boundary",
   "snip_boundary",
   "stream_superseded",
+  "rewind",
 ] as const;
 
 export type SystemSubtype = (typeof SYSTEM_SUBTYPES)[number];
@@ -100,6 +101,21 @@ export interface SnipMetadata {
   removedUuids: string[];
 }
 
+/**
+ * A rewind (docs/REWIND.md): the person went back to the end of the turn of prompt `promptUuid`. With
+ * `conversation`, the view continues from there (the timeline rebuilds it from this record; nothing is
+ * deleted); with `code`, the files the later turns changed were put back as they were before the next prompt.
+ */
+export interface RewindMetadata {
+  promptUuid: string;
+  conversation: boolean;
+  code: boolean;
+  /** Files written back (or removed, when they did not exist before), workspace-relative or absolute. */
+  restored: string[];
+  /** Files the later turns changed that could not be put back, each with why. */
+  notRestorable: { path: string; reason: string }[];
+}
+
 export interface SystemEntry extends EntryBase {
   type: "system";
   subtype: SystemSubtype;
@@ -110,6 +126,7 @@ export interface SystemEntry extends EntryBase {
   compactMetadata?: CompactMetadata;
   microcompactMetadata?: MicrocompactMetadata;
   snipMetadata?: SnipMetadata;
+  rewindMetadata?: RewindMetadata;
   /** stream_superseded: partial assistant entries of a response that died mid-stream and was retried. */
   supersededUuids?: string[];
   /** api_error: retry bookkeeping. */
@@ -196,7 +213,14 @@ export interface ToolArrivalRecord {
 }
 
 /** What a side request (a one-shot forked request outside the turn's loop) was made for. */
-export const SIDE_REQUEST_PURPOSES = ["compact", "collapse", "session-memory"] as const;
+export const SIDE_REQUEST_PURPOSES = [
+  "compact",
+  "collapse",
+  "session-memory",
+  "keep-warm",
+  "web-fetch",
+  "web-search",
+] as const;
 
 export type SideRequestPurpose = (typeof SIDE_REQUEST_PURPOSES)[number];
 
@@ -228,6 +252,44 @@ export interface FeatureOffRecord {
   sessionId: string;
 }
 
+/**
+ * How the pause after a turn is paid for (docs/PROMPT-CACHE.md, "Pauses"): recorded when the choice is made,
+ * so `/cost` and `inspect` can show it beside what the pause really was and cost.
+ */
+export interface PauseChoiceRecord {
+  type: "pause-choice";
+  policy: "expire" | "one-hour" | "keep-warm";
+  /** The TTL the turn's requests carried. */
+  ttl: "5m" | "1h";
+  /** Whether a setting forced it. */
+  forced: boolean;
+  /** Expected cost of each open policy (input-token equivalents) when chosen. */
+  expected: Partial<Record<"expire" | "one-hour" | "keep-warm", number>>;
+  /** Tokens the cache held and a turn writes, as the choice saw them. */
+  contextTokens: number;
+  turnWriteTokens: number;
+  timestamp: string;
+  sessionId: string;
+}
+
+/**
+ * What the session learned about the server's token count (docs/CONTEXT-BUDGET.md): how many of the server's
+ * tokens one estimated token is, and the window a server's own overflow error named. Recorded when either
+ * changes, so a resumed session budgets as the live one did; the last record holds.
+ */
+export interface ContextBudgetRecord {
+  type: "context-budget";
+  /** The server's count ÷ the estimate (characters ÷ 4) for the same request; at least 1. */
+  ratio: number;
+  /** The window a server's overflow error named, when smaller than the model table's. Default none. */
+  learnedWindow?: number;
+  /** What the calibration learned from: the server's count and the estimate of that request. */
+  reported: number;
+  estimated: number;
+  timestamp: string;
+  sessionId: string;
+}
+
 export interface CustomTitleRecord {
   type: "custom-title";
   customTitle: string;
@@ -243,6 +305,8 @@ export type TimelineRecord =
   | ToolArrivalRecord
   | SideRequestRecord
   | FeatureOffRecord
+  | PauseChoiceRecord
+  | ContextBudgetRecord
   | CustomTitleRecord;
 
 /** Anything the timeline (and transcript) holds. */
@@ -258,6 +322,11 @@ export function isMainCompactBoundary(entry: TimelineEntry): entry is SystemEntr
 /** Cache-edit pins and main-chain compact boundaries (pins count from the last boundary). */
 export function isPinOrCompactBoundary(entry: TimelineEntry): entry is CacheEditPinRecord | SystemEntry {
   return entry.type === "cache-edit-pin" || isMainCompactBoundary(entry);
+}
+
+/** Whether an entry is a rewind record that moves the conversation (not a code-only rewind). */
+export function isConversationRewind(entry: TimelineEntry): entry is SystemEntry {
+  return entry.type === "system" && entry.subtype === "rewind" && entry.rewindMetadata?.conversation === true;
 }
 
 /** Whether an entry is a message (has `uuid` and `parentUuid`) rather than a parentless record. */

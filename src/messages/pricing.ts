@@ -17,6 +17,18 @@ export const CACHE_WRITE_1H_MULTIPLIER = 2;
 /** Cache reads cost this fraction of the input price. */
 export const CACHE_READ_MULTIPLIER = 0.1;
 
+/**
+ * Dollars per server web search: $10 per 1,000 searches, on top of the tokens the results add, whatever the model
+ * (platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool, "Usage and pricing"). A search that
+ * ends in an error is not billed, and the server does not count it in `usage.server_tool_use`.
+ */
+export const WEB_SEARCH_USD_PER_REQUEST = 10 / 1_000;
+
+/** Dollars for the server tool calls `usage` reports (web searches; threadline declares no other server tool). */
+export function serverToolCostUsd(usage: Usage): number {
+  return (usage.server_tool_use?.web_search_requests ?? 0) * WEB_SEARCH_USD_PER_REQUEST;
+}
+
 /** The token counts a bill is computed from. */
 export interface BillableTokens {
   /** Uncached input (the API's `input_tokens`). */

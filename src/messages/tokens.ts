@@ -38,6 +38,11 @@ export function estimateBlockTokens(block: ContentBlock): number {
     }
     case "cache_edits":
       return 0;
+    case "server_tool_use":
+      return estimateTextTokens(block.name) + estimateTextTokens(JSON.stringify(block.input ?? {}));
+    case "web_search_tool_result":
+      // The server reads the results it decrypts; their sent size is the estimate's best stand-in.
+      return estimateTextTokens(JSON.stringify(block.content));
     case "compaction":
       // The server reads the summary text (encrypted content is opaque and its size is the server's).
       return block.content === null ? 0 : estimateTextTokens(block.content);

@@ -4,7 +4,7 @@
  * cost carries the same one (docs/ARCHITECTURE.md, "Where things are measured").
  */
 import type { Usage } from "./content.js";
-import { billedUsage, costUsd, type TokenPrices } from "./pricing.js";
+import { billedUsage, costUsd, serverToolCostUsd, type TokenPrices } from "./pricing.js";
 
 /** Tokens summed over requests: the API's usage fields, camel-cased, and how many requests they came from. */
 export interface TokenUsage {
@@ -81,4 +81,6 @@ export function addResponseUsage(total: TokenUsage, response: Usage, prices?: To
     },
     prices,
   );
+  // Server web searches are billed per search besides the tokens (pricing.ts).
+  total.costUsd += serverToolCostUsd(response);
 }

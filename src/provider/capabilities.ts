@@ -14,11 +14,24 @@ export const PROVIDER_PROFILE_NAMES: readonly ProviderProfile[] = ["anthropic", 
 /** Each profile's capabilities. */
 export const PROVIDER_PROFILES: Readonly<Record<ProviderProfile, Readonly<ProviderCapabilities>>> = Object.freeze({
   /** The first-party API: its public features (betas, context_management), no cache editing. */
-  anthropic: Object.freeze({ cacheEdits: false, contextManagement: true, betas: true }),
+  // 1-hour TTL: the pinned SDK's non-beta `CacheControlEphemeral` has `ttl?: "5m" | "1h"` (docs/API-CONTRACT.md).
+  anthropic: Object.freeze({
+    cacheEdits: false,
+    contextManagement: true,
+    betas: true,
+    cacheTtls: ["5m", "1h"] as const,
+    webSearch: true,
+  }),
   /** Any other server: the core Messages API only (no betas, no context_management, no cache edits). */
-  compatible: Object.freeze({ cacheEdits: false, contextManagement: false, betas: false }),
+  compatible: Object.freeze({ cacheEdits: false, contextManagement: false, betas: false, cacheTtls: [] as const }),
   /** threadline's own emulator started with cache editing. */
-  emulator: Object.freeze({ cacheEdits: true, contextManagement: true, betas: true }),
+  emulator: Object.freeze({
+    cacheEdits: true,
+    contextManagement: true,
+    betas: true,
+    cacheTtls: ["5m", "1h"] as const,
+    webSearch: true,
+  }),
 });
 
 /** The public API's capabilities (the `anthropic` profile). */
@@ -35,6 +48,7 @@ export const PROVIDER_ENV = {
   cacheDiagnostics: "THREADLINE_CACHE_DIAGNOSTICS",
   toolChanges: "THREADLINE_TOOL_CHANGES",
   serverCompaction: "THREADLINE_SERVER_COMPACTION",
+  webSearch: "THREADLINE_WEB_SEARCH",
 } as const;
 
 /** Response header in which a server announces extra features (comma-separated). */
@@ -85,6 +99,8 @@ export function capabilitySwitches(env: Readonly<Record<string, string | undefin
   if (toolChanges !== undefined) out.toolChanges = toolChanges;
   const serverCompaction = read(PROVIDER_ENV.serverCompaction);
   if (serverCompaction !== undefined) out.serverCompaction = serverCompaction;
+  const webSearch = read(PROVIDER_ENV.webSearch);
+  if (webSearch !== undefined) out.webSearch = webSearch;
   return out;
 }
 

@@ -3,16 +3,19 @@
  * so it is parsed with the same schemas the stream reducer uses.
  */
 import * as z from "zod";
-import type { AssistantContentBlock } from "../messages/index.js";
+import type { AssistantContentBlock, TextCitation } from "../messages/index.js";
+import { webSearchResultBlock } from "../messages/index.js";
 import { streamError } from "./stream-accumulator.js";
 import {
   emptyUsage,
   mergeUsage,
   redactedThinkingStartSchema,
+  serverToolUseStartSchema,
   textStartSchema,
   thinkingStartSchema,
   toolUseStartSchema,
   toStopReason,
+  webSearchToolResultStartSchema,
 } from "./stream-events.js";
 import type { CompletedMessage } from "./types.js";
 
@@ -53,8 +56,20 @@ export function completedMessageFrom(data: unknown): CompletedMessage {
 
 function convertBlock(block: { type: string }): AssistantContentBlock | null {
   switch (block.type) {
-    case "text":
-      return { type: "text", text: textStartSchema.parse(block).text };
+    case "text": {
+      const text = textStartSchema.parse(block);
+      // A web search answer's citations go back with it (docs/API-SURFACE.md, "Server tools").
+      const citations = (block as { citations?: unknown }).citations;
+      return Array.isArray(citations) && citations.length > 0
+        ? { type: "text", text: text.text, citations: citations as TextCitation[] }
+        : { type: "text", text: text.text };
+    }
+    case "server_tool_use": {
+      const tool = serverToolUseStartSchema.parse(block);
+      return { type: "server_tool_use", id: tool.id, name: tool.name, input: tool.input ?? {} };
+    }
+    case "web_search_tool_result":
+      return webSearchResultBlock(webSearchToolResultStartSchema.parse(block));
     case "thinking": {
       const thinking = thinkingStartSchema.parse(block);
       return { type: "thinking", thinking: thinking.thinking, signature: thinking.signature };

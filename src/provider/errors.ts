@@ -49,6 +49,8 @@ export class ProviderError extends Error {
       requestId?: string;
       /** unsupported_input: what the server refused, when the message names it. */
       unsupported?: UnsupportedInput;
+      /** The stream was cut after this many complete tool_use blocks: not retried (docs/EXACTLY-ONCE.md). */
+      cutAfterTools?: number;
     } = {},
   ) {
     super(message);

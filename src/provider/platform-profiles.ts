@@ -88,5 +88,9 @@ export const VERTEX_PROFILE: Readonly<PlatformProfile> = Object.freeze({
 
 /** The provider capabilities a platform profile implies. */
 export function platformCapabilities(profile: PlatformProfile): ProviderCapabilities {
-  return { cacheEdits: profile.features.cacheEdits, contextManagement: profile.features.contextManagement };
+  return {
+    cacheEdits: profile.features.cacheEdits,
+    contextManagement: profile.features.contextManagement,
+    cacheTtls: profile.features.extendedCacheTtl ? ["5m", "1h"] : ["5m"],
+  };
 }

@@ -59,12 +59,21 @@ export async function* runWithRetries<T>(
   for (;;) {
     throwIfAborted(options.signal);
     let failure: ProviderError;
+    const run = { completedTools: 0 };
     try {
-      return yield* attempt(current);
+      return yield* watchTools(attempt(current), run);
     } catch (error) {
       failure = options.signal?.aborted ? abortedError() : classifyError(error, settings.secrets);
     }
     if (failure.kind === "aborted") throw failure;
+    // A tool_use block that completed may already be running: resending the request would ask for it again
+    // and run it twice. The cut attempt stands; the loop keeps its completed blocks (docs/EXACTLY-ONCE.md).
+    if (run.completedTools > 0)
+      throw new ProviderError(
+        failure.kind,
+        `${failure.message} (the stream was cut after ${run.completedTools} complete tool call${run.completedTools === 1 ? "" : "s"}; not retried)`,
+        { ...failure.options, retryable: false, cutAfterTools: run.completedTools },
+      );
     if (failure.kind === "auth" && settings.placeholderKey === true) {
       const url = settings.endpoint ?? DEFAULT_API_URL;
       throw new ProviderError("auth", `ANTHROPIC_API_KEY is not set and ${url} wants one (${failure.message})`, {
@@ -121,6 +130,25 @@ export async function* runWithRetries<T>(
     const delayMs = retryDelayMs(retries, settings.random, failure.options.retryAfterMs);
     yield { type: "retry", attempt: retries, delayMs, error: failure };
     await pause(settings, delayMs, options.signal);
+  }
+}
+
+/** Passes an attempt's events on, counting the complete tool_use blocks it delivered. */
+async function* watchTools<T>(
+  events: AsyncGenerator<ProviderEvent, T, undefined>,
+  run: { completedTools: number },
+): AsyncGenerator<ProviderEvent, T, undefined> {
+  try {
+    for (;;) {
+      const next = await events.next();
+      if (next.done === true) return next.value;
+      const event = next.value;
+      if (event.type === "block_end" && event.block.type === "tool_use") run.completedTools++;
+      yield event;
+    }
+  } finally {
+    // A consumer that stops early closes the attempt too (as `yield*` would).
+    await events.return(undefined as T);
   }
 }
 

@@ -10,9 +10,18 @@
  * with input `{}` plus a warning: `{}` is always valid for the API, whereas keeping the raw string would
  * make every later request fail. The tool then rejects the empty input and the model sees why.
  */
-import { type AssistantContentBlock, checkNever, type StopReason, type Usage } from "../messages/index.js";
+import {
+  type AssistantContentBlock,
+  checkNever,
+  type StopReason,
+  type TextCitation,
+  type Usage,
+  type WebSearchToolResultBlock,
+  webSearchResultBlock,
+} from "../messages/index.js";
 import { ProviderError } from "./errors.js";
 import {
+  citationsDeltaSchema,
   compactionDeltaSchema,
   compactionStartSchema,
   contentBlockDeltaSchema,
@@ -24,6 +33,7 @@ import {
   messageDeltaSchema,
   messageStartSchema,
   redactedThinkingStartSchema,
+  serverToolUseStartSchema,
   signatureDeltaSchema,
   textDeltaSchema,
   textStartSchema,
@@ -31,6 +41,7 @@ import {
   thinkingStartSchema,
   toolUseStartSchema,
   toStopReason,
+  webSearchToolResultStartSchema,
 } from "./stream-events.js";
 import type { CacheMissReason, RawStreamEvent, ResponseEvent } from "./types.js";
 
@@ -38,10 +49,14 @@ import type { CacheMissReason, RawStreamEvent, ResponseEvent } from "./types.js"
 export type AccumulatorOutput = Exclude<ResponseEvent, { type: "sse_passthrough" }>;
 
 type OpenBlock =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; citations: TextCitation[] }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "tool_use"; id: string; name: string; json: string; startInput: unknown }
+  /** A server tool's call: its input streams as `input_json_delta` like a tool_use's (docs/API-SURFACE.md). */
+  | { type: "server_tool_use"; id: string; name: string; json: string; startInput: unknown }
+  /** A server web search's result: whole in content_block_start, no deltas. */
+  | { type: "web_search_tool_result"; block: WebSearchToolResultBlock }
   /** Server-side compaction's summary: `compaction_delta` carries the content (docs/API-SURFACE.md). */
   | { type: "compaction"; content: string | null; encrypted_content: string | null }
   /** A block type threadline does not model (server tools, …): tolerated and skipped. */
@@ -119,7 +134,7 @@ export class StreamAccumulator {
     let block: OpenBlock;
     switch (start.type) {
       case "text":
-        block = { type: "text", text: parse(textStartSchema, start).text };
+        block = { type: "text", text: parse(textStartSchema, start).text, citations: [] };
         break;
       case "thinking": {
         const thinking = parse(thinkingStartSchema, start);
@@ -132,6 +147,16 @@ export class StreamAccumulator {
       case "tool_use": {
         const tool = parse(toolUseStartSchema, start);
         block = { type: "tool_use", id: tool.id, name: tool.name, json: "", startInput: tool.input ?? {} };
+        break;
+      }
+      case "server_tool_use": {
+        const tool = parse(serverToolUseStartSchema, start);
+        block = { type: "server_tool_use", id: tool.id, name: tool.name, json: "", startInput: tool.input ?? {} };
+        break;
+      }
+      case "web_search_tool_result": {
+        const result = parse(webSearchToolResultStartSchema, start);
+        block = { type: "web_search_tool_result", block: webSearchResultBlock(result) };
         break;
       }
       case "compaction": {
@@ -171,10 +196,15 @@ export class StreamAccumulator {
         return [{ type: "text_delta", index, text }];
       }
       case "input_json_delta": {
-        if (block.type !== "tool_use") throw mismatch(delta.type, block);
+        if (block.type !== "tool_use" && block.type !== "server_tool_use") throw mismatch(delta.type, block);
         const partialJson = parse(inputJsonDeltaSchema, delta).partial_json;
         block.json += partialJson;
-        return [{ type: "tool_input_delta", index, partialJson }];
+        return block.type === "tool_use" ? [{ type: "tool_input_delta", index, partialJson }] : [];
+      }
+      case "citations_delta": {
+        if (block.type !== "text") throw mismatch(delta.type, block);
+        block.citations.push(parse(citationsDeltaSchema, delta).citation as TextCitation);
+        return [];
       }
       case "thinking_delta": {
         if (block.type !== "thinking") throw mismatch(delta.type, block);
@@ -195,7 +225,7 @@ export class StreamAccumulator {
         return [];
       }
       default:
-        // citations_delta and deltas the API adds later change nothing threadline stores.
+        // Deltas the API adds later change nothing threadline stores.
         return [];
     }
   }
@@ -269,13 +299,19 @@ export class StreamAccumulator {
 function finalizeBlock(block: OpenBlock, warn: (message: string) => void): AssistantContentBlock | null {
   switch (block.type) {
     case "text":
-      return { type: "text", text: block.text };
+      return block.citations.length > 0
+        ? { type: "text", text: block.text, citations: block.citations }
+        : { type: "text", text: block.text };
     case "thinking":
       return { type: "thinking", thinking: block.thinking, signature: block.signature };
     case "redacted_thinking":
       return { type: "redacted_thinking", data: block.data };
     case "tool_use":
       return { type: "tool_use", id: block.id, name: block.name, input: parseToolInput(block, warn) };
+    case "server_tool_use":
+      return { type: "server_tool_use", id: block.id, name: block.name, input: parseToolInput(block, warn) };
+    case "web_search_tool_result":
+      return block.block;
     case "compaction":
       return { type: "compaction", content: block.content, encrypted_content: block.encrypted_content };
     case "skipped":

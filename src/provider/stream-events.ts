@@ -24,6 +24,10 @@ const usageSchema = z.looseObject({
     .nullish(),
   /** Server-side compaction's billed passes (SDK `BetaIterationsUsage`). */
   iterations: z.array(iterationSchema).nullish(),
+  /** Server tool calls (SDK `ServerToolUsage`), billed per call (docs/API-SURFACE.md, "Server tools"). */
+  server_tool_use: z
+    .looseObject({ web_search_requests: z.number().nullish(), web_fetch_requests: z.number().nullish() })
+    .nullish(),
 });
 
 /** Usage as it appears on the wire: every field may be missing (message_delta carries a subset). */
@@ -52,6 +56,37 @@ export const toolUseStartSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   input: z.unknown().optional(),
+});
+
+export const serverToolUseStartSchema = z.looseObject({
+  type: z.literal("server_tool_use"),
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown().optional(),
+});
+
+const webSearchResultSchema = z.looseObject({
+  type: z.literal("web_search_result"),
+  url: z.string(),
+  title: z.string(),
+  encrypted_content: z.string(),
+  page_age: z.string().nullish(),
+});
+
+/** Sent whole in content_block_start: the results, or an error object (SDK `WebSearchToolResultBlock`). */
+export const webSearchToolResultStartSchema = z.looseObject({
+  type: z.literal("web_search_tool_result"),
+  tool_use_id: z.string(),
+  content: z.union([
+    z.array(webSearchResultSchema),
+    z.looseObject({ type: z.literal("web_search_tool_result_error"), error_code: z.string() }),
+  ]),
+});
+
+/** One citation added to the open text block (SDK `CitationsDelta`). */
+export const citationsDeltaSchema = z.looseObject({
+  type: z.literal("citations_delta"),
+  citation: z.looseObject({ type: z.string() }),
 });
 
 export const compactionStartSchema = z.looseObject({
@@ -112,6 +147,9 @@ export function mergeUsage(base: Usage, update: WireUsage | undefined): Usage {
       cache_creation_input_tokens: pass.cache_creation_input_tokens ?? 0,
       cache_read_input_tokens: pass.cache_read_input_tokens ?? 0,
     }));
+  }
+  if (update.server_tool_use != null) {
+    merged.server_tool_use = { web_search_requests: update.server_tool_use.web_search_requests ?? 0 };
   }
   return merged;
 }

@@ -31,6 +31,19 @@ export interface ProviderCapabilities {
    * overflow backstop). No profile turns it on; THREADLINE_SERVER_COMPACTION=on does. Default false.
    */
   serverCompaction?: boolean;
+  /**
+   * The prompt-cache lifetimes the server offers (`cache_control.ttl`), which the pause policy prices
+   * (docs/PROMPT-CACHE.md, "Pauses"). Empty: the server keeps no cache a client can price (compatible servers
+   * ignore `cache_control`), so no pause policy runs. Default ["5m"].
+   */
+  cacheTtls?: readonly ("5m" | "1h")[];
+  /**
+   * Runs the Messages API's `web_search` server tool (`web_search_20250305`): threadline then offers Claude Code's
+   * WebSearch tool, answered by a side request carrying the server tool (docs/TOOLS.md, "WebSearch"). The
+   * `anthropic` and `emulator` profiles declare it; a compatible server does not unless THREADLINE_WEB_SEARCH=on.
+   * Default false.
+   */
+  webSearch?: boolean;
 }
 
 /**

@@ -58,7 +58,10 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   const { settings } = context;
   const limits = modelLimits(settings.model, settings.modelOverrides);
   const maxTokens = maxTokensFor(settings, limits);
-  const tools = sortedToolDefinitions(settings.tools);
+  const clientTools = sortedToolDefinitions(settings.tools);
+  const serverTools = settings.serverTools ?? [];
+  // The sorted client list is shared and must not be mutated (tool-definitions.ts): copy only when adding.
+  const tools = serverTools.length === 0 ? clientTools : [...clientTools, ...serverTools.map((tool) => ({ ...tool }))];
   const thinking = thinkingFor(settings, maxTokens, tools.length > 0);
   // Keys are assigned in serialization order: model, max_tokens, system, messages, tools, tool_choice,
   // thinking, metadata, context_management, diagnostics.

@@ -3,7 +3,7 @@
  */
 import type { ModelLimits } from "../messages/index.js";
 import type { ToolArrival } from "./tool-changes.js";
-import type { ContextManagementEdit, ToolChoice, ToolDefinition } from "./types.js";
+import type { ContextManagementEdit, ServerToolDefinition, ToolChoice, ToolDefinition } from "./types.js";
 
 export interface RequestSettings {
   model: string;
@@ -11,6 +11,11 @@ export interface RequestSettings {
   systemPrompt: readonly string[];
   /** Already converted (see `toolDefinitions`); sent sorted by name. */
   tools: readonly ToolDefinition[];
+  /**
+   * Tools the server runs (its web search), sent after `tools` in the given order. Only for a server that declares
+   * them (`ProviderCapabilities.webSearch`). Default none.
+   */
+  serverTools?: readonly ServerToolDefinition[];
   /** Default: none sent (the API's `auto`). Dropped when no tools are sent. */
   toolChoice?: ToolChoice;
   /** Default none. A forced tool_choice (`any`/`tool`) turns thinking off, as the API requires. */

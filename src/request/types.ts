@@ -21,6 +21,26 @@ export interface ToolDefinition {
   cache_control?: CacheControl;
 }
 
+/**
+ * The server's web search (SDK `WebSearchTool20250305`): declared in `tools`, run by the server, answered with
+ * `server_tool_use` / `web_search_tool_result` blocks (docs/API-SURFACE.md, "Server tools"). Only sent to a server
+ * whose capabilities declare web search.
+ */
+export interface WebSearchToolDefinition {
+  type: "web_search_20250305";
+  name: "web_search";
+  max_uses?: number;
+  allowed_domains?: string[];
+  blocked_domains?: string[];
+  cache_control?: CacheControl;
+}
+
+/** Tools the server runs itself. */
+export type ServerToolDefinition = WebSearchToolDefinition;
+
+/** Any entry of a request's `tools`. */
+export type RequestTool = ToolDefinition | ServerToolDefinition;
+
 export type ToolChoice =
   | { type: "auto"; disable_parallel_tool_use?: boolean }
   | { type: "any"; disable_parallel_tool_use?: boolean }
@@ -52,7 +72,7 @@ export interface MessagesRequest {
   system?: SystemBlock[];
   /** The conversation, with tool changes between its messages where the server declares them (tool-changes.ts). */
   messages: WireMessage[];
-  tools?: ToolDefinition[];
+  tools?: RequestTool[];
   tool_choice?: ToolChoice;
   thinking?: ThinkingConfig;
   metadata?: { user_id?: string };

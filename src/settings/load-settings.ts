@@ -4,14 +4,16 @@
  *   .claude/settings.json, .threadline/settings.json                  (project, in the working directory)
  *   .claude/settings.local.json, .threadline/settings.local.json      (local)
  *   --settings <file | inline JSON>                                    (flag)
+ *   /etc/claude-code/managed-settings.json (THREADLINE_MANAGED_SETTINGS) (managed: an administrator's, above all)
  * Within a scope threadline's own file comes after Claude Code's, so it wins. Single values (model, defaultMode,
  * compaction switches, memoryFiles) come from the highest file that sets them; env merges per name; permission
  * rules, additional directories, hooks and mcpServers are kept from every file.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { threadlineHome, userHome } from "../home/index.js";
 import { parseSettingsFile } from "./parse-settings-file.js";
+import { type ProjectCodeGate, withholdProjectCode } from "./project-code.js";
 import {
   emptySettings,
   HOOK_EVENTS,
@@ -19,9 +21,6 @@ import {
   type SettingsProblem,
   type SettingsScope,
 } from "./settings-types.js";
-
-/** Environment variable naming threadline's home (also where transcripts go). */
-export const THREADLINE_HOME_VARIABLE = "THREADLINE_HOME";
 
 /** Claude Code's settings folder name, in the home directory and in a project. */
 export const CLAUDE_SETTINGS_DIR = ".claude";
@@ -36,6 +35,11 @@ export interface LoadSettingsOptions {
   env?: NodeJS.ProcessEnv;
   /** `--settings`: a path to a JSON file, or the JSON itself. Default none. */
   flagSettings?: string;
+  /**
+   * The trust gate's question for the project's and local files' hooks, env and mcpServers (trust/, docs/TRUST.md).
+   * Default: everything runs (library callers that read settings decide for themselves).
+   */
+  mayRunProjectCode?: ProjectCodeGate;
 }
 
 export interface SettingsLocation {
@@ -45,27 +49,23 @@ export interface SettingsLocation {
   root: string;
 }
 
+/**
+ * Claude Code's managed settings file on Linux, an administrator's: it wins over every other file and alone may
+ * set `allowManagedHooksOnly` / `allowManagedPermissionRulesOnly`. `THREADLINE_MANAGED_SETTINGS` names another.
+ */
+export const MANAGED_SETTINGS_PATH = "/etc/claude-code/managed-settings.json";
+
 /** A `--settings` value that names no readable file: one line, before anything runs. */
 export class SettingsError extends Error {
   override readonly name = "SettingsError";
 }
 
-function homeOf(env: NodeJS.ProcessEnv): string {
-  const home = env.HOME;
-  return home !== undefined && home !== "" ? home : homedir();
-}
-
-function threadlineHomeOf(env: NodeJS.ProcessEnv, home: string): string {
-  const override = env[THREADLINE_HOME_VARIABLE];
-  return override !== undefined && override !== "" ? override : join(home, ".threadline");
-}
-
 /** The files looked for, lowest precedence first (those that do not exist are skipped). */
 export function settingsLocations(cwd: string, env: NodeJS.ProcessEnv = process.env): SettingsLocation[] {
-  const home = homeOf(env);
+  const home = userHome(env);
   return [
     { path: join(home, CLAUDE_SETTINGS_DIR, "settings.json"), scope: "user", root: home },
-    { path: join(threadlineHomeOf(env, home), "settings.json"), scope: "user", root: home },
+    { path: join(threadlineHome(env), "settings.json"), scope: "user", root: home },
     { path: join(cwd, CLAUDE_SETTINGS_DIR, "settings.json"), scope: "project", root: cwd },
     { path: join(cwd, THREADLINE_SETTINGS_DIR, "settings.json"), scope: "project", root: cwd },
     { path: join(cwd, CLAUDE_SETTINGS_DIR, "settings.local.json"), scope: "local", root: cwd },
@@ -76,13 +76,30 @@ export function settingsLocations(cwd: string, env: NodeJS.ProcessEnv = process.
 /** Loads and merges every settings file; problems are lines to show, never reasons to stop. */
 export function loadSettings(options: LoadSettingsOptions): { settings: Settings; problems: SettingsProblem[] } {
   const env = options.env ?? process.env;
-  const home = homeOf(env);
+  const home = userHome(env);
   const problems: SettingsProblem[] = [];
   let merged = emptySettings();
-  const apply = (text: string, source: string, root: string) => {
+  let managed: Settings | undefined;
+  const apply = (text: string, source: string, root: string, scope: SettingsScope = "flag") => {
     const parsed = parseSettingsFile(text, { source, root, home });
     problems.push(...parsed.problems);
-    merged = mergeSettings(merged, parsed.settings);
+    if (scope === "managed") managed = parsed.settings;
+    else if (parsed.settings.managedOnly !== undefined) {
+      for (const key of Object.keys(parsed.settings.managedOnly))
+        problems.push({
+          source,
+          key: key === "hooks" ? "allowManagedHooksOnly" : "allowManagedPermissionRulesOnly",
+          message: `is honoured only in the managed settings file (${managedPath(env)}); ignored here`,
+        });
+      delete parsed.settings.managedOnly;
+    }
+    for (const raw of parsed.settings.mcpServers) raw.scope = scope;
+    const gate = options.mayRunProjectCode;
+    const gated = scope === "project" || scope === "local";
+    merged = mergeSettings(
+      merged,
+      gated && gate !== undefined ? withholdProjectCode(parsed.settings, source, gate) : parsed.settings,
+    );
   };
   for (const location of settingsLocations(options.cwd, env)) {
     if (!existsSync(location.path)) continue;
@@ -97,7 +114,7 @@ export function loadSettings(options: LoadSettingsOptions): { settings: Settings
       });
       continue;
     }
-    apply(text, location.path, location.root);
+    apply(text, location.path, location.root, location.scope);
   }
   if (options.flagSettings !== undefined) {
     const value = options.flagSettings.trim();
@@ -113,7 +130,56 @@ export function loadSettings(options: LoadSettingsOptions): { settings: Settings
       apply(text, path, dirname(path));
     }
   }
-  return { settings: merged, problems };
+  const managedFile = managedPath(env);
+  if (existsSync(managedFile)) {
+    try {
+      apply(readFileSync(managedFile, "utf8"), managedFile, dirname(managedFile), "managed");
+    } catch (error) {
+      problems.push({ source: managedFile, key: "", message: `cannot be read (${(error as Error).message}); skipped` });
+    }
+  }
+  return { settings: managed === undefined ? merged : managedOnly(merged, managed, managedFile, problems), problems };
+}
+
+function managedPath(env: NodeJS.ProcessEnv): string {
+  return env.THREADLINE_MANAGED_SETTINGS ?? MANAGED_SETTINGS_PATH;
+}
+
+/**
+ * The managed file's `allowManagedHooksOnly` keeps only its own hooks; `allowManagedPermissionRulesOnly` only its
+ * own allow and ask rules. Deny rules from every file still hold (docs/INVARIANTS.md "Deny wins"): a rule that
+ * only takes permissions away is never what an administrator meant to lift. Each is named in one line.
+ */
+function managedOnly(merged: Settings, managed: Settings, source: string, problems: SettingsProblem[]): Settings {
+  const result = { ...merged, managedOnly: { ...managed.managedOnly } };
+  if (managed.managedOnly?.hooks === true) {
+    const dropped = HOOK_EVENTS.reduce(
+      (count, event) => count + (merged.hooks[event]?.length ?? 0) - (managed.hooks[event]?.length ?? 0),
+      0,
+    );
+    result.hooks = managed.hooks;
+    if (dropped > 0)
+      problems.push({
+        source,
+        key: "allowManagedHooksOnly",
+        message: `only managed hooks run; ${dropped} hook entr${dropped === 1 ? "y" : "ies"} from other settings files (and every plugin's hooks) will not`,
+      });
+  }
+  if (managed.managedOnly?.permissionRules === true) {
+    const dropped =
+      merged.permissions.allow.length +
+      merged.permissions.ask.length -
+      managed.permissions.allow.length -
+      managed.permissions.ask.length;
+    result.permissions = { ...merged.permissions, allow: managed.permissions.allow, ask: managed.permissions.ask };
+    if (dropped > 0)
+      problems.push({
+        source,
+        key: "allowManagedPermissionRulesOnly",
+        message: `only managed allow and ask rules apply; ${dropped} from other settings files do not (their deny rules still do)`,
+      });
+  }
+  return result;
 }
 
 /** `higher` over `lower`: single values from `higher` when it sets them, lists and hooks from both. */
@@ -140,8 +206,12 @@ export function mergeSettings(lower: Settings, higher: Settings): Settings {
     hooks,
     mcpServers: [...lower.mcpServers, ...higher.mcpServers],
     compaction: { ...lower.compaction, ...higher.compaction },
+    pause: { ...lower.pause, ...higher.pause },
     files: [...lower.files, ...higher.files],
     ...(model !== undefined ? { model } : {}),
     ...(memoryFiles !== undefined ? { memoryFiles } : {}),
+    ...((higher.managedOnly ?? lower.managedOnly)
+      ? { managedOnly: { ...(higher.managedOnly ?? lower.managedOnly) } }
+      : {}),
   };
 }

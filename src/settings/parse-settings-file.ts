@@ -5,13 +5,12 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import * as z from "zod";
+import { describeType, readHooks } from "./parse-hooks.js";
+import { isPauseSettingKey, PAUSE_SETTING_KEYS, readPauseSetting } from "./pause-settings.js";
+import { salvageDenyRules } from "./salvage-deny.js";
 import {
-  type CommandHookSetting,
   type CompactionSwitches,
   emptySettings,
-  HOOK_EVENTS,
-  type HookEventName,
-  type HookMatcherSetting,
   type ScopedRule,
   type Settings,
   type SettingsPermissionMode,
@@ -57,32 +56,29 @@ export const IGNORED_CLAUDE_CODE_KEYS: readonly string[] = [
   "sandbox",
   "spinnerTipsEnabled",
   "statusLine",
+  "strictKnownMarketplaces",
+  "blockedMarketplaces",
   "theme",
 ];
+
+/**
+ * Keys of that list threadline reads elsewhere or that are no setting at all: never named as not acted on
+ * (`enabledPlugins` and `extraKnownMarketplaces` are the plugin loader's, docs/PLUGINS.md).
+ */
+const READ_ELSEWHERE: readonly string[] = ["$schema", "enabledPlugins", "extraKnownMarketplaces"];
 
 /** Keys inside `permissions` that Claude Code has and threadline ignores. */
 const IGNORED_PERMISSION_KEYS: readonly string[] = ["disableBypassPermissionsMode"];
 
-const SUPPORTED_MODES: readonly SettingsPermissionMode[] = ["default", "acceptEdits", "bypassPermissions"];
+const SUPPORTED_MODES: readonly SettingsPermissionMode[] = ["default", "acceptEdits", "bypassPermissions", "plan"];
 
 /** `Name` or `Name(specifier)`: the rule grammar of permission-rules.ts, checked here so a bad rule is named. */
 const RULE_SYNTAX = /^[A-Za-z0-9_-]+(?:\(.*\))?$/s;
 
 const stringList = z.array(z.unknown());
 const envSchema = z.record(z.string(), z.unknown());
-const commandHookSchema = z.object({
-  type: z.literal("command"),
-  command: z.string().min(1),
-  timeout: z.number().positive().optional(),
-});
 
 type Problems = SettingsProblem[];
-
-function describeType(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)?.slice(0, 40)}`;
-}
 
 /** Parses one file's text. Never throws: invalid JSON is one problem and no settings. */
 export function parseSettingsFile(
@@ -97,7 +93,17 @@ export function parseSettingsFile(
   try {
     data = JSON.parse(text);
   } catch (error) {
-    add("", `not valid JSON (${(error as Error).message.split("\n")[0]}); nothing from this file applies`);
+    const why = `not valid JSON (${(error as Error).message.split("\n")[0]})`;
+    // Fail closed: the file's deny rules still apply when they can be read (salvage-deny.ts).
+    const deny = salvageDenyRules(text);
+    const rules = deny === undefined ? [] : readRules(deny, "permissions.deny", context, add);
+    settings.permissions.deny.push(...rules);
+    add(
+      "",
+      rules.length > 0
+        ? `${why}; only its ${rules.length} deny rule(s) apply (read leniently), nothing else from this file`
+        : `${why}; nothing from this file applies, and its deny rules (if any) were NOT applied`,
+    );
     return { settings, problems };
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
@@ -105,6 +111,7 @@ export function parseSettingsFile(
     return { settings, problems };
   }
   let hooksOff = false;
+  const notActedOn: string[] = [];
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     switch (key) {
       case "permissions":
@@ -134,11 +141,26 @@ export function parseSettingsFile(
         if (typeof value === "boolean") settings.memoryFiles = value;
         else add("memoryFiles", `must be true or false, got ${describeType(value)}; ignored`);
         break;
+      case "allowManagedHooksOnly":
+      case "allowManagedPermissionRulesOnly":
+        // Honoured only from the managed settings file; load-settings.ts says so for any other file.
+        if (typeof value !== "boolean") add(key, `must be true or false, got ${describeType(value)}; ignored`);
+        else
+          settings.managedOnly = {
+            ...settings.managedOnly,
+            [key === "allowManagedHooksOnly" ? "hooks" : "permissionRules"]: value,
+          };
+        break;
       default:
-        if (!IGNORED_CLAUDE_CODE_KEYS.includes(key))
+        if (isPauseSettingKey(key)) readPauseSetting(key, value, settings.pause, add);
+        else if (!IGNORED_CLAUDE_CODE_KEYS.includes(key))
           add(key, "is not a setting threadline or Claude Code knows; ignored (the rest of the file applies)");
+        else if (!READ_ELSEWHERE.includes(key)) notActedOn.push(key);
     }
   }
+  // Every key threadline does not act on is named once at start, never dropped without a word (issue 40).
+  if (notActedOn.length > 0)
+    add("", `Claude Code settings threadline does not act on: ${notActedOn.join(", ")}; ignored`);
   if (hooksOff) settings.hooks = {};
   return { settings, problems };
 }
@@ -261,90 +283,6 @@ function readCompaction(value: unknown, settings: Settings, add: (key: string, m
   settings.compaction = switches;
 }
 
-function readHooks(
-  value: unknown,
-  settings: Settings,
-  source: string,
-  add: (key: string, message: string) => void,
-): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    add("hooks", `must be an object of event names, got ${describeType(value)}; no hooks from this file`);
-    return;
-  }
-  for (const [event, groups] of Object.entries(value as Record<string, unknown>)) {
-    const name = HOOK_EVENTS.find((candidate) => candidate === event);
-    if (name === undefined) {
-      add(`hooks.${event}`, `is not an event threadline runs (${HOOK_EVENTS.join(", ")}); ignored`);
-      continue;
-    }
-    const kept = readMatcherGroups(groups, `hooks.${event}`, source, add);
-    if (kept.length > 0) settings.hooks[name as HookEventName] = kept;
-  }
-}
-
-function readMatcherGroups(
-  value: unknown,
-  path: string,
-  source: string,
-  add: (key: string, message: string) => void,
-): HookMatcherSetting[] {
-  if (!Array.isArray(value)) {
-    add(path, `must be a list of {"matcher", "hooks"}, got ${describeType(value)}; ignored`);
-    return [];
-  }
-  const groups: HookMatcherSetting[] = [];
-  value.forEach((group, index) => {
-    const at = `${path}[${index}]`;
-    if (typeof group !== "object" || group === null || Array.isArray(group)) {
-      add(at, `must be an object with "hooks", got ${describeType(group)}; ignored`);
-      return;
-    }
-    const { matcher = "", hooks } = group as { matcher?: unknown; hooks?: unknown };
-    if (typeof matcher !== "string") {
-      add(`${at}.matcher`, `must be a string, got ${describeType(matcher)}; this entry is ignored`);
-      return;
-    }
-    if (!validMatcher(matcher)) {
-      add(`${at}.matcher`, `${JSON.stringify(matcher)} is not a valid regular expression; this entry is ignored`);
-      return;
-    }
-    if (!Array.isArray(hooks)) {
-      add(`${at}.hooks`, `must be a list of {"type": "command", "command": …}, got ${describeType(hooks)}; ignored`);
-      return;
-    }
-    const commands: CommandHookSetting[] = [];
-    hooks.forEach((hook, hookIndex) => {
-      const parsed = commandHookSchema.safeParse(hook);
-      if (!parsed.success) {
-        const type = (hook as { type?: unknown } | null)?.type;
-        const why =
-          typeof type === "string" && type !== "command"
-            ? `type "${type}" is not run by threadline (only "command")`
-            : `must be {"type": "command", "command": "…", "timeout"?: seconds}`;
-        add(`${at}.hooks[${hookIndex}]`, `${why}; ignored`);
-        return;
-      }
-      commands.push({
-        command: parsed.data.command,
-        source,
-        ...(parsed.data.timeout !== undefined ? { timeoutSeconds: parsed.data.timeout } : {}),
-      });
-    });
-    if (commands.length > 0) groups.push({ matcher, hooks: commands });
-  });
-  return groups;
-}
-
-function validMatcher(matcher: string): boolean {
-  if (matcher === "" || matcher === "*") return true;
-  try {
-    new RegExp(`^(?:${matcher})$`);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** For tests and the README: the keys threadline acts on. */
 export const SUPPORTED_KEYS: readonly string[] = [
   "permissions",
@@ -355,6 +293,7 @@ export const SUPPORTED_KEYS: readonly string[] = [
   "mcpServers",
   "compaction",
   "memoryFiles",
+  ...PAUSE_SETTING_KEYS,
 ];
 
 export type { CompactionSwitches };

@@ -2,12 +2,13 @@
  * What threadline takes from settings files (Claude Code's `.claude/settings.json` family and threadline's own),
  * after validation and merging. docs/SETTINGS.md lists the files, their precedence and every key.
  */
+import type { PauseSettingValues } from "./pause-settings.js";
 
 /** Which file a setting came from, lowest precedence first (see `SETTINGS_SCOPES`). */
-export type SettingsScope = "user" | "project" | "local" | "flag";
+export type SettingsScope = "user" | "project" | "local" | "flag" | "managed";
 
 /** Lowest precedence first: a later scope's single values win; lists from every scope are kept. */
-export const SETTINGS_SCOPES: readonly SettingsScope[] = ["user", "project", "local", "flag"];
+export const SETTINGS_SCOPES: readonly SettingsScope[] = ["user", "project", "local", "flag", "managed"];
 
 /** The hook events threadline runs, named as Claude Code names them. */
 export const HOOK_EVENTS = [
@@ -20,7 +21,30 @@ export const HOOK_EVENTS = [
   "SubagentStop",
   "PreCompact",
   "Notification",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "SubagentStart",
 ] as const;
+
+/**
+ * Events Claude Code documents that threadline never fires (docs/HOOKS.md "Where threadline differs"): a hook
+ * for one is named once at start as not run, apart from a misspelt event name.
+ */
+export const UNFIRED_HOOK_EVENTS: readonly string[] = [
+  "PostCompact",
+  "Setup",
+  "StopFailure",
+  "PermissionDenied",
+  "ConfigChange",
+  "InstructionsLoaded",
+  "CwdChanged",
+  "FileChanged",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "TeammateIdle",
+  "TaskCreated",
+  "TaskCompleted",
+];
 
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -41,6 +65,15 @@ export interface CommandHookSetting {
   timeoutSeconds?: number;
   /** The settings file it came from (named in notices). */
   source: string;
+  /** Variables this hook's process gets on top of the runner's (a plugin's `CLAUDE_PLUGIN_ROOT`). Default none. */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * `if`: a permission rule (`Bash(git commit:*)`, `Edit(src/**)`) the tool call must match for the hook to run;
+   * only tool events have one. Default none (every call the matcher accepts).
+   */
+  if?: string;
+  /** `async: true`: runs in the background, never blocks; what it says reaches the next prompt. Default false. */
+  async?: boolean;
 }
 
 /** One entry of an event's list: a tool-name matcher and the hooks it runs. */
@@ -53,7 +86,7 @@ export interface HookMatcherSetting {
 export type HooksSettings = Partial<Record<HookEventName, HookMatcherSetting[]>>;
 
 /** The permission modes a settings file may ask for (Claude Code's names threadline has). */
-export type SettingsPermissionMode = "default" | "acceptEdits" | "bypassPermissions";
+export type SettingsPermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan";
 
 /** Threadline's own compaction switches (`"compaction": {"snip": true}`); unset keeps the engine's default. */
 export interface CompactionSwitches {
@@ -69,6 +102,8 @@ export interface RawMcpServers {
   /** The directory relative paths in it are resolved against. */
   root: string;
   value: unknown;
+  /** The file's scope (set by loadSettings): project and local servers never expand secret variables. */
+  scope?: SettingsScope;
 }
 
 export interface Settings {
@@ -89,6 +124,8 @@ export interface Settings {
   /** `mcpServers` of every file that has one, lowest precedence first. */
   mcpServers: RawMcpServers[];
   compaction: CompactionSwitches;
+  /** `cacheTtl`, `keepWarm`, `keepWarmLimitMinutes`: how pauses are paid for, each from the highest file. */
+  pause: PauseSettingValues;
   /**
    * `memoryFiles`: whether CLAUDE.md / AGENTS.md memory files load. Default undefined (the engine's default).
    * Wiring point for the memory loader's engine option.
@@ -96,6 +133,11 @@ export interface Settings {
   memoryFiles?: boolean;
   /** Files that were read, lowest precedence first. */
   files: string[];
+  /**
+   * `allowManagedHooksOnly` / `allowManagedPermissionRulesOnly`, honoured only from the managed settings file
+   * (docs/SETTINGS.md "Managed settings"). Default none.
+   */
+  managedOnly?: { hooks?: boolean; permissionRules?: boolean };
 }
 
 /** One thing wrong in a settings file: which file, which key, and what was kept. */
@@ -123,6 +165,7 @@ export function emptySettings(): Settings {
     hooks: {},
     mcpServers: [],
     compaction: {},
+    pause: {},
     files: [],
   };
 }

@@ -3,12 +3,15 @@
  * Nothing is ever edited or removed; removal, folding and replacement are records that views apply.
  */
 import type { MessageEntry, TimelineEntry } from "../messages/index.js";
-import { isMessageEntry } from "../messages/index.js";
+import { isConversationRewind, isMessageEntry } from "../messages/index.js";
+import { branchEntries } from "./branch.js";
 
 export type TimelineListener = (entry: TimelineEntry, index: number) => void;
 
 export class Timeline {
   readonly #entries: TimelineEntry[] = [];
+  /** The branch the conversation continues: `#entries` itself until a rewind, then rebuilt at each one. */
+  #branch: TimelineEntry[] = this.#entries;
   readonly #listeners = new Set<TimelineListener>();
   #lastMessage: MessageEntry | undefined;
 
@@ -16,8 +19,17 @@ export class Timeline {
     for (const entry of initial) this.#push(entry);
   }
 
-  /** Every entry in append order (read-only; never mutate the entries themselves). */
+  /**
+   * The entries of the current branch in append order (read-only; never mutate the entries themselves):
+   * every entry until a conversation rewind, then what that rewind went back to and what followed it
+   * (branch.ts). Requests, views and the next prompt's parent are built from these.
+   */
   get entries(): readonly TimelineEntry[] {
+    return this.#branch;
+  }
+
+  /** Every entry ever appended, rewound branches included (what the transcript holds). */
+  get allEntries(): readonly TimelineEntry[] {
     return this.#entries;
   }
 
@@ -48,6 +60,8 @@ export class Timeline {
 
   #push(entry: TimelineEntry): number {
     this.#entries.push(entry);
+    if (isConversationRewind(entry)) this.#branch = branchEntries(this.#entries);
+    else if (this.#branch !== this.#entries) this.#branch.push(entry);
     if (isMessageEntry(entry) && !entry.isSidechain) this.#lastMessage = entry;
     return this.#entries.length - 1;
   }

@@ -2,7 +2,7 @@
  * Allow/ask/deny rules, in Claude Code's syntax (docs/SETTINGS.md): `Tool` (every call of a tool),
  * `Bash(npm test)` (that exact command), `Bash(npm test:*)` and `Bash(npm run *)` (commands starting so),
  * `Read(./secrets/**)` / `Edit(/src/**)` (paths, gitignore-style), `mcp__server` / `mcp__server__tool`,
- * `Agent(Explore)` (one subagent type).
+ * `Agent(Explore)` (one subagent type), `WebFetch(domain:example.com)` (one host; `*.example.com` its subdomains).
  */
 import {
   PATH_RULE_FAMILIES,
@@ -70,8 +70,13 @@ export function ruleCoversTool(rule: PermissionRule, toolName: string): boolean 
 }
 
 /** The kind of specifier a rule has for this tool. */
-function specifierKind(rule: PermissionRule, toolName: string): "none" | "bash" | "path" | "agent" | "other" {
+function specifierKind(
+  rule: PermissionRule,
+  toolName: string,
+): "none" | "bash" | "path" | "agent" | "domain" | "other" {
   if (rule.specifier === undefined) return "none";
+  if (toolName === "WebFetch" && rule.toolName === "WebFetch" && rule.specifier.trim().startsWith("domain:"))
+    return "domain";
   if (toolName === "Bash" && rule.toolName === "Bash") return "bash";
   if (PATH_RULE_FAMILIES[rule.toolName] !== undefined) return "path";
   if (toolName === "Agent" && (rule.toolName === "Agent" || rule.toolName === "Task")) return "agent";
@@ -98,6 +103,25 @@ function agentTypeOf(input: unknown): string | undefined {
   if (typeof input !== "object" || input === null) return undefined;
   const type = (input as { subagent_type?: unknown }).subagent_type;
   return typeof type === "string" ? type : undefined;
+}
+
+/** The host a WebFetch call reaches (lower case), undefined when its URL does not parse. */
+export function webFetchHost(input: unknown): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const url = (input as { url?: unknown }).url;
+  if (typeof url !== "string") return undefined;
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `domain:example.com` covers that host only; `domain:*.example.com` covers its subdomains (Claude Code's form). */
+function domainMatches(specifier: string, host: string): boolean {
+  const domain = specifier.trim().slice("domain:".length).trim().toLowerCase();
+  if (domain.startsWith("*.")) return host.endsWith(domain.slice(1));
+  return host === domain;
 }
 
 /**
@@ -127,6 +151,10 @@ export function allowRuleMatches(rule: PermissionRule, toolName: string, input: 
     }
     case "agent":
       return agentTypeOf(input) === rule.specifier?.trim();
+    case "domain": {
+      const host = webFetchHost(input);
+      return host !== undefined && domainMatches(rule.specifier ?? "", host);
+    }
     case "other":
       return false;
     default: {
@@ -172,6 +200,11 @@ export function denyRuleMatches(rule: PermissionRule, toolName: string, input: u
       const type = agentTypeOf(input);
       return type === undefined || type === rule.specifier?.trim();
     }
+    case "domain": {
+      // A URL that does not parse names no host to clear: denied.
+      const host = webFetchHost(input);
+      return host === undefined || domainMatches(rule.specifier ?? "", host);
+    }
     default: {
       const unknown: never = kind;
       return unknown;
@@ -209,6 +242,11 @@ export function bashCommandPrefix(command: string): string | undefined {
  * the tool's name for other tools, undefined when nothing narrower than "every Bash command" would fit.
  */
 export function alwaysAllowRule(toolName: string, input: unknown): string | undefined {
+  if (toolName === "WebFetch") {
+    // One host, as Claude Code remembers it: allowing one page must not allow the whole web.
+    const host = webFetchHost(input);
+    return host === undefined ? undefined : `WebFetch(domain:${host})`;
+  }
   if (toolName !== "Bash") return toolName;
   const command = bashCommandOf(input);
   const prefix = command === undefined ? undefined : bashCommandPrefix(command);

@@ -1,14 +1,16 @@
 /** Permission modes and rules: decides whether a tool call may run, asking a person when the policy says so. */
 import { homedir } from "node:os";
+import { splitBashChain } from "./bash-chain.js";
 import type { RuleScope } from "./permission-path-rules.js";
 import { allowRuleMatches, alwaysAllowRule, denyRuleMatches, parsePermissionRule } from "./permission-rules.js";
 import type { AnyTool, WorkspaceScope } from "./types.js";
 
 /**
  * `default`: read-only calls run, others ask. `acceptEdits`: file edits (Write, Edit) run too, Bash still asks.
- * `bypassPermissions`: everything not denied runs.
+ * `bypassPermissions`: everything not denied runs. `plan` (Claude Code's plan mode): only read-only calls run;
+ * everything else is refused without asking, whatever allow rules or hooks say (docs/TOOLS.md "Plan mode").
  */
-export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions";
+export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan";
 
 export interface PermissionRequest {
   tool: string;
@@ -106,6 +108,17 @@ function isReadOnlyCall(tool: AnyTool, input: unknown, scope: WorkspaceScope | u
 }
 
 /**
+ * The parts of a chained Bash command (`git add x && git commit -m y`) as inputs of their own; [] for other
+ * tools and for commands that are not a plain chain (bash-chain.ts): those are never allowed part by part.
+ */
+function chainParts(toolName: string, input: unknown): Array<{ command: string }> {
+  if (toolName !== "Bash" || typeof input !== "object" || input === null) return [];
+  const command = (input as { command?: unknown }).command;
+  if (typeof command !== "string") return [];
+  return (splitBashChain(command) ?? []).map((part) => ({ command: part }));
+}
+
+/**
  * Decides one call. Order: deny rules (in every mode), ask rules and a hook's "ask", a hook's "allow", bypass
  * mode (or a tool that checks each of its own actions), allow rules, read-only calls (read-only inside `scope`,
  * the workspace, when given), acceptEdits, then ask.
@@ -127,14 +140,22 @@ export async function checkPermission(
       message: `Permission denied: ${summary} is blocked by the deny rule "${ruleText(denied)}"${from}. Do not retry it; find another way or ask the user.`,
     };
   }
+  if (policy.mode === "plan") return planModeDecision(tool, input, scope, summary);
+  const parts = chainParts(tool.name, input);
   const mustAsk =
     policy.hookDecision === "ask" ||
-    firstMatch(policy.askRules ?? [], allowRuleMatches, tool.name, input, cwd, home) !== undefined;
+    firstMatch(policy.askRules ?? [], allowRuleMatches, tool.name, input, cwd, home) !== undefined ||
+    parts.some((part) => firstMatch(policy.askRules ?? [], allowRuleMatches, tool.name, part, cwd, home) !== undefined);
   if (!mustAsk) {
     if (policy.hookDecision === "allow") return { behavior: "allow" };
     if (policy.mode === "bypassPermissions" || tool.checksOwnPermissions === true) return { behavior: "allow" };
     if (firstMatch(policy.allow, allowRuleMatches, tool.name, input, cwd, home) !== undefined)
       return { behavior: "allow" };
+    // A chain runs without asking when every part would on its own: an allow rule, or a read-only part.
+    const partAllowed = (part: { command: string }) =>
+      firstMatch(policy.allow, allowRuleMatches, tool.name, part, cwd, home) !== undefined ||
+      isReadOnlyCall(tool, part, scope);
+    if (parts.length > 1 && parts.every(partAllowed)) return { behavior: "allow" };
     if (isReadOnlyCall(tool, input, scope)) return { behavior: "allow" };
     if (policy.mode === "acceptEdits" && FILE_EDIT_TOOLS.has(tool.name)) return { behavior: "allow" };
   }
@@ -165,5 +186,21 @@ export async function checkPermission(
       reason === ""
         ? `The user denied permission for ${summary}. Do not retry it; ask the user what to do instead.`
         : `The user denied permission for ${summary} and said: ${reason}`,
+  };
+}
+
+/** Plan mode: read-only calls (inside the workspace when `scope` is given) run; nothing else does, nobody is asked. */
+function planModeDecision(
+  tool: AnyTool,
+  input: unknown,
+  scope: WorkspaceScope | undefined,
+  summary: string,
+): PermissionDecision {
+  if (isReadOnlyCall(tool, input, scope)) return { behavior: "allow" };
+  return {
+    behavior: "deny",
+    message:
+      `Plan mode: ${summary} was not run; while planning only read-only tools and commands run. ` +
+      "Finish the plan and present it to the user; it runs once the user leaves plan mode.",
   };
 }

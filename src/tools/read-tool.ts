@@ -4,7 +4,8 @@ import { open, readFile, stat } from "node:fs/promises";
 import * as z from "zod";
 import { imageBlock } from "../messages/index.js";
 import { DEFAULT_SNIFF_BYTES, formatBytes, looksBinary, sniffImageType } from "./file-sniff.js";
-import { numberLines } from "./line-numbering.js";
+import { DEFAULT_MAX_LINE_CHARS, numberLines } from "./line-numbering.js";
+import { looksLikePdf, readNotebookFile, readPdf } from "./read-documents.js";
 import { similarNames } from "./similar-names.js";
 import type { Tool, ToolContext, ToolOutput } from "./types.js";
 import { resolveWorkspacePath } from "./workspace-paths.js";
@@ -30,6 +31,12 @@ export const readInputSchema = z.strictObject({
     .positive()
     .optional()
     .describe("The number of lines to read. Only provide if the file is too large to read at once."),
+  pages: z
+    .string()
+    .optional()
+    .describe(
+      'Page range for PDF files (e.g., "1-5", "3", "10-20"). Only applicable to PDF files. Maximum 20 pages per request.',
+    ),
 });
 export type ReadInput = z.infer<typeof readInputSchema>;
 
@@ -37,7 +44,8 @@ const DESCRIPTION = `Reads a file from the local filesystem.
 - file_path may be absolute or relative to the workspace; it must be inside the workspace.
 - By default reads up to ${DEFAULT_READ_LINE_LIMIT} lines from the start; use offset (1-based line number) and limit for long files.
 - Lines longer than 2000 characters are truncated. Output is numbered like \`cat -n\`.
-- Images (PNG, JPEG, GIF, WebP) are returned as images. Other binary files are refused.`;
+- Images (PNG, JPEG, GIF, WebP) are returned as images. PDFs are returned as documents: use pages (e.g. "1-5", at most 20 per call; required for PDFs over 10 pages).
+- Jupyter notebooks (.ipynb) are shown as cells with their outputs. Other binary files are refused.`;
 
 async function missingFileOutput(filePath: string): Promise<ToolOutput> {
   const suggestions = await similarNames(filePath);
@@ -58,6 +66,8 @@ async function readHead(filePath: string): Promise<Uint8Array> {
 
 interface LineWindow {
   lines: string[];
+  /** Each line's full length (`lines` keeps at most the characters Read shows, plus one). */
+  lengths: number[];
   /** Whether the file has lines after the window. */
   more: boolean;
   /** Lines seen in all (exact only when the whole file was scanned, i.e. `more` is false). */
@@ -100,31 +110,66 @@ async function readLineWindowAs(
       throw new NotUtf8();
     }
   };
+  // Time linear in the bytes read, whatever the line lengths (docs/EXACTLY-ONCE.md, "Linear reads"): a line
+  // is never rebuilt from its pieces; only its first characters are kept (Read shows no more) and its length.
+  const keep = DEFAULT_MAX_LINE_CHARS + 1;
   const lines: string[] = [];
+  const lengths: number[] = [];
   let lineNumber = 0;
-  let partial = "";
   let more = false;
-  const take = (line: string): boolean => {
+  let head: string[] = [];
+  let headChars = 0;
+  let length = 0;
+  let lastChar = "";
+  const piece = (text: string): void => {
+    if (text.length === 0) return;
+    length += text.length;
+    lastChar = text[text.length - 1] ?? "";
+    if (lineNumber + 1 < first || headChars >= keep) return;
+    const part = text.slice(0, keep - headChars);
+    head.push(part);
+    headChars += part.length;
+  };
+  const take = (): boolean => {
     lineNumber++;
     if (lineNumber >= first + count) {
       more = true;
       return false;
     }
-    if (lineNumber >= first) lines.push(line.endsWith("\r") ? line.slice(0, -1) : line);
+    if (lineNumber >= first) {
+      let line = head.join("");
+      let full = length;
+      if (lastChar === "\r") {
+        full--;
+        if (line.length === full + 1) line = line.slice(0, -1);
+      }
+      lines.push(line);
+      lengths.push(full);
+    }
+    head = [];
+    headChars = 0;
+    length = 0;
+    lastChar = "";
+    return true;
+  };
+  const feed = (text: string): boolean => {
+    let start = 0;
+    for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+      piece(text.slice(start, end));
+      if (!take()) return false;
+      start = end + 1;
+    }
+    piece(text.slice(start));
     return true;
   };
   try {
-    outer: for await (const chunk of stream) {
-      const pieces = (partial + decode(chunk as Buffer)).split("\n");
-      partial = pieces.pop() ?? "";
-      for (const piece of pieces) if (!take(piece)) break outer;
-    }
-    if (!more) partial += decode(undefined);
-    if (!more && partial.length > 0) take(partial);
+    for await (const chunk of stream) if (!feed(decode(chunk as Buffer))) break;
+    if (!more) feed(decode(undefined));
+    if (!more && length > 0) take();
   } finally {
     stream.destroy();
   }
-  return { lines, more, linesSeen: lineNumber };
+  return { lines, lengths, more, linesSeen: lineNumber };
 }
 
 async function readImage(
@@ -170,7 +215,7 @@ async function readText(filePath: string, size: number, input: ReadInput): Promi
     };
   }
   // A window of long lines can still be huge; stop at the size limit on a line boundary.
-  const numbered = numberLines(window.lines, first).split("\n");
+  const numbered = numberLines(window.lines, first, window.lengths).split("\n");
   let kept = 0;
   let keptChars = 0;
   while (
@@ -198,7 +243,10 @@ export const readTool: Tool<ReadInput> = {
   isReadOnly: () => true,
   compactable: true,
   async call(input: ReadInput, context: ToolContext): Promise<ToolOutput> {
-    const filePath = await resolveWorkspacePath(context, input.file_path);
+    // A background command's output file lives outside the workspace; the session's own files may be read.
+    const filePath =
+      context.runtime?.background?.outputFileFor(input.file_path) ??
+      (await resolveWorkspacePath(context, input.file_path));
     let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(filePath);
@@ -214,6 +262,14 @@ export const readTool: Tool<ReadInput> = {
       };
     }
     const head = await readHead(filePath);
+    if (looksLikePdf(head)) return readPdf(filePath, input.pages);
+    if (input.pages !== undefined)
+      return {
+        content: `pages applies to PDF files only; ${filePath} is not a PDF. Use offset and limit.`,
+        isError: true,
+      };
+    if (filePath.endsWith(".ipynb") && input.offset === undefined && input.limit === undefined)
+      return readNotebookFile(filePath);
     const imageType = sniffImageType(head);
     if (imageType !== undefined) return readImage(filePath, info.size, imageType);
     if (looksBinary(head)) {

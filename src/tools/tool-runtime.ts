@@ -1,4 +1,5 @@
 /** Builds the runtime tool processes share for a session: the secret-free environment and the sandbox. */
+import { BackgroundTasks } from "./background-tasks.js";
 import { probeSandbox } from "./sandbox.js";
 import {
   PASS_ENV_VARIABLE,
@@ -58,16 +59,21 @@ export function createToolRuntime(options: ToolRuntimeOptions = {}): { runtime: 
         extraNames: settings.extraNames ?? parseEnvNameList(env[SECRET_ENV_VARIABLE]),
         passNames: settings.passNames ?? parseEnvNameList(env[PASS_ENV_VARIABLE]),
       });
-  if (options.sandbox === false) return { runtime: { secrets }, sandbox: { state: "off", reason: "disabled" } };
+  const background = new BackgroundTasks();
+  if (options.sandbox === false)
+    return { runtime: { secrets, background }, sandbox: { state: "off", reason: "disabled" } };
   const probe = probeSandbox(process.env.PATH ?? "");
   if (!probe.available) {
     return {
-      runtime: { secrets },
+      runtime: { secrets, background },
       sandbox: { state: "off", reason: "unavailable", detail: probe.reason, requested: options.sandbox === true },
     };
   }
   const network = options.sandboxNetwork ?? false;
-  return { runtime: { secrets, sandbox: { bwrapPath: probe.bwrapPath, network } }, sandbox: { state: "on", network } };
+  return {
+    runtime: { secrets, background, sandbox: { bwrapPath: probe.bwrapPath, network } },
+    sandbox: { state: "on", network },
+  };
 }
 
 /** One line for a person about a sandbox that could not start (undefined when there is nothing to say). */

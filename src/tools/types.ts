@@ -2,7 +2,8 @@
  * The tool contract. Tools are stateless objects; everything a call needs arrives in `ToolContext`.
  */
 import type * as z from "zod";
-import type { TimelineEntry, ToolResultContentBlock } from "../messages/index.js";
+import type { AssistantContentBlock, TimelineEntry, ToolResultContentBlock } from "../messages/index.js";
+import type { BackgroundTasks } from "./background-tasks.js";
 import type { SandboxSettings } from "./sandbox.js";
 import type { SecretEnvironment } from "./secret-env.js";
 
@@ -29,6 +30,35 @@ export interface ToolContext {
   session?: ToolSessionAccess;
   /** How tool processes run (environment, redaction, sandbox). Default `defaultToolRuntime()`: no sandbox. */
   runtime?: ToolRuntime;
+  /**
+   * Asks the session's model one question outside the conversation (WebFetch's `prompt` about a page), billed
+   * as a side request. Absent outside an engine: such tools return the text itself.
+   */
+  sideQuery?: (query: SideQuery) => Promise<string>;
+  /**
+   * Runs one server web search in a side request (WebSearch). Present only where the server declares web search
+   * (`ProviderCapabilities.webSearch`); absent elsewhere and outside an engine, and WebSearch then says so.
+   */
+  webSearch?: (query: WebSearchQuery) => Promise<WebSearchAnswer>;
+}
+
+/** One WebSearch call's query and domain filters (at most one list of the two, as the API requires). */
+export interface WebSearchQuery {
+  query: string;
+  allowedDomains?: readonly string[];
+  blockedDomains?: readonly string[];
+}
+
+/** The search side request's answer: its blocks as the server sent them (server_tool_use, results, text). */
+export interface WebSearchAnswer {
+  content: AssistantContentBlock[];
+}
+
+/** One question asked outside the conversation: its own system prompt, one user message, no tools. */
+export interface SideQuery {
+  system: string;
+  prompt: string;
+  maxTokens: number;
 }
 
 /** How tool processes run, fixed for a session. */
@@ -37,6 +67,19 @@ export interface ToolRuntime {
   secrets: SecretEnvironment;
   /** Run Bash under bubblewrap with these settings; undefined runs it directly. */
   sandbox?: SandboxSettings;
+  /** The session's background commands (Bash `run_in_background`); absent outside an engine. */
+  background?: BackgroundTasks;
+  /** How ExitPlanMode leaves plan mode; absent outside an engine. */
+  planMode?: PlanModeControl;
+}
+
+/** How a session leaves plan mode (ExitPlanMode): the engine asks the person (engine/plan-mode.ts). */
+export interface PlanModeControl {
+  inPlanMode(): boolean;
+  /**
+   * Shows the plan to the person: accepted (plan mode ends), or not, with what they said to change if anything.
+   */
+  present(plan: string): Promise<{ accepted: boolean; feedback?: string }>;
 }
 
 /** The part of a context that decides whether a path is inside the workspace. */

@@ -71,6 +71,15 @@ const systemSchema = z.object({
   content: z.string(),
   logicalParentUuid: z.string().nullable().optional(),
   snipMetadata: z.object({ removedUuids: z.array(z.string()) }).optional(),
+  rewindMetadata: z
+    .object({
+      promptUuid: z.string().min(1),
+      conversation: z.boolean(),
+      code: z.boolean(),
+      restored: z.array(z.string()),
+      notRestorable: z.array(z.object({ path: z.string(), reason: z.string() })),
+    })
+    .optional(),
   supersededUuids: z.array(z.string()).optional(),
 });
 
@@ -137,6 +146,27 @@ const featureOffSchema = z.object({
   reason: z.string(),
 });
 
+const pausePolicyName = z.enum(["expire", "one-hour", "keep-warm"]);
+const pauseChoiceSchema = z.object({
+  ...recordBase,
+  type: z.literal("pause-choice"),
+  policy: pausePolicyName,
+  ttl: z.enum(["5m", "1h"]),
+  forced: z.boolean(),
+  expected: z.partialRecord(pausePolicyName, z.number()),
+  contextTokens: z.number(),
+  turnWriteTokens: z.number(),
+});
+
+const contextBudgetSchema = z.object({
+  ...recordBase,
+  type: z.literal("context-budget"),
+  ratio: z.number().positive(),
+  learnedWindow: z.number().int().positive().optional(),
+  reported: z.number().nonnegative(),
+  estimated: z.number().nonnegative(),
+});
+
 const customTitleSchema = z.object({
   type: z.literal("custom-title"),
   customTitle: z.string(),
@@ -157,6 +187,8 @@ export const ENTRY_SCHEMAS: { readonly [Type in TimelineEntry["type"]]: z.ZodTyp
   "tool-arrival": toolArrivalSchema,
   "side-request": sideRequestSchema,
   "feature-off": featureOffSchema,
+  "pause-choice": pauseChoiceSchema,
+  "context-budget": contextBudgetSchema,
   "custom-title": customTitleSchema,
 };
 

@@ -8,13 +8,14 @@
  * ordering exact at exit. (An asynchronous write still in flight when `process.exit` runs may never land
  * while the exit handler's later lines do, leaving a hole in the middle of the log.)
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { mkdir, open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { TimelineEntry } from "../messages/index.js";
 import { flushAllOnExit, registerForExitFlush, type SyncFlushable, unregisterFromExitFlush } from "./exit-flush.js";
 import { createHeader } from "./header.js";
 import { transcriptPath } from "./paths.js";
+import { SessionLock } from "./session-lock.js";
 import type { TranscriptStore } from "./transcript-store.js";
 
 export interface JsonlTranscriptStoreOptions {
@@ -29,18 +30,38 @@ export interface JsonlTranscriptStoreOptions {
   flushOnExit?: boolean;
   /** Creation time written into a new file's header. Default now. */
   now?: Date;
+  /**
+   * Hold the session's lock (`<path>.lock`) while open, so a second process is refused (session-lock.ts).
+   * Default true.
+   */
+  lock?: boolean;
+  /** The write call (tests inject a full disk). Default `fs.writeSync`. */
+  writeSync?: WriteFunction;
 }
+
+/** `fs.writeSync`'s buffer form: writes `length` bytes of `buffer` from `offset`, returns how many it wrote. */
+export type WriteFunction = (fd: number, buffer: Buffer, offset: number, length: number) => number;
 
 export class JsonlTranscriptStore implements TranscriptStore, SyncFlushable {
   readonly path: string;
   #fd: number | undefined;
   #queue: string[] = [];
-  /** An error from a background write, handed to the next `flush()` caller. */
+  /** An error from a background write, handed to the next `flush()` caller unless a later write succeeded. */
   #backgroundError: unknown;
+  /** Bytes of whole lines in the file: a failed write is cut back to this (docs/EXACTLY-ONCE.md, "Whole records"). */
+  #size: number;
+  /** A failed write left bytes past `#size` that could not be cut yet: cut them before the next write. */
+  #torn = false;
+  readonly #write: WriteFunction;
+  #lock: SessionLock | undefined;
+  /** What opening had to repair (a torn last line), one line each, for the caller to show. */
+  readonly repairs: string[] = [];
 
-  private constructor(path: string, fd: number) {
+  private constructor(path: string, fd: number, write: WriteFunction) {
     this.path = path;
     this.#fd = fd;
+    this.#write = write;
+    this.#size = fstatSync(fd).size;
   }
 
   /**
@@ -51,16 +72,33 @@ export class JsonlTranscriptStore implements TranscriptStore, SyncFlushable {
   static async open(options: JsonlTranscriptStoreOptions): Promise<JsonlTranscriptStore> {
     const path = options.path ?? transcriptPath(options.sessionId, options.cwd, options.home);
     await mkdir(dirname(path), { recursive: true });
-    const size = await fileSize(path);
-    const needsNewline = size > 0 && !(await endsWithLineFeed(path, size));
-    const fd = openSync(path, "a");
-    const store = new JsonlTranscriptStore(path, fd);
+    // The lock comes first: the tail is checked and repaired only by the one writer.
+    const lock = (options.lock ?? true) ? SessionLock.acquire(path) : undefined;
+    let fd: number;
+    let size: number;
+    let needsNewline: boolean;
+    try {
+      size = await fileSize(path);
+      needsNewline = size > 0 && !(await endsWithLineFeed(path, size));
+      fd = openSync(path, "a");
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
+    const store = new JsonlTranscriptStore(path, fd, options.writeSync ?? writeSync);
+    store.#lock = lock;
     if (size === 0) store.#queue.push(JSON.stringify(createHeader(options.sessionId, options.cwd, options.now)));
     try {
-      if (needsNewline) writeAll(fd, Buffer.from("\n"));
+      if (needsNewline) {
+        // The torn fragment keeps a line of its own (the loader reports and skips it); the next entry is whole.
+        writeAll(store.#write, fd, Buffer.from("\n"));
+        store.#size = size + 1;
+        store.repairs.push(`${path}: the last line was torn (no newline); it was closed off and will be skipped.`);
+      }
       store.flushSync();
     } catch (error) {
       closeSync(fd);
+      lock?.release();
       throw error;
     }
     if (options.flushOnExit ?? true) {
@@ -86,6 +124,8 @@ export class JsonlTranscriptStore implements TranscriptStore, SyncFlushable {
     try {
       this.flushSync();
     } catch (error) {
+      // Reported now: the same failure is not reported again by a later flush.
+      this.#backgroundError = undefined;
       return Promise.reject(error);
     }
     if (this.#backgroundError !== undefined) {
@@ -96,17 +136,38 @@ export class JsonlTranscriptStore implements TranscriptStore, SyncFlushable {
     return Promise.resolve();
   }
 
-  /** Writes everything queued now. On a write error the batch stays queued (the next flush retries). */
+  /**
+   * Writes everything queued now, all or nothing: on a write error the bytes that did land are cut off again
+   * (a torn line would make the retried entry unparseable) and the batch stays queued for the next flush.
+   */
   flushSync(): void {
-    if (this.#queue.length === 0 || this.#fd === undefined) return;
+    const fd = this.#fd;
+    if (this.#queue.length === 0 || fd === undefined) return;
     const lines = this.#queue;
     this.#queue = [];
+    const data = Buffer.from(lines.join("\n") + "\n", "utf8");
     try {
-      writeAll(this.#fd, Buffer.from(lines.join("\n") + "\n", "utf8"));
+      if (this.#torn) this.#cutBack(fd);
+      writeAll(this.#write, fd, data);
+      this.#size += data.length;
     } catch (error) {
       this.#queue = lines.concat(this.#queue);
+      this.#torn = true;
+      try {
+        this.#cutBack(fd);
+      } catch {
+        // Cut before the next write instead (it will not go ahead until that succeeds).
+      }
       throw error;
     }
+    // Whatever failed before is mended: its entries are on disk now.
+    this.#backgroundError = undefined;
+  }
+
+  /** Cuts the file back to its whole lines. */
+  #cutBack(fd: number): void {
+    if (fstatSync(fd).size !== this.#size) ftruncateSync(fd, this.#size);
+    this.#torn = false;
   }
 
   async close(): Promise<void> {
@@ -117,13 +178,14 @@ export class JsonlTranscriptStore implements TranscriptStore, SyncFlushable {
       unregisterFromExitFlush(this);
       closeSync(this.#fd);
       this.#fd = undefined;
+      this.#lock?.release();
     }
   }
 }
 
-function writeAll(fd: number, data: Buffer): void {
+function writeAll(write: WriteFunction, fd: number, data: Buffer): void {
   let offset = 0;
-  while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
+  while (offset < data.length) offset += write(fd, data, offset, data.length - offset);
 }
 
 async function fileSize(path: string): Promise<number> {

@@ -5,8 +5,9 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { threadlineHome } from "../home/index.js";
 import { forEachJsonlLine } from "./jsonl-lines.js";
-import { TRANSCRIPT_EXTENSION, threadlineHome } from "./paths.js";
+import { TRANSCRIPT_EXTENSION } from "./paths.js";
 
 export interface StoredSessionSummary {
   sessionId: string;

@@ -4,22 +4,10 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-
-/** Environment variable that moves threadline's home directory (default `~/.threadline`). */
-export const THREADLINE_HOME_ENV = "THREADLINE_HOME";
-
-/** Name of the home directory under the user's home when `THREADLINE_HOME` is unset. */
-export const DEFAULT_THREADLINE_DIR = ".threadline";
+import { threadlineHome } from "../home/index.js";
 
 /** Extension of transcript files. */
 export const TRANSCRIPT_EXTENSION = ".jsonl";
-
-/** threadline's home directory: `$THREADLINE_HOME`, else `~/.threadline`. */
-export function threadlineHome(env: NodeJS.ProcessEnv = process.env): string {
-  const override = env[THREADLINE_HOME_ENV];
-  if (override !== undefined && override !== "") return override;
-  return join(homedir(), DEFAULT_THREADLINE_DIR);
-}
 
 /** A directory name for a working directory: every non-alphanumeric character becomes "-" (Claude Code's rule). */
 export function cwdSlug(cwd: string): string {
@@ -28,7 +16,7 @@ export function cwdSlug(cwd: string): string {
 
 /** The folder holding every transcript of one working directory. `home` defaults to `threadlineHome()`. */
 export function projectDir(cwd: string, home: string = threadlineHome()): string {
-  return join(home, "projects", cwdSlug(cwd));
+  return projectKeyDir(cwdSlug(cwd), home);
 }
 
 /** A project key given explicitly (`--project`): a folder name, so letters, digits, `.`, `_` and `-` only. */
@@ -39,9 +27,14 @@ export function projectKeyDir(project: string, home: string = threadlineHome()):
   return join(home, "projects", project);
 }
 
-/** The transcript file of one session. `home` defaults to `threadlineHome()`. */
+/** The transcript file of one session in a project folder (`projectKeyDir`): `<folder>/<session id>.jsonl`. */
+export function sessionFileIn(folder: string, sessionId: string): string {
+  return join(folder, `${sessionId}${TRANSCRIPT_EXTENSION}`);
+}
+
+/** The transcript file of one session of a working directory. `home` defaults to `threadlineHome()`. */
 export function transcriptPath(sessionId: string, cwd: string, home: string = threadlineHome()): string {
-  return join(projectDir(cwd, home), `${sessionId}${TRANSCRIPT_EXTENSION}`);
+  return sessionFileIn(projectDir(cwd, home), sessionId);
 }
 
 /** Claude Code's transcript folder for a working directory. `home` defaults to the user's home directory. */

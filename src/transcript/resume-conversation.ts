@@ -9,11 +9,13 @@
  *    append-only log.
  * 3. The latest non-sidechain entry is the leaf; its ancestors (crossing compact boundaries through
  *    `logicalParentUuid`, so the UI keeps the pre-compaction history) form the main chain. Main-chain
- *    entries off that path (abandoned branches) are dropped. Sidechain entries (subagent transcripts) and
+ *    entries off that path (abandoned branches) are dropped, except a branch a rewind record left: the chain
+ *    ending just before each conversation rewind is kept too, so the rewound turns stay listed and can be
+ *    gone back to (docs/REWIND.md; the timeline, not this walk, decides which branch continues). Sidechain entries (subagent transcripts) and
  *    parentless records are kept, in file order, for the later stages.
  */
 import type { MessageEntry, TimelineEntry } from "../messages/index.js";
-import { isMessageEntry } from "../messages/index.js";
+import { isConversationRewind, isMessageEntry } from "../messages/index.js";
 import { removedUuids } from "../timeline/index.js";
 
 export interface ResumeResult {
@@ -114,10 +116,12 @@ export function resumeConversation(entries: readonly TimelineEntry[]): ResumeRes
   const lastSurvivorOfLane = new Map<string, string>();
   let repointed = 0;
   let leaf: Node | undefined;
+  const tips: Node[] = [];
   for (const entry of entries) {
     if (!isMessageEntry(entry)) continue;
     const node = nodes.get(entry.uuid)!;
     if (node.entry !== entry || node.removed) continue;
+    if (isConversationRewind(entry) && leaf !== undefined) tips.push(leaf);
     const lane = laneOf(entry);
     let parent = nearestSurvivor(chainLink(entry));
     if (parent === undefined) parent = lastSurvivorOfLane.get(lane) ?? null;
@@ -133,10 +137,12 @@ export function resumeConversation(entries: readonly TimelineEntry[]): ResumeRes
     if (!entry.isSidechain) leaf = node;
   }
 
-  for (let node = leaf; node !== undefined && !node.onMainChain; ) {
-    node.onMainChain = true;
-    const parent = node.walkParent;
-    node = parent === null || parent === undefined ? undefined : nodes.get(parent);
+  for (const tip of [leaf, ...tips]) {
+    for (let node = tip; node !== undefined && !node.onMainChain; ) {
+      node.onMainChain = true;
+      const parent = node.walkParent;
+      node = parent === null || parent === undefined ? undefined : nodes.get(parent);
+    }
   }
 
   const result: TimelineEntry[] = [];

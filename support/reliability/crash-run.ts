@@ -9,8 +9,8 @@ import { randomUUID } from "node:crypto";
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startEmulator } from "../../src/emulator/index.js";
-import type { TurnObject } from "../../src/emulator/model/scenario.js";
+import type { TurnObject } from "@threadline/emulator";
+import { startEmulator } from "@threadline/emulator";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { AnthropicProvider } from "../../src/provider/index.js";
 import {

@@ -5,8 +5,8 @@
  */
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { validateRequest } from "@threadline/emulator";
 import fc from "fast-check";
-import { validateRequest } from "../../src/emulator/index.js";
 import {
   createAssistantEntry,
   createToolResultEntry,

@@ -5,8 +5,8 @@
  */
 import { appendFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type FaultKind, startEmulator } from "../../src/emulator/index.js";
-import type { TurnObject } from "../../src/emulator/model/scenario.js";
+import type { TurnObject } from "@threadline/emulator";
+import { type FaultKind, startEmulator } from "@threadline/emulator";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import type { TimelineEntry } from "../../src/messages/index.js";
 import { AnthropicProvider } from "../../src/provider/index.js";

@@ -4,14 +4,25 @@
  * writeReadmeSection with its name, and the text outside the markers has no figure in it (the shapes results
  * take: thousands-separated counts, ratios, percentages, times).
  *
+ * Every section records what wrote it (script, arguments, commit, date, quick or slow); bench/check-fresh.ts
+ * re-runs the quick ones in CI. No doc copies a bench ratio: docs point at the section instead.
+ *
  * Mutation it catches (scripts/mutation-check.mjs): `bench-readme-figure-outside` (a cost copied into the
  * text outside the markers).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  provenanceLines,
+  readmeSections,
+  readProvenance,
+  replaceReadmeSection,
+  withoutProvenance,
+} from "../../bench/lib/readme-section.js";
 
-const BENCH = join(import.meta.dirname, "..", "..", "bench");
+const ROOT = join(import.meta.dirname, "..", "..");
+const BENCH = join(ROOT, "bench");
 const README = readFileSync(join(BENCH, "README.md"), "utf8");
 
 /** The section names scripts write, from their `writeReadmeSection("name", …)` calls. */
@@ -77,5 +88,65 @@ describe("bench/README.md", () => {
       'a time: "1.2 ms"',
     ]);
     expect(figuresIn("write 1.25×, read 0.1×, output 5×")).toEqual([]);
+  });
+});
+
+/**
+ * Sections written before sections recorded their provenance (issue 45). Each is rewritten, with provenance,
+ * the next time its script runs; remove its name here then. Nothing may be added to this list.
+ */
+const WITHOUT_PROVENANCE = new Set(["run-all", "api-surface"]);
+
+describe("bench/README.md provenance", () => {
+  it("every section records its script, arguments, commit, date and kind (or is a listed older one)", () => {
+    const problems: string[] = [];
+    for (const [name, body] of readmeSections(README)) {
+      const provenance = readProvenance(body);
+      if (provenance === undefined) {
+        if (!WITHOUT_PROVENANCE.has(name)) problems.push(`${name}: no provenance`);
+        continue;
+      }
+      if (WITHOUT_PROVENANCE.has(name)) problems.push(`${name}: has provenance now; remove it from WITHOUT_PROVENANCE`);
+      if (!/^bench\/[a-z0-9-]+\.ts$/.test(provenance.script)) problems.push(`${name}: script ${provenance.script}`);
+      if (!/^[0-9a-f]{7,40}(\+changes)?$/.test(provenance.commit))
+        problems.push(`${name}: commit ${provenance.commit}`);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(provenance.date)) problems.push(`${name}: date ${provenance.date}`);
+      if (provenance.kind !== "quick" && provenance.kind !== "slow") problems.push(`${name}: kind ${provenance.kind}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("reads back what it writes, and a fresh run's provenance never counts as a difference", () => {
+    const provenance = {
+      script: "bench/memory-session.ts",
+      args: ["--tasks", "12"],
+      kind: "quick" as const,
+      commit: "0123456789ab",
+      date: "2026-12-02",
+    };
+    const readme = replaceReadmeSection("# B\n", "memory-session", `${provenanceLines(provenance)}\n\n| a | b |`);
+    const body = readmeSections(readme).get("memory-session") ?? "";
+    expect(readProvenance(body)).toEqual(provenance);
+    expect(body).toContain(
+      "_Written by `node --import tsx bench/memory-session.ts --tasks 12` at commit `0123456789ab` on 2026-12-02;",
+    );
+    const later = provenanceLines({ ...provenance, commit: "fedcba987654", date: "2027-01-01" });
+    expect(withoutProvenance(`${later}\n\n| a | b |`)).toBe(withoutProvenance(body));
+    expect(withoutProvenance(`${later}\n\n| a | c |`)).not.toBe(withoutProvenance(body));
+  });
+});
+
+describe("docs quote no bench figure", () => {
+  /** A bench ratio as the scripts print it (three decimals and ×); prices like 1.25× are not results. */
+  const BENCH_RATIO = /\b\d+\.\d{3}\s?×/g;
+
+  it("README.md and docs/*.md point at bench/README.md sections instead of copying their ratios", () => {
+    const files = ["README.md", ...readdirSync(join(ROOT, "docs")).map((name) => join("docs", name))].filter((name) =>
+      name.endsWith(".md"),
+    );
+    const copied = files.flatMap((name) =>
+      [...readFileSync(join(ROOT, name), "utf8").matchAll(BENCH_RATIO)].map((match) => `${name}: ${match[0]}`),
+    );
+    expect(copied).toEqual([]);
   });
 });

@@ -36,6 +36,24 @@ function importsOf(path: string, source: string): ImportEdge[] {
     .map((specifier) => ({ file, target: relative(SRC, resolve(dirname(path), specifier)) }));
 }
 
+const EMULATOR_SRC = resolve(SRC, "../packages/emulator/src");
+const EMULATOR_PACKAGE = JSON.parse(readFileSync(resolve(EMULATOR_SRC, "../package.json"), "utf8")) as {
+  dependencies?: Record<string, string>;
+};
+
+/** Imports of emulator files that leave the package or name a package it does not declare, as "file -> specifier". */
+function emulatorReachesOut(edges: readonly { file: string; specifier: string }[]): string[] {
+  const declared = new Set([...Object.keys(EMULATOR_PACKAGE.dependencies ?? {}), "@anthropic-ai/sdk"]);
+  return edges
+    .filter(({ file, specifier }) => {
+      if (specifier.startsWith("node:")) return false;
+      if (specifier.startsWith(".")) return relative(EMULATOR_SRC, resolve(dirname(file), specifier)).startsWith("..");
+      const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!;
+      return !declared.has(name);
+    })
+    .map(({ file, specifier }) => `${relative(EMULATOR_SRC, file)} -> ${specifier}`);
+}
+
 const EDGES: ImportEdge[] = sourceFiles(SRC).flatMap((path) => importsOf(path, readFileSync(path, "utf8")));
 
 /** The top folder under src/ a src-relative path is in (`compaction/collapse/x.ts` → `compaction`). */
@@ -112,6 +130,84 @@ function stageToStage(edges: readonly ImportEdge[]): string[] {
     .map((edge) => `${edge.file} -> ${edge.target}`);
 }
 
+/** The names `text` exports as values (functions, classes, constants), by its `export` keywords. */
+function exportedValues(text: string): Set<string> {
+  return new Set(
+    [...text.matchAll(/export (?:async )?(?:function\*?|class|const|let) (\w+)/g)].map((match) => match[1]!),
+  );
+}
+
+/**
+ * Local names `file`'s text binds to values imported from `target` (src-relative, .ts): static imports (not
+ * `import type`, not `type X` entries) and destructured dynamic imports, whose specifier lands on `target` or on
+ * its folder's index.ts re-exporting it; only names `target` itself exports. Returns the text without those
+ * import statements too, so a use is not the import itself.
+ */
+function valueImports(file: string, text: string, target: string): { names: string[]; rest: string } {
+  const targetText = readFileSync(join(SRC, target), "utf8");
+  const exported = exportedValues(targetText);
+  const folderIndex = join(folderOf(target), "index.ts");
+  const reexported = `./${relative(folderOf(target), target).replace(/\.ts$/, ".js")}`;
+  const lands = (specifier: string): boolean => {
+    const landed = relative(SRC, resolve(dirname(join(SRC, file)), specifier)).replace(/\.js$/, ".ts");
+    if (landed === target) return true;
+    return landed === folderIndex && readFileSync(join(SRC, folderIndex), "utf8").includes(`"${reexported}"`);
+  };
+  const names: string[] = [];
+  let rest = text;
+  const statement =
+    /import\s+(type\s+)?\{([^}]*)\}\s*from\s*["']([^"']+)["'];?|const\s*\{([^}]*)\}\s*=\s*await\s+import\(\s*["']([^"']+)["']\s*\);?/g;
+  for (const match of text.matchAll(statement)) {
+    const specifier = match[3] ?? match[5]!;
+    if (match[1] !== undefined || !specifier.startsWith(".") || !lands(specifier)) continue;
+    rest = rest.replace(match[0], "");
+    for (const part of (match[2] ?? match[4]!).split(",")) {
+      const entry = part.trim();
+      if (entry === "" || entry.startsWith("type ")) continue;
+      const [imported, local] = entry.split(/\s+as\s+|\s*:\s*/).map((name) => name.trim());
+      if (exported.has(imported!)) names.push(local ?? imported!);
+    }
+  }
+  return { names, rest };
+}
+
+/** Whether `file` calls into `target`: calls, constructs or calls a static method of a value it imports from it. */
+function callsInto(file: string, target: string): boolean {
+  const { names, rest } = valueImports(file, readFileSync(join(SRC, file), "utf8"), target);
+  return names.some((name) =>
+    new RegExp(`(?:\\bnew\\s+${name}\\b|\\b${name}\\s*\\(|\\b${name}\\.\\w+\\s*\\()`).test(rest),
+  );
+}
+
+/**
+ * The walk from a session flag to the file written (docs/ARCHITECTURE.md, "Where a session lives"): the file
+ * that parses the flag, then each file that hands it on. A stop is one file; a step is a call the source
+ * shows: the stop calls (or constructs, or calls a static method of) a value it imports from the next stop,
+ * statically or by a destructured dynamic import, a folder's index.ts counting as the files it re-exports;
+ * type-only imports are no step. The second stop calls the first (which parses the flag for it). The problems
+ * with a walk, one line each: more than six stops, a top folder entered again after it was left, a step the
+ * source does not show.
+ */
+function walkProblems(walk: readonly string[], steps: (file: string, target: string) => boolean = callsInto): string[] {
+  const problems: string[] = [];
+  if (walk.length > MAX_SESSION_WALK_STOPS) problems.push(`${walk.length} stops (at most ${MAX_SESSION_WALK_STOPS})`);
+  const left = new Set<string>();
+  for (let index = 1; index < walk.length; index++) {
+    const from = folderOf(walk[index - 1]!);
+    const to = folderOf(walk[index]!);
+    if (from !== to) left.add(from);
+    if (left.has(to)) problems.push(`back to ${to}/ at ${walk[index]}`);
+  }
+  if (walk.length > 1 && !steps(walk[1]!, walk[0]!)) problems.push(`${walk[1]} does not call ${walk[0]}`);
+  for (let index = 1; index + 1 < walk.length; index++) {
+    if (!steps(walk[index]!, walk[index + 1]!)) problems.push(`${walk[index]} does not call ${walk[index + 1]}`);
+  }
+  return problems;
+}
+
+/** At most this many files from a session flag to the file written (issue 43). */
+const MAX_SESSION_WALK_STOPS = 6;
+
 describe("import rules", () => {
   it("sees the imports it checks (compaction imports messages/, request/ imports messages/)", () => {
     expect(EDGES.length).toBeGreaterThan(100);
@@ -133,20 +229,47 @@ describe("import rules", () => {
     expect(crossings("request", "tools")).toEqual([]);
   });
 
-  it("every folder imports only the floors below it (docs/ARCHITECTURE.md), and the emulator only messages/", () => {
+  it("every folder imports only the floors below it (docs/ARCHITECTURE.md)", () => {
     const upward = EDGES.filter((edge) => {
       const from = folderOf(edge.file);
       const to = folderOf(edge.target);
       if (from === to) return false;
-      if (from === "emulator") return to !== "messages";
-      // The emulator is a tool the CLI and the library ship (demo, `threadline emulator`), not a floor.
-      if (to === "emulator") return from !== "cli" && from !== "index.ts";
       const fromFloor = FLOORS[from];
       const toFloor = FLOORS[to];
       if (fromFloor === undefined || toFloor === undefined) return true; // a new folder must be placed
       return toFloor >= fromFloor;
     }).map((edge) => `${edge.file} -> ${edge.target}`);
     expect(upward).toEqual([]);
+  });
+
+  // Guards: the emulator judges the client from outside (docs/ARCHITECTURE.md, "The emulator package"): nothing
+  // of packages/emulator reaches into src/ or names the client's package; only node:, its own files and its
+  // declared dependencies. Mutation caught: scripts/mutation-check.mjs "emulator-imports-client".
+  it("packages/emulator imports nothing of the client's src/ (only node:, its own files, its dependencies)", () => {
+    const synthetic = [
+      { file: join(EMULATOR_SRC, "billing", "x.ts"), specifier: "../../../../src/messages/index.js" },
+      { file: join(EMULATOR_SRC, "x.ts"), specifier: "threadline" },
+      { file: join(EMULATOR_SRC, "x.ts"), specifier: "./ruler.js" },
+      { file: join(EMULATOR_SRC, "x.ts"), specifier: "@anthropic-ai/tokenizer" },
+    ];
+    expect(emulatorReachesOut(synthetic)).toEqual([
+      `${join("billing", "x.ts")} -> ../../../../src/messages/index.js`,
+      `x.ts -> threadline`,
+    ]);
+    const edges = sourceFiles(EMULATOR_SRC).flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(SPECIFIER)]
+        .map((match) => ({ file, specifier: match[1]! }))
+        // Prose ("… from $0.10 …" in a comment) is not a module specifier.
+        .filter(({ specifier }) => /^[@\w./:-]+$/.test(specifier)),
+    );
+    expect(edges.length).toBeGreaterThan(50);
+    expect(emulatorReachesOut(edges)).toEqual([]);
+    // And the client takes the emulator only where it ships it: the CLI (demo, `threadline emulator`, inspect's
+    // what-if replay) and the library entry.
+    const clientUses = sourceFiles(SRC).filter((file) => readFileSync(file, "utf8").includes('"@threadline/emulator"'));
+    expect(
+      clientUses.map((file) => relative(SRC, file)).filter((file) => folderOf(file) !== "cli" && file !== "index.ts"),
+    ).toEqual([]);
   });
 
   // Guards: no two files import each other, directly or round a loop (type-only imports included: a type circle
@@ -195,6 +318,48 @@ describe("import rules", () => {
     );
   });
 
+  // Guards: one owner for where a session lives. `--resume`/`--session-id`/`--continue` reach the JSONL store in
+  // at most six files, never re-entering a folder (it once took twelve, crossing engine/ and transcript/ three
+  // times), and engine/ holds none of the stores. Mutation caught: `JsonlTranscriptStore` imported into
+  // engine/subagent.ts again (scripts/mutation-check.mjs "engine-opens-a-store"); the synthetic walks below fail
+  // on a folder entered twice and on a seventh stop.
+  it("from a session flag to the file written: at most six stops, no folder entered twice; engine/ opens no store", () => {
+    const synthetic = [
+      { file: join("cli", "main.ts"), target: join("cli", "args.js") },
+      { file: join("cli", "main.ts"), target: join("engine", "x.js") },
+      { file: join("engine", "x.ts"), target: join("transcript", "y.js") },
+      { file: join("transcript", "y.ts"), target: join("engine", "z.js") },
+    ];
+    const back = ["cli/args.ts", "cli/main.ts", "engine/x.ts", "transcript/y.ts", "engine/z.ts"].map((path) =>
+      path.split("/").join(sep),
+    );
+    const step = (file: string, target: string) =>
+      synthetic.some((edge) => edge.file === file && edge.target.replace(/\.js$/, ".ts") === target);
+    expect(walkProblems(back, step)).toEqual([`back to engine/ at ${join("engine", "z.ts")}`]);
+    const long = ["a", "b", "c", "d", "e", "f", "g"].map((name) => join("cli", `${name}.ts`));
+    expect(walkProblems(long, () => true)[0]).toBe("7 stops (at most 6)");
+    // A stop that only imports the next one's types is no step: print mode takes `CliOptions` from args.ts as a
+    // type, and calls nothing there.
+    expect(
+      walkProblems([join("cli", "session-flags.ts"), join("cli", "modes", "print-mode.ts"), join("cli", "args.ts")]),
+    ).toEqual([`${join("cli", "modes", "print-mode.ts")} does not call ${join("cli", "args.ts")}`]);
+    const walks = ["print-mode", "interactive"].map((mode) =>
+      [
+        "cli/args.ts",
+        "cli/main.ts",
+        `cli/modes/${mode}.ts`,
+        "cli/session-flags.ts",
+        "sessions/session-manager.ts",
+        "transcript/jsonl-transcript-store.ts",
+      ].map((path) => path.split("/").join(sep)),
+    );
+    for (const walk of walks) expect(walkProblems(walk)).toEqual([]);
+    const stores =
+      /\b(JsonlTranscriptStore|PgSessionDatabase|DeferredTranscriptStore|parseStoreUrl|sessionFileIn|projectKeyDir)\b/;
+    const inEngine = sourceFiles(join(SRC, "engine")).filter((path) => stores.test(readFileSync(path, "utf8")));
+    expect(inEngine.map((path) => relative(SRC, path))).toEqual([]);
+  });
+
   // Guards: the public entry names what it exports, so a new export is a decision. Mutation caught: writing
   // `export * from "./messages/index.js"` back into src/index.ts.
   it("src/index.ts exports by name, never export *", () => {
@@ -233,7 +398,11 @@ describe("import rules", () => {
  */
 const FLOORS: Record<string, number> = {
   messages: 0,
+  // threadline's home folder: the one rule transcripts, settings and memory places share.
+  home: 0,
   timeline: 1,
+  // Trusted folders and the gate for a project's own code (docs/TRUST.md): settings, memory and cli ask it.
+  trust: 1,
   request: 2,
   transcript: 2,
   tools: 2,
@@ -246,6 +415,12 @@ const FLOORS: Record<string, number> = {
   mcp: 3,
   // The user's world: memory files, skills and commands (they become attachments and a tool).
   memory: 3,
+  // Claude Code plugins: folders of commands, agents, skills, hooks and MCP servers (docs/PLUGINS.md).
+  plugins: 4,
+  // Where a session lives (the session manager): above the stores it opens, below the engine that runs it.
+  sessions: 3,
+  // File checkpoints for rewind (docs/REWIND.md): wrap tools, keep blobs; the engine owns them.
+  checkpoints: 3,
   loop: 4,
   engine: 5,
   cli: 6,

@@ -4,9 +4,14 @@
  *   bundle keep zod's whole `z` object, its 40 locales included (~450 KB against ~105 KB of parsed code);
  * - `yaml` is imported statically only by memory/yaml-parse.ts, which nothing imports statically: front matter
  *   loads it when a file has some.
+ * - the libraries only some sessions use (pdf-lib for a PDF read, turndown for a fetched page, marked and diff
+ *   for the terminal, pg for a database store) are imported with `await import(...)` where they are used, or
+ *   as types only: a static value import puts them in every start's bundle (issue 44: pdf-lib and turndown
+ *   with its DOM were ~750 KB of the ~1.8 MB parsed before a `-p` request).
  * Mutations applied once: `import { z } from "zod"` restored in src/settings/parse-settings-file.ts, and
  * `import { parse } from "yaml"` restored in src/memory/front-matter.ts, and a static import of ./yaml-parse.js
- * there; each fails its test naming the file.
+ * there; each fails its test naming the file. `import { PDFDocument } from "pdf-lib"` restored in
+ * src/tools/read-documents.ts fails the last test (mutation entry `pdf-lib-loaded-at-start`).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -48,5 +53,16 @@ describe("start-up imports", () => {
       "memory/yaml-parse.ts",
     ]);
     expect(edges.filter((edge) => edge.specifier.endsWith("/yaml-parse.js")).map((edge) => edge.file)).toEqual([]);
+  });
+
+  it("pdf-lib, turndown, marked, diff and pg are never imported statically as values", () => {
+    const statement = /^import\s+(type\s+)?[^;]*?\s+from\s+["']([^"']+)["'];?/gm;
+    const lazy = new Set(["pdf-lib", "turndown", "marked", "diff", "pg"]);
+    const eager = sourceFiles(SRC).flatMap((path) =>
+      [...readFileSync(path, "utf8").matchAll(statement)]
+        .filter((match) => match[1] === undefined && lazy.has(match[2] ?? ""))
+        .map((match) => `${relative(SRC, path)}: ${match[2]}`),
+    );
+    expect(eager).toEqual([]);
   });
 });

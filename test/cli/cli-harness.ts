@@ -3,8 +3,8 @@
  * directories (a private THREADLINE_HOME, a working directory), all closed and removed after each test.
  */
 import { rm } from "node:fs/promises";
+import { type Emulator, type EmulatorOptions, startEmulator } from "@threadline/emulator";
 import { afterEach, beforeAll } from "vitest";
-import { type Emulator, type EmulatorOptions, startEmulator } from "../../src/emulator/index.js";
 import { makeTempDir } from "../../support/temp-dir.js";
 import { buildOnce } from "./build-once.js";
 import { cliEnv } from "./cli-process.js";

@@ -6,8 +6,8 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { EmulatorOptions } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import type { EmulatorOptions } from "../../src/emulator/index.js";
 import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../support/tool-heavy-session.js";
 import { useCliHarness } from "./cli-harness.js";
 import { runCli } from "./cli-process.js";

@@ -5,8 +5,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Emulator } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import type { Emulator } from "../../src/emulator/index.js";
 import { probeSandbox } from "../../src/tools/sandbox.js";
 import { filesContaining } from "../../support/reliability/soak-session.js";
 import { useCliHarness } from "./cli-harness.js";

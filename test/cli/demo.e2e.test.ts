@@ -26,7 +26,14 @@ describe("threadline demo", () => {
     expect(out).toContain("Demo summary");
     // Every request the server served is counted, the compaction summary included.
     const modelRequests = Number(/Prompts: +4 \((\d+) model requests\)/.exec(out)?.[1] ?? 0);
-    expect(out).toMatch(/Tool calls: +18 \(0 failed\): Read ×7, Glob ×1, Grep ×1, Bash ×7, Edit ×2/);
+    // The scenario's 18 calls, plus one Read per file the model had to read again after a tier took it away
+    // (the emulator counts with a real tokenizer, so where compaction falls is the server's count, not ours).
+    const reReads = Number(/^ +Re-reads: +(\d+) files?/m.exec(out)?.[1] ?? 0);
+    expect(out).toMatch(
+      new RegExp(
+        `Tool calls: +${18 + reReads} \\(0 failed\\): Read ×${7 + reReads}, Glob ×1, Grep ×1, Bash ×7, Edit ×2`,
+      ),
+    );
     expect(out).toMatch(/Cache hit ratio: +[1-9]\d?\.\d%/);
     expect(out).toMatch(/Context window: +21,000 tokens \(demo setting; \S+ has 200,000\)/);
     for (const tier of ["snip", "microcompact", "collapse", "autocompact"])
@@ -38,9 +45,12 @@ describe("threadline demo", () => {
     const cleared = Number(/^ +microcompact +on +(\d+) tool results cleared/m.exec(out)?.[1] ?? 0);
     expect(cleared).toBeGreaterThan(0);
     expect(out).toMatch(/✻ Cleared \d+ old tool results/);
-    const saved = /^ +Cleared: +(\d+) old tool results in \d+ clears? .*: saved \$(\d+\.\d+) at list price$/m.exec(out);
+    // The net figure is printed with its sign: a clear followed soon by a compaction can cost more than it saved.
+    const saved = /^ +Cleared: +(\d+) old tool results in \d+ clears? .*: saved \$(-?\d+\.\d+) at list price$/m.exec(
+      out,
+    );
     expect(Number(saved?.[1])).toBe(cleared);
-    expect(Number(saved?.[2])).toBeGreaterThan(0);
+    expect(Number.isFinite(Number(saved?.[2]))).toBe(true);
     // Compaction is an expected cache drop, never reported as a break.
     expect(out).not.toContain("Prompt cache break");
     const requests = Number(/Emulator: +(\d+) HTTP requests, 0 contract violations/.exec(out)?.[1] ?? 0);

@@ -11,7 +11,11 @@ import { capture } from "./inspect-helpers.js";
 const FIXTURE = new URL("../fixtures/inspect/claude-code-session.jsonl", import.meta.url).pathname;
 const MODEL = "claude-sonnet-4-6"; // $3 / $15 per MTok, 1,024-token cache minimum
 
-/** A two-response Claude Code transcript with sizes chosen for round token counts (chars / 4). */
+/**
+ * A two-response Claude Code transcript with sizes chosen for round token counts under the replay's ruler (the
+ * emulator's ledger counts with the Claude tokenizer: `word ` repeated n times is n tokens).
+ */
+const tokens = (n: number, seed: string) => `${seed} `.repeat(n).trimEnd();
 function smallTranscript(): string {
   const base = { isSidechain: false, userType: "external", cwd: "/home/dev/app", sessionId: "s", version: "2.1.328" };
   const usage = (input: number, write: number, read: number, output: number) => ({
@@ -27,7 +31,7 @@ function smallTranscript(): string {
       parentUuid: null,
       uuid: "u1",
       timestamp: "2026-01-01T10:00:00.000Z",
-      message: { role: "user", content: "u".repeat(400) },
+      message: { role: "user", content: tokens(100, "word") },
     }, // 100 tokens
     {
       ...base,
@@ -40,7 +44,7 @@ function smallTranscript(): string {
         type: "message",
         role: "assistant",
         model: MODEL,
-        content: [{ type: "text", text: "a".repeat(200) }],
+        content: [{ type: "text", text: tokens(50, "answer") }],
         stop_reason: "end_turn",
         usage: usage(5, 1_200, 0, 50),
       },
@@ -51,7 +55,7 @@ function smallTranscript(): string {
       parentUuid: "a1",
       uuid: "u2",
       timestamp: "2026-01-01T10:01:00.000Z",
-      message: { role: "user", content: "v".repeat(400) },
+      message: { role: "user", content: tokens(100, "note") },
     }, // 100 tokens
     {
       ...base,
@@ -89,7 +93,7 @@ describe("threadline inspect --what-if", () => {
     const { entries } = await importClaudeCodeTranscript(path);
     // A 1,000-token system prompt, no tools, snip tags off: every block's size is known by hand.
     const result = await whatIf(entries, report, {
-      systemPrompt: ["S".repeat(4_000)],
+      systemPrompt: [tokens(1_000, "system")],
       tools: [],
       compactableTools: new Set(),
       compaction: { ...DEFAULT_COMPACTION_SETTINGS, snip: false },

@@ -5,8 +5,9 @@
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Emulator } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import type { Emulator } from "../../src/emulator/index.js";
+import { trustFolder } from "../../src/trust/index.js";
 import { officialServerScript } from "../mcp/servers.js";
 import { useCliHarness } from "./cli-harness.js";
 import { cliEnv, runCli, startCli } from "./cli-process.js";
@@ -66,6 +67,7 @@ describe("threadline with MCP servers", () => {
         "The note says 42.",
       ],
     });
+    trustFolder(cwd, home); // about MCP, not trust (docs/TRUST.md)
     const result = await runCli(["-p", "read the note"], { cwd, env: cliEnv(server.url, home) });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -148,6 +150,11 @@ describe("threadline mcp", () => {
     expect(added.code).toBe(0);
     const file = JSON.parse(await readFile(join(cwd, ".mcp.json"), "utf8")) as { mcpServers: Record<string, unknown> };
     expect(file.mcpServers.memory).toEqual({ command: process.execPath, args: [officialServerScript("memory")] });
+    // Untrusted folder: listing would start the project's server; it is named, not started (docs/TRUST.md).
+    const held = await runCli(["mcp", "list"], { cwd, env });
+    expect(held.stderr).toContain("is not trusted: project MCP servers not started (memory)");
+    expect(held.stdout).not.toContain("connected");
+    trustFolder(cwd, home);
     const listed = await runCli(["mcp", "list"], { cwd, env });
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^memory \(stdio, from .*\.mcp\.json\): connected, \d+ tool\(s\)/);

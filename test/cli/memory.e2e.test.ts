@@ -5,8 +5,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Emulator, EmulatorOptions } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import type { Emulator, EmulatorOptions } from "../../src/emulator/index.js";
 import { useCliHarness } from "./cli-harness.js";
 import { runCli } from "./cli-process.js";
 

@@ -4,8 +4,8 @@
  * locally (HOME is empty, the EC2 metadata endpoint is disabled), so nothing leaves loopback.
  */
 import { join } from "node:path";
+import { type Emulator, startEmulator } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../src/emulator/index.js";
 import { FAKE_AWS_ENV, FAKE_GOOGLE_ENV } from "../../support/platform-env.js";
 import { makeTempDir } from "../../support/temp-dir.js";
 import { runCli } from "./cli-process.js";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Emulator, EmulatorOptions } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import type { Emulator, EmulatorOptions } from "../../src/emulator/index.js";
 import { useCliHarness } from "./cli-harness.js";
 import { runCli, startCli, waitFor } from "./cli-process.js";
 

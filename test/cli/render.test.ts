@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { formatTierLines, tierActivity } from "../../src/cli/context-report.js";
-import { parsePermissionAnswer } from "../../src/cli/permission-prompt.js";
-import { TurnRenderer } from "../../src/cli/render.js";
-import { isSlashCommand } from "../../src/cli/slash-commands.js";
-import { cacheHitRatio, formatStatusLine, formatTokens } from "../../src/cli/status-line.js";
+import { formatTierLines, tierActivity } from "../../src/cli/modes/context-report.js";
+import { parsePermissionAnswer } from "../../src/cli/modes/permission-prompt.js";
+import { TurnRenderer } from "../../src/cli/modes/render.js";
+import { isSlashCommand } from "../../src/cli/modes/slash-commands.js";
+import { cacheHitRatio, formatStatusLine, formatTokens } from "../../src/cli/modes/status-line.js";
 import { PLAIN_STYLE } from "../../src/cli/terminal/style.js";
 import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
 import type { EngineEvent } from "../../src/loop/events.js";

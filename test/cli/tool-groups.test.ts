@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TurnRenderer } from "../../src/cli/render.js";
+import { TurnRenderer } from "../../src/cli/modes/render.js";
+import { expandGroup, type GroupedCall, groupSummary } from "../../src/cli/modes/tool-groups.js";
 import { createStyle } from "../../src/cli/terminal/style.js";
-import { expandGroup, type GroupedCall, groupSummary } from "../../src/cli/tool-groups.js";
 import type { EngineEvent } from "../../src/loop/events.js";
 
 function call(tool: string, line: string, outcome = "3 lines"): GroupedCall {

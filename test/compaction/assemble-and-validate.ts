@@ -1,6 +1,7 @@
 /** Assembles a compaction output with the real request assembly and runs the emulator's contract validator. */
+
+import { validateRequest } from "@threadline/emulator";
 import type { CompactionOutput } from "../../src/compaction/index.js";
-import { validateRequest } from "../../src/emulator/validator/index.js";
 import type { CacheEditPin, RequestSettings } from "../../src/request/index.js";
 import { assembleRequest, emptyLatches } from "../../src/request/index.js";
 import { MODEL } from "../../support/timeline-builder.js";

@@ -2,12 +2,13 @@
  * A clear's recorded `tokensSaved` is what the request loses: the cleared results' tokens minus the
  * placeholders that replace them, measured on the assembled request with the emulator's token count.
  */
+
+import type { EmulatorRequest } from "@threadline/emulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { applyClearedToolResults, clearSavings, collectToolResults } from "../../src/compaction/compactable-results.js";
 import { estimateEntryTokens } from "../../src/compaction/entry-tokens.js";
 import { runCompactionTiers } from "../../src/compaction/index.js";
-import { applyClearedToolResults, clearSavings, collectToolResults } from "../../src/compaction/tool-results.js";
-import type { EmulatorRequest } from "../../src/emulator/request-types.js";
 import type { MessageEntry, SystemEntry } from "../../src/messages/index.js";
 import { estimateRequestTokens } from "../../src/messages/index.js";
 import { TimelineBuilder } from "../../support/timeline-builder.js";

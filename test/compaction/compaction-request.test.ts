@@ -6,10 +6,19 @@ import { SESSION_ID, TimelineBuilder } from "../../support/timeline-builder.js";
 import { assembleAndValidate } from "./assemble-and-validate.js";
 import { compactionInput, EMULATOR_CAPABILITIES, NO_EXTRAS, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
 
+/**
+ * Tool output of `size` characters. Words, not one letter repeated: the validator counts with the server's
+ * tokenizer (the Claude tokenizer: "word " is one token, 0.8x the client's characters / 4; a run of "w" measured
+ * 1.8x, over the 200K window), and this file is about the contract of what compaction sends, not the window.
+ */
+function filler(size: number): string {
+  return "word ".repeat(Math.ceil(size / 5)).slice(0, size);
+}
+
 function session(rounds: number, size: number, idleMs = 0): TimelineBuilder {
   const builder = new TimelineBuilder();
   builder.user("Start.");
-  for (let round = 0; round < rounds; round++) builder.round(round % 2 === 0 ? "Read" : "Bash", "w".repeat(size));
+  for (let round = 0; round < rounds; round++) builder.round(round % 2 === 0 ? "Read" : "Bash", filler(size));
   builder.assistantText("Done.");
   builder.advance(idleMs);
   builder.user("Continue.");
@@ -41,7 +50,7 @@ describe("compaction output through request assembly and the API contract", () =
   it("cached deletes are placed, pinned and re-sent at the same index on later turns", async () => {
     const builder = session(9, 48_000);
     // a new tool round gives the turn a delete budget (growth + 5 % of the prefix): one old result
-    builder.round("Read", "w".repeat(48_000));
+    builder.round("Read", filler(48_000));
     const input = () => compactionInput(builder.entries, builder.clock, { capabilities: EMULATOR_CAPABILITIES });
     const first = await runCompactionTiers(input());
     expect(first.newCacheEdits).toHaveLength(1);

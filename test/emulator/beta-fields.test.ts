@@ -9,8 +9,9 @@
  *   compact-2026-01-12);
  * - removing the BETA_BLOCKS check in block-rules fails "tool_addition block" (accepted without a beta).
  */
+
+import { validateRequest } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import { validateRequest } from "../../src/emulator/validator/index.js";
 import { readSdkRequestShapes } from "./sdk-request-shapes.js";
 
 const base = (extra: Record<string, unknown>, messages?: unknown[]) => ({

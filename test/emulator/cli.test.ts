@@ -5,8 +5,8 @@ import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { runEmulatorCommand } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import { runEmulatorCommand } from "../../src/emulator/index.js";
 import { makeTempDir } from "../../support/temp-dir.js";
 
 const HEADERS = { "x-api-key": "k", "anthropic-version": "2023-06-01" };
@@ -100,7 +100,7 @@ describe("runEmulatorCommand", () => {
   it("runs as a child process and stops on SIGTERM", async () => {
     const directory = await makeTempDir("emulator-cli");
     const entry = join(directory, "run.mts");
-    const source = pathToFileURL(join(process.cwd(), "src/emulator/index.ts")).href;
+    const source = pathToFileURL(join(process.cwd(), "packages/emulator/src/index.ts")).href;
     await writeFile(
       entry,
       `import { runEmulatorCommand } from ${JSON.stringify(source)};\nprocess.exitCode = await runEmulatorCommand(process.argv.slice(2));\n`,

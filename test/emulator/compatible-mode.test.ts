@@ -3,8 +3,8 @@
  * answers, through the official SDK and plain HTTP.
  */
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
+import { type Emulator, EXCEED_CONTEXT_SIZE_ERROR, startEmulator } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Emulator, EXCEED_CONTEXT_SIZE_ERROR, startEmulator } from "../../src/emulator/index.js";
 import { classifyError } from "../../src/provider/index.js";
 import { body, MODEL, post, READ_TOOL, textOfTokens } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 /** Shared request builders for the emulator tests. */
-import type { Emulator } from "../../src/emulator/index.js";
+import type { Emulator } from "@threadline/emulator";
 
 // A dated id: the SDK warns on the bare deprecated alias.
 export const MODEL = "claude-sonnet-4-20250514";
@@ -31,7 +31,12 @@ export async function post(
   return { status: response.status, json: JSON.parse(text) as Record<string, unknown>, headers: response.headers };
 }
 
-/** Text of roughly `tokens` tokens under the characters / 4 ruler. */
+/**
+ * Text of exactly `tokens` tokens under the Claude tokenizer the emulator counts with: a short common word
+ * (`seed`, default "x") repeated, space-separated, each " word" one token (a literal property of that tokenizer,
+ * checked in test/emulator/token-ruler.test.ts). The client's characters / 4 estimate reads it as about
+ * (seed length + 1) / 4 tokens per word, so a test built on it tells the two rulers apart.
+ */
 export function textOfTokens(tokens: number, seed = "x"): string {
-  return `${seed} `.repeat(tokens * 2).slice(0, tokens * 4);
+  return `${seed} `.repeat(tokens).trimEnd();
 }

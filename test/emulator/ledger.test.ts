@@ -2,8 +2,9 @@
  * The prompt-cache ledger, driven over HTTP with an injected clock: hits, misses, the 20-block lookback,
  * TTLs, the per-model minimum, and cache_edits deletions.
  */
+
+import { type Emulator, FIVE_MINUTES_MS, startEmulator } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Emulator, FIVE_MINUTES_MS, startEmulator } from "../../src/emulator/index.js";
 import { body, post, READ_TOOL, textOfTokens } from "./helpers.js";
 
 let emulator: Emulator | undefined;

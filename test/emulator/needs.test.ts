@@ -3,8 +3,9 @@
  * deletions and context_management clears applied); a fact it cannot see makes it re-read the file first,
  * at most DEFAULT_MAX_REREADS times, after which the fact counts as lost and the step is served.
  */
+
+import { DEFAULT_MAX_REREADS, type Emulator, isNeedVisible, startEmulator } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_MAX_REREADS, type Emulator, isNeedVisible, startEmulator } from "../../src/emulator/index.js";
 import { body, post, READ_TOOL } from "./helpers.js";
 
 let emulator: Emulator | undefined;

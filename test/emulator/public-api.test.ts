@@ -4,7 +4,6 @@
  * to a generic "hi", and clear_tool_uses whose cleared set moves with every request.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { afterEach, describe, expect, it } from "vitest";
 import {
   applyContextManagement,
   DEFAULT_SEED,
@@ -12,7 +11,8 @@ import {
   type EmulatorRequest,
   startEmulator,
   validateRequest,
-} from "../../src/emulator/index.js";
+} from "@threadline/emulator";
+import { afterEach, describe, expect, it } from "vitest";
 import { body, MODEL, post, READ_TOOL } from "./helpers.js";
 
 const running: Emulator[] = [];

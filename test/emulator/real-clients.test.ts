@@ -4,8 +4,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type Emulator, startEmulator } from "@threadline/emulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../src/emulator/index.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "real-clients");
 

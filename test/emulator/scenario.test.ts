@@ -4,7 +4,6 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
 import {
   type Emulator,
   type EmulatorRequest,
@@ -12,7 +11,8 @@ import {
   SUMMARY_SECTIONS,
   scenarioJsonSchema,
   startEmulator,
-} from "../../src/emulator/index.js";
+} from "@threadline/emulator";
+import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../support/temp-dir.js";
 import { body, post, READ_TOOL } from "./helpers.js";
 

@@ -3,14 +3,14 @@
  * fault surfaces as the SDK's own error class.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { afterEach, describe, expect, it } from "vitest";
 import {
   DEFAULT_SIGNATURE_SECRET,
   type Emulator,
   type FaultKind,
   signThinking,
   startEmulator,
-} from "../../src/emulator/index.js";
+} from "@threadline/emulator";
+import { afterEach, describe, expect, it } from "vitest";
 import { MODEL, READ_TOOL } from "./helpers.js";
 
 let emulator: Emulator | undefined;

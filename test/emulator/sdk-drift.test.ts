@@ -2,7 +2,7 @@
  * Drift guard: the emulator must accept every request field the pinned SDK knows, the beta params included
  * (`BetaMessageCreateParams`, `BetaSystemMessageParam`, tool changes, context edits, thread, diagnostics,
  * on-demand compaction). The SDK's .d.ts files are walked with the TypeScript compiler (sdk-request-shapes.ts)
- * and compared with the validator's lists (src/emulator/validator/known-fields.ts); a field the SDK has and the
+ * and compared with the validator's lists (packages/emulator/src/validator/known-fields.ts); a field the SDK has and the
  * validator lacks fails the test, and every beta the validator names must be one the SDK lists or a recorded
  * real client sent. Which beta unlocks which field is checked by behaviour in beta-fields.test.ts.
  */
@@ -28,7 +28,7 @@ import {
   TOOL_CHANGE_BETA_REFERENCES,
   TOOL_CHANGE_REFERENCE_KEYS,
   TOOL_RESULT_CONTENT_KEYS,
-} from "../../src/emulator/validator/known-fields.js";
+} from "../../packages/emulator/src/validator/known-fields.js";
 import { readSdkRequestShapes, type SdkRequestShapes } from "./sdk-request-shapes.js";
 
 /** The validator's lists, as the drift check reads them (a copy can drop a field to prove the check bites). */

@@ -4,8 +4,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type Emulator, startEmulator } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../src/emulator/index.js";
 import { makeTempDir } from "../../support/temp-dir.js";
 import { body, MODEL, post } from "./helpers.js";
 
@@ -90,8 +90,9 @@ describe("emulator HTTP envelope", () => {
     emulator = await startEmulator();
     const counted = await post(emulator, "/v1/messages/count_tokens", {
       model: MODEL,
-      messages: [{ role: "user", content: "x".repeat(40) }],
+      messages: [{ role: "user", content: "The quick brown fox jumps over the lazy dog." }],
     });
+    // The Claude tokenizer's count of that sentence, a literal (characters / 4 would say 11).
     expect(counted.json).toEqual({ input_tokens: 10 });
     // The table holds more models than the API's default page of 20.
     const models = await fetch(`${emulator.url}/v1/models?limit=1000`, {
@@ -128,7 +129,8 @@ describe("emulator HTTP envelope", () => {
       /^messages\.1: roles must alternate/,
     );
     expect(lines[1]?.violations).toEqual([]);
-    expect(lines[1]?.usage).toMatchObject({ input_tokens: 2 });
+    // "Hello" is one token under the Claude tokenizer (characters / 4 would say 2).
+    expect(lines[1]?.usage).toMatchObject({ input_tokens: 1 });
     expect(emulator.requests[1]?.body).toEqual(body());
   });
 });

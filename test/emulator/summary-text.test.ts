@@ -3,8 +3,9 @@
  * user messages, errors and last answer appear; a file the request never named does not; an earlier
  * summary carried in the request is carried forward.
  */
+
+import { defaultSummary } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import { defaultSummary } from "../../src/emulator/index.js";
 import type { ApiMessage } from "../../src/messages/index.js";
 
 const INSTRUCTION: ApiMessage = { role: "user", content: "Summarize the conversation so far." };

@@ -2,8 +2,9 @@
  * One violating request per contract rule: the right status, error type and path. Plus valid requests
  * that must pass (a validator that rejects everything would pass the first half).
  */
+
+import { signThinking, type ValidateOptions, validateRequest } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import { signThinking, type ValidateOptions, validateRequest } from "../../src/emulator/index.js";
 import { body, READ_TOOL } from "./helpers.js";
 
 const SECRET = "test-secret";
@@ -129,7 +130,8 @@ describe("validateRequest: envelope and limits", () => {
   });
   it("rejects a prompt longer than the window", () => {
     expectRule(
-      body({ messages: [{ role: "user", content: "x".repeat(4000) }] }),
+      // 1,000 tokens under the Claude tokenizer (each " x" one token); the characters / 4 estimate says 500.
+      body({ messages: [{ role: "user", content: "x ".repeat(1000).trimEnd() }] }),
       "",
       /^prompt is too long: 1000 tokens > 500 maximum$/,
       {
@@ -138,7 +140,7 @@ describe("validateRequest: envelope and limits", () => {
     );
   });
   it("rejects input + max_tokens over the window only when asked to", () => {
-    const payload = body({ max_tokens: 601, messages: [{ role: "user", content: "x".repeat(400) }] });
+    const payload = body({ max_tokens: 601, messages: [{ role: "user", content: "x ".repeat(100).trimEnd() }] });
     expect(validateRequest(payload, { contextWindow: 700 })).toEqual([]);
     expectRule(payload, "", /input length and `max_tokens` exceed context limit: 100 \+ 601 > 700/, {
       contextWindow: 700,

@@ -12,8 +12,9 @@
  * every batch reads only the tools and system) and `relay-next-boundary-off` (a batch marks only its own
  * prefix, not the next batch's: every batch after the first misses).
  */
+
+import type { RequestLogEntry } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RequestLogEntry } from "../../src/emulator/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
 import { type Harness, startHarness } from "../../support/engine-harness.js";
 import { runTask, taskSteps, writeDataFiles } from "./compaction-scenario.js";

@@ -3,9 +3,10 @@
  * as breaks; a system-prompt change made mid-session is still caught, even on a request that also deletes.
  * The emulator is asked for cache editing explicitly (it is opt-in on both sides).
  */
+
+import type { ScenarioStep } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { CACHE_BREAK_NOTICE_PREFIX } from "../../src/cache/index.js";
-import type { ScenarioStep } from "../../src/emulator/index.js";
 import type { QueryEngine } from "../../src/engine/query-engine.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness } from "../../support/engine-harness.js";

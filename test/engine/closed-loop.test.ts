@@ -6,9 +6,9 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { TurnObject } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
 import type { CompactionSettings } from "../../src/compaction/index.js";
-import type { TurnObject } from "../../src/emulator/index.js";
 import { collect } from "../../support/collect.js";
 import { startHarness, turnEnd } from "../../support/engine-harness.js";
 

@@ -1,10 +1,10 @@
+import { type Emulator, type EmulatorRequest, startEmulator, TokenRuler } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { estimateEntriesTokens } from "../../src/compaction/index.js";
-import { type Emulator, type EmulatorRequest, estimateRequestTokens, startEmulator } from "../../src/emulator/index.js";
 import type { QueryEngine } from "../../src/engine/query-engine.js";
 import type { MessageEntry, TimelineEntry } from "../../src/messages/index.js";
 import { collect } from "../../support/collect.js";
-import { resumeSession, saveSession, turnEnd } from "../../support/engine-harness.js";
+import { resumeSavedEngine, saveSession, turnEnd } from "../../support/engine-harness.js";
 import { TimelineBuilder } from "../../support/timeline-builder.js";
 
 const WINDOW = 40_000;
@@ -42,7 +42,7 @@ describe("Resuming a session ten times the window", () => {
       scenario: ["Picking up from the summary: all caught up."],
       contextWindow: WINDOW,
     });
-    engine = await resumeSession(saved, emulator, { contextWindow: WINDOW });
+    engine = await resumeSavedEngine(saved, emulator, { contextWindow: WINDOW });
     const end = turnEnd(await collect(engine.submitMessage("Please continue where we left off.")));
     expect(end.reason).toBe("completed");
     expect(end.lastText).toBe("Picking up from the summary: all caught up.");
@@ -51,7 +51,7 @@ describe("Resuming a session ten times the window", () => {
     expect(calls.length).toBeLessThanOrEqual(6);
     for (const call of calls) {
       expect(call.status).toBe(200);
-      expect(estimateRequestTokens(call.body as EmulatorRequest)).toBeLessThanOrEqual(WINDOW);
+      expect(TokenRuler.unscaled.request(call.body as EmulatorRequest)).toBeLessThanOrEqual(WINDOW);
     }
     // Made room by a compaction, or by clearing old results where that alone reaches the target (cheaper).
     const boundary = engine.timeline.entries.find(

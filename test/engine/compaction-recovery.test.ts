@@ -1,5 +1,5 @@
+import { type EmulatorRequest, type ScenarioStep, TokenRuler } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { type EmulatorRequest, estimateRequestTokens, type ScenarioStep } from "../../src/emulator/index.js";
 import { fastProvider, type Harness, startHarness } from "../../support/engine-harness.js";
 import { isSummaryRequest, messageRecords, runTask, taskSteps, writeDataFiles } from "./compaction-scenario.js";
 
@@ -38,7 +38,11 @@ async function breakerHarness(faults: Array<{ onRequest: number; kind: "server_e
   });
   await h.engine.close();
   (h as { engine: typeof engine }).engine = engine;
-  await writeDataFiles(h.workspace, 10, 2_500);
+  // 2,300 estimated tokens a file: the server's tokenizer counts each read as ~3,090 (~1.34× the estimate), so
+  // nine reads leave the context near 30,000 by its count (under the 32,340 trigger) and the tenth near
+  // 33,100, over it with room for the six small calls under the 34,540 blocking limit. (At 2,500 the ninth read
+  // already crossed the trigger and the tenth the blocking limit: a reactive compaction, outside the breaker.)
+  await writeDataFiles(h.workspace, 10, 2_300);
   return h;
 }
 
@@ -94,6 +98,6 @@ describe("Summary request over the window", () => {
     expect(summaries.length).toBeGreaterThanOrEqual(1);
     expect(summaries.filter((record) => record.status !== 200)).toEqual([]);
     for (const record of summaries)
-      expect(estimateRequestTokens(record.body as EmulatorRequest)).toBeLessThanOrEqual(70_000);
+      expect(TokenRuler.unscaled.request(record.body as EmulatorRequest)).toBeLessThanOrEqual(70_000);
   });
 });

@@ -1,7 +1,7 @@
 /** Scenarios for the compaction tests: tasks whose tool calls Read big generated files. */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { EmulatorRequest, ScenarioStep } from "../../src/emulator/index.js";
+import type { EmulatorRequest, ScenarioStep } from "@threadline/emulator";
 import type { QueryEngine } from "../../src/engine/query-engine.js";
 import type { MessagesRequest } from "../../src/request/types.js";
 import { collect } from "../../support/collect.js";

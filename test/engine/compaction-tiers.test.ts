@@ -1,6 +1,7 @@
+import { type EmulatorRequest, TokenRuler, validateRequest } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { COMPACT_SUMMARY_PREFIX, collapsedSpanText } from "../../src/compaction/index.js";
-import { type EmulatorRequest, estimateRequestTokens, validateRequest } from "../../src/emulator/index.js";
+import { estimateRequestTokens } from "../../src/messages/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
 import { uiView } from "../../src/timeline/index.js";
 import { type Harness, startHarness } from "../../support/engine-harness.js";
@@ -13,16 +14,25 @@ afterEach(async () => {
   harness = undefined;
 });
 
+const usageTotal = (usage: {
+  input_tokens: number;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}) => usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+
 describe("AutoCompact on the emulator", () => {
   it("crosses the threshold, summarises with a cache-reading forked request, and continues", async () => {
     const tasks = 4;
-    const reads = 4;
+    // Ten reads of ~1,000 estimated tokens a task (~1,370 by the server's tokenizer): the read that crosses the
+    // threshold leaves the summary input under its slack, so the fork is the parent's request plus the instruction.
+    // (Reads of 2,500 crossed it by ~3,400 server tokens at once, and the summary input was pre-cleared.)
+    const reads = 10;
     const steps = Array.from({ length: tasks }, (_, task) => taskSteps(task, reads, 8)).flat();
     harness = await startHarness(
       { scenario: steps, contextWindow: WINDOW },
       { contextWindow: WINDOW, compaction: { collapse: false, microcompact: false }, sessionMemory: false },
     );
-    await writeDataFiles(harness.workspace, 8, 2_500);
+    await writeDataFiles(harness.workspace, 8, 1_000);
     for (let task = 0; task < tasks; task++) expect((await runTask(harness.engine, task)).end.reason).toBe("completed");
 
     const records = messageRecords(harness);
@@ -42,8 +52,12 @@ describe("AutoCompact on the emulator", () => {
     expect(summaryBody.tools).toEqual(parentBody.tools);
     expect(summaryBody.system).toEqual(parentBody.system);
     expect(summaryBody.model).toBe(parentBody.model);
-    // The summary may write what the window reserves for output: 20 % of a 60K window.
-    expect(summaryBody.max_tokens).toBe(12_000);
+    // The summary may write what the window reserves for output: 20 % of a 60K window, 12,000 server tokens,
+    // which the client budgets in estimate units (docs/CONTEXT-BUDGET.md): 12,000 over the calibration, the
+    // server's count of the parent request per estimated token (~1.1 under the Claude tokenizer).
+    const calibration = usageTotal(parent.usage!) / estimateRequestTokens(parentBody);
+    expect(calibration).toBeGreaterThan(1.01);
+    expect(Math.abs(summaryBody.max_tokens - 12_000 / calibration)).toBeLessThanOrEqual((12_000 / calibration) * 0.01);
 
     // The next main request starts from the summary and is valid.
     const next = records[summaryIndex + 1]!.body as MessagesRequest;
@@ -52,8 +66,8 @@ describe("AutoCompact on the emulator", () => {
       COMPACT_SUMMARY_PREFIX,
     );
     expect(validateRequest(next, { contextWindow: WINDOW })).toEqual([]);
-    expect(estimateRequestTokens(next as unknown as EmulatorRequest)).toBeLessThan(
-      estimateRequestTokens(parentBody as unknown as EmulatorRequest),
+    expect(TokenRuler.unscaled.request(next as unknown as EmulatorRequest)).toBeLessThan(
+      TokenRuler.unscaled.request(parentBody as unknown as EmulatorRequest),
     );
 
     const boundaries = harness.engine.timeline.entries.filter(

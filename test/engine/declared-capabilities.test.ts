@@ -3,8 +3,9 @@
  * loopback server that announces nothing, no request carries cache_edits, cache_reference, context_management
  * or a beta; an emulator that announces cache editing gets it, and a resume of that session agrees.
  */
+
+import { type Emulator, type RequestLogEntry, startEmulator } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Emulator, type RequestLogEntry, startEmulator } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { AnthropicProvider } from "../../src/provider/index.js";
 import { collect } from "../../support/collect.js";

@@ -8,9 +8,9 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { EmulatorRequest, ScenarioStep } from "@threadline/emulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { EmulatorRequest, ScenarioStep } from "../../src/emulator/index.js";
 import { collect } from "../../support/collect.js";
 import { startHarness, turnEnd } from "../../support/engine-harness.js";
 

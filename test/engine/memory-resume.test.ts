@@ -6,8 +6,8 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { EmulatorRequest } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import type { EmulatorRequest } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { collect } from "../../support/collect.js";
 import { fastProvider, type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";

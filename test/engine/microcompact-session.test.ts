@@ -1,6 +1,6 @@
+import type { RequestLogEntry } from "@threadline/emulator";
+import { validateRequest } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RequestLogEntry } from "../../src/emulator/index.js";
-import { validateRequest } from "../../src/emulator/index.js";
 import { announcedFeaturesFromEntries } from "../../src/request/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
 import { collect } from "../../support/collect.js";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { validateRequest } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { validateRequest } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import type { MessagesRequest } from "../../src/request/types.js";
 import { apiView } from "../../src/timeline/index.js";

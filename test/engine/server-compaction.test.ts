@@ -16,8 +16,9 @@
  * - sending the edit without the capability (betas declared) fails "not declared, never sent";
  * - leaving compaction blocks out of the transcript check (content-check.ts) fails "a resume after it".
  */
+
+import type { RequestLogEntry } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RequestLogEntry } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { collect } from "../../support/collect.js";
 import { fastProvider, type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
@@ -139,6 +140,8 @@ describe("server-side compaction, where the server declares it", () => {
     );
     await runFourTurns(harness);
     const before = posts(harness).at(-1)!;
+    // The first process is done with the session (one writer per session: docs/EXACTLY-ONCE.md).
+    await harness.engine.close();
     const result = await QueryEngine.resume(harness.engine.transcriptPath!, {
       cwd: harness.workspace,
       home: harness.home,

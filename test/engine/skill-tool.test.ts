@@ -6,8 +6,8 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { EmulatorRequest } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import type { EmulatorRequest } from "../../src/emulator/index.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 

@@ -1,7 +1,7 @@
+import type { EmulatorRequest, RequestLogEntry } from "@threadline/emulator";
+import { validateRequest } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLEARED_TOOL_RESULT_PREFIX } from "../../src/compaction/index.js";
-import type { EmulatorRequest, RequestLogEntry } from "../../src/emulator/index.js";
-import { validateRequest } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import type { MessagesRequest } from "../../src/request/types.js";
 import { collect } from "../../support/collect.js";

@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_SUBAGENT_TYPES,
   resolveSubagentType,
-  sidechainTranscriptPath,
   subagentTools,
   subagentUsage,
-  toSidechainEntry,
 } from "../../src/engine/subagent.js";
 import { createAssistantEntry, createUserEntry, textBlock } from "../../src/messages/index.js";
+import { sidechainTranscriptPath, toSidechainEntry } from "../../src/sessions/index.js";
 import { createAgentTool, defaultTools } from "../../src/tools/index.js";
 
 describe("subagent parts", () => {

@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { EmulatorRequest, ScenarioStep } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { inspectFile } from "../../src/cli/inspect/inspect.js";
-import type { EmulatorRequest, ScenarioStep } from "../../src/emulator/index.js";
-import { SUBAGENT_PROMPT_PREFIX, sidechainTranscriptPath, subagentUsage } from "../../src/engine/subagent.js";
+import { SUBAGENT_PROMPT_PREFIX, subagentUsage } from "../../src/engine/subagent.js";
 import { DEFAULT_SUBAGENT_TYPES } from "../../src/engine/subagent-types.js";
 import { isMessageEntry, type TimelineEntry, type UserEntry } from "../../src/messages/index.js";
+import { sidechainTranscriptPath } from "../../src/sessions/index.js";
 import { type AgentToolDisplay, defaultTools, isAgentToolDisplay } from "../../src/tools/index.js";
 import type { Tool } from "../../src/tools/types.js";
 import { loadTranscript, resumeConversation } from "../../src/transcript/index.js";

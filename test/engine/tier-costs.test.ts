@@ -9,6 +9,8 @@
  *   the tier with autocompact against autocompact only, and the defaults against the defaults without it.
  * The closing answers need early facts, so a tier that clears them pays for the re-reads it causes.
  */
+
+import type { RequestLogEntry, Turn } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
 import { sessionCost } from "../../bench/lib/cost.js";
 import {
@@ -18,7 +20,6 @@ import {
   writeLongSessionFiles,
 } from "../../bench/lib/long-session.js";
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
-import type { RequestLogEntry, Turn } from "../../src/emulator/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";
 import { collect } from "../../support/collect.js";
 import { startHarness } from "../../support/engine-harness.js";
@@ -108,8 +109,12 @@ describe("default-on tiers never cost more than going without them (public path)
       const alone = await readEachOnce(tier, { ...OFF, [tier]: true });
       const without = await readEachOnce(`no ${tier}`, { [tier]: false });
       expect({ tier, lost: alone.factsLost, completed: alone.completed }).toEqual({ tier, lost: 0, completed: true });
-      if (tier !== "autocompact") expect({ tier, over: alone.cost > off.cost }).toEqual({ tier, over: false });
-      expect({ tier, over: defaults.cost > without.cost }).toEqual({ tier, over: false });
+      // Each session runs in its own temporary folder, whose random path (in every request) the server's tokenizer
+      // counts differently by a few tokens: where a tier never acts the two costs differ by that noise alone, so
+      // "more" means more than 0.1 % (far below one more request, thousands of tokens; far above the noise).
+      const over = (cost: number, base: number) => cost > base * 1.001;
+      if (tier !== "autocompact") expect({ tier, over: over(alone.cost, off.cost) }).toEqual({ tier, over: false });
+      expect({ tier, over: over(defaults.cost, without.cost) }).toEqual({ tier, over: false });
     }
   }, 240_000);
 
@@ -122,7 +127,9 @@ describe("default-on tiers never cost more than going without them (public path)
     const alone = await readEachOnce("autocompact", { ...OFF, autocompact: true });
     expect(alone.sideRequests).toBe(1);
     expect(alone.cost).toBeGreaterThan(off.cost);
-    expect(alone.cost - alone.sideCost).toBeLessThanOrEqual(off.cost);
+    // The two sessions run in different temporary folders whose paths (in every request) the server's tokenizer
+    // counts differently by a few tokens; 0.1 % is far below one more request (thousands) and above that noise.
+    expect(alone.cost - alone.sideCost).toBeLessThanOrEqual(off.cost * 1.001);
   }, 240_000);
 
   it("long session cut to 4 tasks at 200K (tiers off cannot finish): each default-on tier costs no more than autocompact only", async () => {
@@ -194,8 +201,12 @@ describe("default-on tiers never cost more than going without them (public path)
   }, 240_000);
 });
 
-/** Ceiling for the compacting session's cost: 633,816 measured on this commit (one compaction), plus 2 %. */
-const COMPACTING_COST_CEILING = 646_000;
+/**
+ * Ceiling for the compacting session's cost: 757,758 measured with the emulator's Claude tokenizer (one
+ * compaction; the same session measured 633,816 when the emulator counted chars ÷ 4, ~1.2× fewer tokens for the
+ * same text), plus 2 %.
+ */
+const COMPACTING_COST_CEILING = 773_000;
 
 const RESTORED_HEADER = "Files read before the compaction, attached again as they are now:";
 

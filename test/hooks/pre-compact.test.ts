@@ -5,8 +5,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { EmulatorRequest } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import type { EmulatorRequest } from "../../src/emulator/index.js";
 import type { HooksSettings } from "../../src/settings/index.js";
 import { type Harness, startHarness } from "../../support/engine-harness.js";
 import {

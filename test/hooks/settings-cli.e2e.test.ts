@@ -5,9 +5,10 @@
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Emulator } from "@threadline/emulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Emulator } from "../../src/emulator/index.js";
+import { trustFolder } from "../../src/trust/index.js";
 import { useCliHarness } from "../cli/cli-harness.js";
 import { cliEnv, runCli, TEST_MODEL } from "../cli/cli-process.js";
 
@@ -25,6 +26,8 @@ async function project(steps: unknown[], settings: unknown, extraEnv: Record<str
     join(cwd, ".claude", "settings.json"),
     typeof settings === "string" ? settings : JSON.stringify(settings),
   );
+  // These tests are about settings, not trust: the folder is trusted as a yes at the question would (docs/TRUST.md).
+  trustFolder(cwd, home);
   return { emulator, home, cwd, env: cliEnv(emulator.url, home, { HOME: home, ...extraEnv }) };
 }
 
@@ -68,6 +71,7 @@ describe("settings env, mode and model", () => {
         },
       }),
     );
+    trustFolder(cwd, home);
     // The process's own base URL points nowhere: only the settings' one can work.
     const env = cliEnv("http://127.0.0.1:9", home, { HOME: home });
     const result = await runCli(["-p", "go", "--dangerously-skip-permissions"], { cwd, env });

@@ -6,8 +6,9 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Emulator } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import type { Emulator } from "../../src/emulator/index.js";
+import { trustFolder } from "../../src/trust/index.js";
 import { useCliHarness } from "../cli/cli-harness.js";
 import { cliEnv, runCli } from "../cli/cli-process.js";
 
@@ -28,6 +29,8 @@ async function project(steps: unknown[], settings: unknown, scripts: Record<stri
   await mkdir(join(cwd, ".claude", "hooks"), { recursive: true });
   await writeFile(join(cwd, ".claude", "settings.json"), JSON.stringify(settings, null, 2));
   for (const [name, body] of Object.entries(scripts)) await writeFile(join(cwd, ".claude", "hooks", name), body);
+  // These tests are about hooks, not trust: the folder is trusted as a yes at the question would (docs/TRUST.md).
+  trustFolder(cwd, home);
   // HOME is the test's own: the developer's ~/.claude/settings.json must not leak in.
   return { emulator, cwd, home, env: cliEnv(emulator.url, home, { HOME: home }) };
 }
@@ -213,20 +216,40 @@ describe("context hooks and resume (issue 30)", () => {
             hook_event_name: string;
             tool_name: string;
             tool_input: { file_path: string };
-            tool_response: { success: boolean };
+            tool_response: Record<string, unknown>;
           },
       );
     // Mutation caught: ignoring the matcher adds a Bash line; running before the tool breaks the order of files.
+    // tool_response in Claude Code's per-tool shapes (FileWriteOutput, FileEditOutput of its sdk-tools.d.ts).
     expect(
-      events.map((event) => [
-        event.hook_event_name,
-        event.tool_name,
-        event.tool_input.file_path,
-        event.tool_response.success,
-      ]),
+      events.map((event) => [event.hook_event_name, event.tool_name, event.tool_input.file_path, event.tool_response]),
     ).toEqual([
-      ["PostToolUse", "Write", "a.txt", true],
-      ["PostToolUse", "Edit", "a.txt", true],
+      [
+        "PostToolUse",
+        "Write",
+        "a.txt",
+        {
+          type: "create",
+          filePath: join(p.cwd, "a.txt"),
+          content: "one\n",
+          structuredPatch: [],
+          originalFile: null,
+        },
+      ],
+      [
+        "PostToolUse",
+        "Edit",
+        "a.txt",
+        {
+          filePath: join(p.cwd, "a.txt"),
+          oldString: "one",
+          newString: "two",
+          originalFile: null,
+          structuredPatch: [],
+          userModified: false,
+          replaceAll: false,
+        },
+      ],
     ]);
   });
 });

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { cutAtMaxTokens } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { cutAtMaxTokens } from "../../src/emulator/model/output-limit.js";
-import { DEFAULT_MAX_CONTINUATIONS } from "../../src/loop/recovery.js";
+import { DEFAULT_MAX_CONTINUATIONS } from "../../src/loop/max-tokens.js";
 import { CUT_TOOL_USE_RESULT } from "../../src/loop/stop-reasons.js";
 import { DEFAULT_OUTPUT_TOKENS, ESCALATED_MAX_TOKENS } from "../../src/messages/index.js";
 import type { MessagesRequest } from "../../src/request/types.js";

@@ -2,13 +2,14 @@
  * Usage that lies: a resumed transcript whose last usage is far below what it holds, and a server that
  * reports zero usage while streaming. Neither may let an over-window request go out.
  */
+
+import { type Emulator, type EmulatorRequest, startEmulator, TokenRuler } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { estimateEntriesTokens, tokenCountWithEstimation } from "../../src/compaction/index.js";
-import { type Emulator, type EmulatorRequest, estimateRequestTokens, startEmulator } from "../../src/emulator/index.js";
 import type { QueryEngine } from "../../src/engine/query-engine.js";
 import type { MessageEntry } from "../../src/messages/index.js";
 import { collect } from "../../support/collect.js";
-import { resumeSession, saveSession, turnEnd } from "../../support/engine-harness.js";
+import { resumeSavedEngine, saveSession, turnEnd } from "../../support/engine-harness.js";
 import { TimelineBuilder } from "../../support/timeline-builder.js";
 
 const WINDOW = 40_000;
@@ -49,7 +50,7 @@ describe("the context estimate does not trust usage that lies", () => {
     expect(held).toBeGreaterThan(2 * WINDOW);
 
     emulator = await startEmulator({ scenario: ["All caught up."], contextWindow: WINDOW });
-    engine = await resumeSession(saved, emulator, {
+    engine = await resumeSavedEngine(saved, emulator, {
       contextWindow: WINDOW,
       // Only autocompact may make room (the idle-time microcompact would otherwise clear the old reads first).
       compaction: { microcompact: false, collapse: false },
@@ -60,7 +61,7 @@ describe("the context estimate does not trust usage that lies", () => {
     expect(calls.length).toBeGreaterThan(0);
     for (const call of calls) {
       expect(call.status).toBe(200);
-      expect(estimateRequestTokens(call.body as EmulatorRequest)).toBeLessThanOrEqual(WINDOW);
+      expect(TokenRuler.unscaled.request(call.body as EmulatorRequest)).toBeLessThanOrEqual(WINDOW);
     }
   });
 
@@ -72,7 +73,7 @@ describe("the context estimate does not trust usage that lies", () => {
     last.message.usage = { input_tokens: 0, output_tokens: 0 };
     const saved = await saveSession("stale-off", builder.entries);
     emulator = await startEmulator({ scenario: ["never"], contextWindow: WINDOW });
-    engine = await resumeSession(saved, emulator, {
+    engine = await resumeSavedEngine(saved, emulator, {
       contextWindow: WINDOW,
       compaction: { autocompact: false, collapse: false, microcompact: false, snip: false },
     });

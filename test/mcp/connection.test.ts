@@ -162,9 +162,24 @@ describe("a misbehaving server", () => {
     const tools = manager?.tools() ?? [];
     const garbage = await tool(tools, "mcp__bad__garbage").call({}, context());
     expect(garbage.isError).toBe(true);
-    expect(notices.some((line) => /protocol error/.test(line))).toBe(true);
+    expect(
+      notices.some((line) =>
+        line.includes('protocol error: the server wrote a line that is not JSON: "{this is not json"'),
+      ),
+    ).toBe(true);
     const again = await tool(tools, "mcp__bad__echo").call({ text: "ok" }, context());
     expect(again.content).toBe("echo: ok env-secret=absent");
+  });
+
+  it("a line that is not JSON-RPC is named in the notice, quoted, not as `protocol error: [`", async () => {
+    await startMisbehaving({ callTimeoutMs: 600_000 });
+    const tools = manager?.tools() ?? [];
+    const bad = await tool(tools, "mcp__bad__notrpc").call({}, context());
+    expect(bad.isError).toBe(true);
+    const line = notices.find((notice) => /protocol error/.test(notice)) ?? "";
+    expect(line).toContain('is JSON but not a JSON-RPC message: "[\\"not\\", \\"json-rpc\\"]"');
+    expect(line).not.toMatch(/protocol error: \[$/);
+    expect(line.split("\n")).toHaveLength(1);
   });
 
   it("10 MB of output is spilled to a file the placeholder names, with the start kept inline", async () => {

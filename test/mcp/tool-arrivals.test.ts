@@ -14,9 +14,9 @@
  */
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type Emulator, type ScenarioStep, startEmulator } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type Emulator, type ScenarioStep, startEmulator } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { createToolSearchTool } from "../../src/mcp/index.js";
 import type { AnyTool, Tool } from "../../src/tools/types.js";

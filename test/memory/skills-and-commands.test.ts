@@ -50,8 +50,8 @@ describe("skills", () => {
     ]);
   });
 
-  it("a SKILL.md whose front matter is not YAML is one notice line and still listed", async () => {
-    const place = await places({ ".claude/skills/bad/SKILL.md": "---\nname: [unclosed\n---\nBody.\n" });
+  it("a SKILL.md whose front matter is neither YAML nor key: value lines is one notice line and still listed", async () => {
+    const place = await places({ ".claude/skills/bad/SKILL.md": "---\nname: [unclosed\n!!! not a key\n---\nBody.\n" });
     const { skills, notices } = await loadSkills(place);
     expect(skills.map((skill) => skill.name)).toEqual(["bad"]);
     expect(notices).toHaveLength(1);

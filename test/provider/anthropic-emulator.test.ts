@@ -3,8 +3,8 @@
  * tool_use, and every injected fault survived without duplicated entries.
  */
 import { createHash } from "node:crypto";
+import { type Emulator, type EmulatorOptions, FAULT_KINDS, startEmulator } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Emulator, type EmulatorOptions, FAULT_KINDS, startEmulator } from "../../src/emulator/index.js";
 import type { AssistantEntry } from "../../src/messages/index.js";
 import { AnthropicProvider, streamingJson } from "../../src/provider/index.js";
 import type { AssembledRequest, MessagesRequest } from "../../src/request/types.js";

@@ -179,7 +179,12 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
     await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     expect(server.requests[0]?.headers.authorization).toBe("Bearer tok-123");
     // A loopback base URL is just another server: the core API only, until it announces more.
-    expect(provider.capabilities).toEqual({ cacheEdits: false, contextManagement: false, betas: false });
+    expect(provider.capabilities).toEqual({
+      cacheEdits: false,
+      contextManagement: false,
+      betas: false,
+      cacheTtls: [],
+    });
   });
 
   it("sends no anthropic-beta to a compatible server, whatever the request wanted", async () => {
@@ -300,7 +305,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
     const partial = [
       messageStart("msg_first"),
       ...textBlock(0, ["first block"]),
-      ...toolUseBlock(1, "toolu_x", "Read", ['{"file_path":"/a"}']),
+      ...textBlock(1, ["second block"]),
       errorEvent("overloaded_error", "Overloaded"),
     ];
     const { provider } = await setup([ok(partial), ok(threeBlockResponse("msg_second"))]);
@@ -313,6 +318,20 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
     expect(retries[0]?.supersededUuids).toEqual([entries[0]?.uuid]);
     expect(entries[0]?.message.id).toBe("msg_first");
     expect(entries.slice(1).map((entry) => entry.message.id)).toEqual(["msg_second", "msg_second", "msg_second"]);
+  });
+
+  it("does not retry a failure after a complete tool_use block: the tool may be running (docs/EXACTLY-ONCE.md)", async () => {
+    const partial = [
+      messageStart("msg_first"),
+      ...textBlock(0, ["first block"]),
+      ...toolUseBlock(1, "toolu_x", "Read", ['{"file_path":"/a"}']),
+      errorEvent("overloaded_error", "Overloaded"),
+    ];
+    const { provider, server } = await setup([ok(partial), ok(threeBlockResponse("msg_second"))]);
+    const { error } = await collectUntilError(recorded(provider.stream(makeRequest()), chainedContext().next));
+    expect((error as ProviderError).options.cutAfterTools).toBe(1);
+    expect((error as ProviderError).message).toContain("cut after 1 complete tool call; not retried");
+    expect(server.requests).toHaveLength(1);
   });
 
   it("retries a connection cut mid-stream without duplicating recorded blocks", async () => {
@@ -460,7 +479,10 @@ describe("AnthropicProvider.complete (replayed JSON)", () => {
     expect(result).toEqual({
       id: "msg_c",
       model: "claude-test-1",
-      content: [{ type: "text", text: "summary" }],
+      content: [
+        { type: "text", text: "summary" },
+        { type: "server_tool_use", id: "srv", name: "web_search", input: {} },
+      ],
       stopReason: "end_turn",
       usage: { input_tokens: 10, output_tokens: 2 },
     });

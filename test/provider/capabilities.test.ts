@@ -2,8 +2,9 @@
  * Capabilities are declared, never guessed from the host: profiles by name, switches over them, and a
  * server's own announcement (x-emulator-features) — driven over real HTTP against the emulator.
  */
+
+import { CACHE_EDITING_FEATURE, EMULATOR_FEATURES_HEADER, startEmulator } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import { CACHE_EDITING_FEATURE, EMULATOR_FEATURES_HEADER, startEmulator } from "../../src/emulator/index.js";
 import { createUserEntry } from "../../src/messages/index.js";
 import {
   AnthropicProvider,
@@ -26,7 +27,12 @@ describe("provider profiles", () => {
     expect(providerProfile("https://proxy.example.com")).toBe("compatible");
     expect(providerProfile("not a url")).toBe("compatible");
     expect(DEFAULT_CAPABILITIES).toEqual(PROVIDER_PROFILES.anthropic);
-    expect(PROVIDER_PROFILES.compatible).toEqual({ cacheEdits: false, contextManagement: false, betas: false });
+    expect(PROVIDER_PROFILES.compatible).toEqual({
+      cacheEdits: false,
+      contextManagement: false,
+      betas: false,
+      cacheTtls: [],
+    });
   });
 
   it("THREADLINE_PROVIDER and the per-feature switches override; bad values are one precise error", () => {
@@ -49,7 +55,17 @@ describe("provider profiles", () => {
       capabilities: { betas: false },
     });
     expect(provider.profile).toBe("anthropic");
-    expect(provider.capabilities).toEqual({ cacheEdits: false, contextManagement: false, betas: false });
+    expect(provider.capabilities).toEqual({
+      cacheEdits: false,
+      contextManagement: false,
+      betas: false,
+      cacheTtls: ["5m", "1h"],
+      // The public API runs the web_search server tool (docs/API-SURFACE.md, "Server tools").
+      webSearch: true,
+    });
+    // A compatible server runs no web search unless declared.
+    expect(PROVIDER_PROFILES.compatible.webSearch).toBeUndefined();
+    expect(capabilitySwitches({ THREADLINE_WEB_SEARCH: "on" })).toEqual({ webSearch: true });
   });
 
   it("speaks the emulator's announcement (the provider may not import the emulator, so the names are twins)", () => {

@@ -176,13 +176,36 @@ describe("context overflow from every server", () => {
     expect(error.options.maxTokens).toBe(entry.max);
   });
 
-  it("every overflow row is exercised by a case above", () => {
-    // Each row's own example must classify as an overflow through the whole table.
+  it("every overflow row's example, sent as a real body, gives the numbers its server wrote (literals)", () => {
+    // Oracle: the figures read by eye from each server's message, written here; never the row or its pattern.
+    // A row added without a line here fails, so each wording comes with its literal figures.
+    const FIGURES: Record<string, { actual?: number; max?: number }> = {
+      "prompt is too long: 210000 tokens > 200000 maximum": { actual: 210_000, max: 200_000 },
+      "request (4476 tokens) exceeds the available context size (4096 tokens), try increasing it": {
+        actual: 4_476,
+        max: 4_096,
+      },
+      "the request exceeds the available context size, try increasing it": {},
+      "input (5000 tokens) is larger than the max context size (4096 tokens). skipping": { actual: 5_000, max: 4_096 },
+      "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.":
+        { actual: 5_000, max: 4_096 },
+      "'max_tokens' or 'max_completion_tokens' is too large: 8192. This model's maximum context length is 65536 tokens and your request has 57879 input tokens (8192 > 65536 - 57879).":
+        { actual: 57_879, max: 65_536 },
+      "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.":
+        { actual: 130_512, max: 128_000 },
+      "input length exceeds maximum context length": {},
+      'litellm.ContextWindowExceededError: litellm.BadRequestError: AnthropicException - {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 212000 tokens > 200000 maximum"}}':
+        { actual: 212_000, max: 200_000 },
+    };
+    expect(OVERFLOW_ROWS.map((row) => row.example.message).sort()).toEqual(Object.keys(FIGURES).sort());
     for (const row of OVERFLOW_ROWS) {
       const body = { error: { message: row.example.message, type: row.example.errorType ?? null } };
-      expect(classifyError(fromBody(row.example.status ?? 400, body)).kind, row.example.message).toBe(
-        "prompt_too_long",
-      );
+      const error = classifyError(fromBody(row.example.status ?? 400, body));
+      const figures = FIGURES[row.example.message] ?? {};
+      expect(
+        { kind: error.kind, actual: error.options.actualTokens, max: error.options.maxTokens },
+        row.example.message,
+      ).toEqual({ kind: "prompt_too_long", actual: figures.actual, max: figures.max });
     }
   });
 
@@ -302,10 +325,28 @@ describe("a 400 naming an input the server does not accept", () => {
     expect(error.options.unsupported).toEqual(expected);
   });
 
-  it("every extractor reads its own example", () => {
-    for (const extractor of UNSUPPORTED_INPUT_EXTRACTORS) {
-      expect(unsupportedInputOf(extractor.example), extractor.example).toBeDefined();
-    }
+  it("every extractor's example names the input its server refused (literals)", () => {
+    // Oracle: what each message names, written here by hand; a new extractor needs its line here.
+    const NAMED: Record<string, UnsupportedInput> = {
+      "Unexpected value(s) `cache-editing-2025-01-01` for the `anthropic-beta` header. Please consult our documentation at docs.anthropic.com or try again without the header.":
+        { kind: "beta", names: ["cache-editing-2025-01-01"] },
+      "messages.4.content.1.type: Input tag 'cache_edits' found using 'type' does not match any of the expected tags": {
+        kind: "block_type",
+        type: "cache_edits",
+        path: "messages.4.content.1",
+      },
+      "context_management: Extra inputs are not permitted": { kind: "field", path: "context_management" },
+      "[{'type': 'extra_forbidden', 'loc': ('body', 'context_management'), 'msg': 'Extra inputs are not permitted', 'input': {}}]":
+        { kind: "field", path: "context_management" },
+      "Failed to deserialize the JSON body into the target type: unknown field `cache_reference`, expected one of `type`, `tool_use_id`, `content`, `is_error` at line 1 column 2301":
+        { kind: "field", path: "cache_reference" },
+      "Unrecognized request argument supplied: context_management": { kind: "field", path: "context_management" },
+    };
+    expect(UNSUPPORTED_INPUT_EXTRACTORS.map((extractor) => extractor.example).sort()).toEqual(
+      Object.keys(NAMED).sort(),
+    );
+    for (const extractor of UNSUPPORTED_INPUT_EXTRACTORS)
+      expect(unsupportedInputOf(extractor.example), extractor.example).toEqual(NAMED[extractor.example]);
   });
 
   it("other 400s name nothing", () => {

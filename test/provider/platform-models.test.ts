@@ -2,9 +2,10 @@
  * Platform model ids, credential sources and platform selection: pure functions of the environment and
  * the files a probe reports (no real disk, no network).
  */
+
+import { firstPartyModel } from "@threadline/emulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { firstPartyModel } from "../../src/emulator/wire/platform-routes.js";
 import { KNOWN_MODEL_IDS } from "../../src/messages/index.js";
 import {
   bedrockInferencePrefix,

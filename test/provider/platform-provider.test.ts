@@ -5,8 +5,8 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type Emulator, type EmulatorOptions, startEmulator } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Emulator, type EmulatorOptions, startEmulator } from "../../src/emulator/index.js";
 import {
   BedrockProvider,
   MISSING_AWS_CREDENTIALS,

@@ -3,8 +3,9 @@
  * HTTP on loopback, fake AWS and Google credentials — against the emulator's platform routes: finished,
  * contract-valid, cache usage accounted, one injected throttling error retried in the platform's words.
  */
+
+import type { Emulator, EmulatorOptions } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Emulator, EmulatorOptions } from "../../src/emulator/index.js";
 import { BedrockProvider, VertexProvider } from "../../src/provider/index.js";
 import type { Provider } from "../../src/provider/types.js";
 import { collect } from "../../support/collect.js";

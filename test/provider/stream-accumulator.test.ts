@@ -88,7 +88,7 @@ describe("StreamAccumulator", () => {
       {
         type: "content_block_start",
         index: 0,
-        content_block: { type: "server_tool_use", id: "s", name: "web_search" },
+        content_block: { type: "mcp_tool_use", id: "s", name: "lookup", server_name: "docs" },
       },
       { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "{}" } },
       { type: "content_block_stop", index: 0 },
@@ -98,6 +98,56 @@ describe("StreamAccumulator", () => {
     accumulator.finish();
     expect(accumulator.blocks).toEqual([{ type: "text", text: "after" }]);
     expect(outputs.filter((output) => output.type === "stream_warning")).toHaveLength(1);
+  });
+
+  it("keeps a server web search whole: the call's streamed input, the results, the cited text", () => {
+    const hit = {
+      type: "web_search_result",
+      url: "https://a.example",
+      title: "A",
+      encrypted_content: "e",
+      page_age: null,
+    };
+    const citation = {
+      type: "web_search_result_location",
+      url: "https://a.example",
+      title: "A",
+      cited_text: "a",
+      encrypted_index: "i",
+    };
+    const { accumulator } = run([
+      messageStart("m"),
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: {} },
+      },
+      { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"query":' } },
+      { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '"tides"}' } },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "content_block_start",
+        index: 1,
+        content_block: {
+          type: "web_search_tool_result",
+          tool_use_id: "srvtoolu_1",
+          caller: { type: "direct" },
+          content: [hit],
+        },
+      },
+      { type: "content_block_stop", index: 1 },
+      { type: "content_block_start", index: 2, content_block: { type: "text", text: "", citations: [] } },
+      { type: "content_block_delta", index: 2, delta: { type: "citations_delta", citation } },
+      { type: "content_block_delta", index: 2, delta: { type: "text_delta", text: "A says a." } },
+      { type: "content_block_stop", index: 2 },
+      ...messageEnd("end_turn", 3),
+    ]);
+    accumulator.finish();
+    expect(accumulator.blocks).toEqual([
+      { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "tides" } },
+      { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [hit] },
+      { type: "text", text: "A says a.", citations: [citation] },
+    ]);
   });
 
   // Mutation caught (applied once): skipping compaction blocks as unsupported drops the summary from the timeline.

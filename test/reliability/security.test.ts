@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { startEmulator } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import { startEmulator } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { AnthropicProvider } from "../../src/provider/index.js";
 import { escapeAttempts, makeFuzzWorkspace, outputText } from "../../support/reliability/fuzz-tools.js";

@@ -1,6 +1,6 @@
+import { validateRequest } from "@threadline/emulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validateRequest } from "../../src/emulator/validator/index.js";
 import {
   type AssembleOutput,
   assembleRequest,

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { ApiMessage } from "../../src/messages/index.js";
 import { textBlock, toolResultBlock, toolUseBlock } from "../../src/messages/index.js";
-import { addCacheBreakpoints, MAX_CACHE_BREAKPOINTS, systemBlocks } from "../../src/request/index.js";
+import { addCacheBreakpoints, systemBlocks } from "../../src/request/index.js";
+
+/** The API accepts at most 4 `cache_control` markers in one request (Anthropic prompt-caching docs). */
+const API_MARKER_LIMIT = 4;
+
 import { snapshotOf } from "./helpers.js";
 
 const conversation: ApiMessage[] = [
@@ -42,7 +46,7 @@ describe("addCacheBreakpoints", () => {
   it('prevents "A maximum of 4 blocks with cache_control may be provided" with many system segments', () => {
     const { system, messages } = addCacheBreakpoints(["a", "b", "c", "d", "e", " "], conversation);
     expect(system).toHaveLength(5);
-    expect(markers(system) + markers(messages)).toBe(MAX_CACHE_BREAKPOINTS);
+    expect(markers(system) + markers(messages)).toBe(API_MARKER_LIMIT);
     expect(system.map((block) => block.cache_control !== undefined)).toEqual([true, true, false, false, true]);
   });
   it("uses one TTL everywhere, so a 1h marker never follows a 5m one", () => {
@@ -109,7 +113,7 @@ describe("addCacheBreakpoints", () => {
     expect(messages[4]!.content).toEqual([{ ...toolResultBlock("b", "ok"), cache_control: { type: "ephemeral" } }]);
     // 4 in all: the three message markers and the last system segment.
     expect(system.map((block) => block.cache_control !== undefined)).toEqual([false, true]);
-    expect(markers(system) + markers(messages)).toBe(MAX_CACHE_BREAKPOINTS);
+    expect(markers(system) + markers(messages)).toBe(API_MARKER_LIMIT);
     // Without relays the request is as before: both system segments marked, one message marker.
     const plain = addCacheBreakpoints(["one", "two"], conversation);
     expect(markers(plain.system)).toBe(2);

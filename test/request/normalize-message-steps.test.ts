@@ -1,5 +1,5 @@
+import { signThinking } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import { signThinking } from "../../src/emulator/model/signature.js";
 import type { ContentBlock } from "../../src/messages/index.js";
 import { imageBlock, shortId, textBlock, toolResultBlock, toolUseBlock } from "../../src/messages/index.js";
 import { appendSnipTags } from "../../src/request/normalize/append-snip-tags.js";

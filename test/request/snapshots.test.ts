@@ -1,5 +1,5 @@
+import { validateRequest } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import { validateRequest } from "../../src/emulator/index.js";
 import {
   API_ERROR_TEXT,
   createApiErrorEntry,

@@ -7,8 +7,9 @@
  * - appending the late tool to `tools` instead fails "turn N+1 repeats turn N's bytes";
  * - leaving INLINE_TOOLS_BETA out of the betas fails "the emulator accepts it" (400 on tool_definition).
  */
+
+import { type Emulator, startEmulator } from "@threadline/emulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Emulator, startEmulator } from "../../src/emulator/index.js";
 import type { ApiMessage } from "../../src/messages/index.js";
 import { emptyLatches, paramsFromContext, type RequestSettings, withToolArrivals } from "../../src/request/index.js";
 

@@ -62,7 +62,7 @@ describe("settings files", () => {
   it("a bad key is one line naming the file and the key; the rest of the file still applies", () => {
     const text = JSON.stringify({
       model: 42,
-      permissions: { allow: ["Read", 7, "Bash(ls"], deny: ["Bash(rm:*)"], defaultMode: "plan" },
+      permissions: { allow: ["Read", 7, "Bash(ls"], deny: ["Bash(rm:*)"], defaultMode: "dontAsk" },
       hooks: { PreToolUse: [{ matcher: "(", hooks: [] }], Bogus: [] },
       statusLine: { type: "command" },
       modle: "typo",
@@ -74,11 +74,12 @@ describe("settings files", () => {
       "/p/.claude/settings.json: model: must be a model name, got number 42; ignored",
       '/p/.claude/settings.json: permissions.allow[1]: 7 is not a rule like "Bash(npm test:*)"; ignored',
       '/p/.claude/settings.json: permissions.allow[2]: "Bash(ls" is not a rule like "Bash(npm test:*)"; ignored',
-      '/p/.claude/settings.json: permissions.defaultMode: "plan" is not a mode threadline has (default, acceptEdits, bypassPermissions); ignored',
+      '/p/.claude/settings.json: permissions.defaultMode: "dontAsk" is not a mode threadline has (default, acceptEdits, bypassPermissions, plan); ignored',
       '/p/.claude/settings.json: hooks.PreToolUse[0].matcher: "(" is not a valid regular expression; this entry is ignored',
-      "/p/.claude/settings.json: hooks.Bogus: is not an event threadline runs (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, SessionEnd, Stop, SubagentStop, PreCompact, Notification); ignored",
+      "/p/.claude/settings.json: hooks.Bogus: is not an event threadline runs (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, SessionEnd, Stop, SubagentStop, PreCompact, Notification, PostToolUseFailure, PermissionRequest, SubagentStart); ignored",
       "/p/.claude/settings.json: modle: is not a setting threadline or Claude Code knows; ignored (the rest of the file applies)",
       "/p/.claude/settings.json: env.OBJ: must be a string, got an object; ignored",
+      "/p/.claude/settings.json: Claude Code settings threadline does not act on: statusLine; ignored",
     ]);
     // What was valid is kept: the deny rule, the good allow rule, env values (numbers as text).
     expect(settings.permissions.deny.map((rule) => rule.rule)).toEqual(["Bash(rm:*)"]);
@@ -95,7 +96,7 @@ describe("settings files", () => {
     expect(problems).toHaveLength(1);
     expect(formatSettingsProblem(problems[0]!)).toMatch(
       new RegExp(
-        `^${join(cwd, ".claude", "settings.json").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not valid JSON \\(.+\\); nothing from this file applies$`,
+        `^${join(cwd, ".claude", "settings.json").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not valid JSON \\(.+\\); nothing from this file applies, and its deny rules \\(if any\\) were NOT applied$`,
       ),
     );
     expect(settings.permissions.deny.map((rule) => rule.rule)).toEqual(["Bash(curl:*)"]);

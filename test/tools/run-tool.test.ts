@@ -37,7 +37,7 @@ describe("runTool input validation", () => {
     );
     const extra = await runTool(readTool, { file_path: "a", path: "b" }, context, BYPASS);
     expect(extra.content).toBe(
-      'InputValidationError: (input): unexpected field "path" (accepted fields: file_path, offset, limit). Fix the Read input and call it again.',
+      'InputValidationError: (input): unexpected field "path" (accepted fields: file_path, offset, limit, pages). Fix the Read input and call it again.',
     );
     const several = await runTool(grepTool, { pattern: "x", output_mode: "lines", head_limit: -2 }, context, BYPASS);
     expect(several.content).toContain(

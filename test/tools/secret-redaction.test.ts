@@ -1,9 +1,9 @@
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { startEmulator } from "@threadline/emulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { startEmulator } from "../../src/emulator/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { AnthropicProvider } from "../../src/provider/index.js";
 import { runTool } from "../../src/tools/run-tool.js";

@@ -3,13 +3,13 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { threadlineHome } from "../../src/home/index.js";
 import { createUserEntry, type TimelineEntry } from "../../src/messages/index.js";
 import {
   cwdSlug,
   JsonlTranscriptStore,
   loadTranscript,
   MemoryTranscriptStore,
-  threadlineHome,
   transcriptPath,
 } from "../../src/transcript/index.js";
 import { useTempDirs } from "../../support/temp-dirs.js";

@@ -1,7 +1,8 @@
 import { utimes } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createUserEntry, textBlock } from "../../src/messages/index.js";
-import { JsonlTranscriptStore, listSessions, resumeSession } from "../../src/transcript/index.js";
+import { SessionManager } from "../../src/sessions/index.js";
+import { JsonlTranscriptStore, listSessions, loadSessionFile } from "../../src/transcript/index.js";
 import { useTempDirs } from "../../support/temp-dirs.js";
 
 const tempDir = useTempDirs();
@@ -42,15 +43,15 @@ describe("listSessions", () => {
     expect(await listSessions("/elsewhere", home)).toEqual([]);
   });
 
-  it("resumeSession finds a session by id or path", async () => {
+  it("loadSessionFile loads a session's file; the session manager finds the same file by id", async () => {
     const home = await tempDir();
     const path = await session(home, "abc", [{ text: "hello" }, { text: "again" }], 1_000);
-    const byId = await resumeSession("abc", { cwd: "/repo", home });
-    const byPath = await resumeSession(path, { cwd: "/ignored" });
-    expect(byId.path).toBe(path);
+    const byPath = await loadSessionFile(path);
+    expect(byPath.path).toBe(path);
+    expect(byPath.leafUuid).toBe("abc-1");
+    expect(byPath.header.sessionId).toBe("abc");
+    expect(byPath.problems).toEqual([]);
+    const byId = await new SessionManager({ cwd: "/repo", home, env: {} }).open("abc", false);
     expect(byId.entries).toEqual(byPath.entries);
-    expect(byId.leafUuid).toBe("abc-1");
-    expect(byId.header.sessionId).toBe("abc");
-    expect(byId.problems).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 /** Human-readable text of an `InspectReport`: the request table, prompts, totals, breaks, savings, problems. */
-import { MAIN_SCOPE } from "../../cache/index.js";
+import { formatPauseSummary, MAIN_SCOPE } from "../../cache/index.js";
+import { modelLimits } from "../../messages/index.js";
 import { compactionLine } from "./compaction-list.js";
 import type {
   InspectBreak,
@@ -36,6 +37,9 @@ export const PURPOSE_WORDS: Readonly<Record<RequestPurpose, string>> = {
   compact: "compaction summary",
   collapse: "collapse summary",
   "session-memory": "session memory",
+  "keep-warm": "keep-warm (cache refresh during a pause)",
+  "web-fetch": "WebFetch answer about a page",
+  "web-search": "WebSearch on the server's search tool",
 };
 
 /** The transcript format as a reader calls it. */
@@ -65,7 +69,13 @@ export function formatInspectReport(report: InspectReport, source?: string): str
   const side = report.requests.filter((request) => request.purpose !== "turn");
   if (side.length > 0) {
     const cost = side.reduce((sum, request) => sum + request.costUsd, 0);
-    lines.push(`  of which side requests (summaries, session memory): ${count(side.length)}, ${dollars(cost)}`);
+    lines.push(
+      `  of which side requests (summaries, session memory, keep-warm): ${count(side.length)}, ${dollars(cost)}`,
+    );
+  }
+  if (report.pauses !== undefined) {
+    const price = report.requests[0] !== undefined ? modelLimits(report.requests[0].model).inputPricePerMTok : 0;
+    lines.push(`Pauses: ${formatPauseSummary(report.pauses, price)}`);
   }
   if (report.prompts.length > 0) {
     lines.push("", "By prompt:");

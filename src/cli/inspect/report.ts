@@ -4,9 +4,16 @@
  * they are narrowed by hand rather than with zod because a 100 MB file holds hundreds of thousands of them
  * and only a few fields of each are read.
  */
-import { type CacheBreak, MAIN_SCOPE, parseCacheBreakNotice } from "../../cache/index.js";
-import { cacheReadUsdPerToken } from "../../messages/index.js";
-import { CompactionCopies } from "../session-account.js";
+import {
+  type CacheBreak,
+  MAIN_SCOPE,
+  type PauseChoiceShape,
+  type PauseSummary,
+  parseCacheBreakNotice,
+  summarisePauses,
+} from "../../cache/index.js";
+import { cacheReadUsdPerToken, SIDE_REQUEST_PURPOSES } from "../../messages/index.js";
+import { CompactionCopies } from "../../timeline/index.js";
 import { findBreaks } from "./breaks.js";
 import { CompactionTally } from "./compaction.js";
 import { compactionOf } from "./compaction-list.js";
@@ -44,7 +51,7 @@ interface OpenRequest {
   boundaries: Boundary[];
 }
 
-const SIDE_PURPOSES: ReadonlySet<string> = new Set<RequestPurpose>(["compact", "collapse", "session-memory"]);
+const SIDE_PURPOSES: ReadonlySet<string> = new Set<string>(SIDE_REQUEST_PURPOSES);
 
 /** Accumulates records one at a time (so a file reader can stream into it) and builds the report at the end. */
 export class InspectAccumulator {
@@ -60,6 +67,7 @@ export class InspectAccumulator {
   /** Per scope: the boundary records seen since its last request started. */
   readonly #boundariesSinceRequest = new Map<string, Boundary[]>();
   readonly #prompts: Array<{ text: string; timestamp: string | null }> = [];
+  readonly #pauseChoices: PauseChoiceShape[] = [];
   /** A compaction's copies of the kept tail are not prompts again (they would list twice, with 0 requests). */
   readonly #copies = new CompactionCopies();
 
@@ -109,6 +117,10 @@ export class InspectAccumulator {
         return;
       case "side-request":
         this.#addSideRequest(record, line);
+        return;
+      case "pause-choice":
+        if (isPauseChoice(record)) this.#pauseChoices.push(record);
+        else this.#skip("pause-choice");
         return;
       case "system":
         this.#addSystem(record);
@@ -173,7 +185,16 @@ export class InspectAccumulator {
       prompts: groupByPrompt(this.#prompts, table),
       events,
       unknownModels: [...new Set(table.filter((request) => !request.knownModel).map((request) => request.model))],
+      ...(this.#pauseChoices.length > 0 ? { pauses: this.#pauses(table) } : {}),
     };
+  }
+
+  #pauses(table: readonly InspectRequest[]): PauseSummary {
+    const promptTimes = this.#prompts
+      .map((prompt) => (prompt.timestamp === null ? Number.NaN : Date.parse(prompt.timestamp)))
+      .filter(Number.isFinite);
+    const keepWarm = table.filter((request) => request.purpose === "keep-warm").length;
+    return summarisePauses(this.#pauseChoices, promptTimes, keepWarm);
   }
 
   #addSideRequest(record: JsonRecord, line: number): void {
@@ -340,4 +361,15 @@ function asRecord(value: unknown): JsonRecord | null {
 
 function numberOr(value: unknown, fallback: number): number {
   return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+}
+
+/** A `pause-choice` record with the fields the pause summary reads. */
+function isPauseChoice(record: JsonRecord): record is JsonRecord & PauseChoiceShape {
+  return (
+    (record.policy === "expire" || record.policy === "one-hour" || record.policy === "keep-warm") &&
+    (record.ttl === "5m" || record.ttl === "1h") &&
+    typeof record.contextTokens === "number" &&
+    typeof record.turnWriteTokens === "number" &&
+    typeof record.timestamp === "string"
+  );
 }

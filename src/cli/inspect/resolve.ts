@@ -3,9 +3,10 @@
  * project folders (this cwd first, then all), else in Claude Code's.
  */
 import { readdir, stat } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { TRANSCRIPT_EXTENSION, threadlineHome, transcriptPath } from "../../transcript/index.js";
+import { threadlineHome, userHome } from "../../home/index.js";
+import { isTranscriptPath, MIN_ID_PREFIX_LENGTH } from "../../sessions/index.js";
+import { TRANSCRIPT_EXTENSION, transcriptPath } from "../../transcript/index.js";
 
 export type ResolvedTranscript = { ok: true; path: string } | { ok: false; error: string };
 
@@ -15,7 +16,7 @@ export async function resolveTranscript(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
 ): Promise<ResolvedTranscript> {
-  if (looksLikePath(argument) || (await isFile(argument))) {
+  if (isTranscriptPath(argument) || (await isFile(argument))) {
     const info = await stat(argument).catch(() => null);
     if (info === null) return { ok: false, error: `no such file: ${argument}` };
     if (!info.isFile()) return { ok: false, error: `not a file: ${argument}` };
@@ -26,13 +27,13 @@ export async function resolveTranscript(
   const inThisProject = transcriptPath(argument, cwd, home);
   if (await isFile(inThisProject)) return { ok: true, path: inThisProject };
   const threadlineProjects = join(home, "projects");
-  const claudeProjects = join(env.HOME ?? homedir(), ".claude", "projects");
+  const claudeProjects = join(userHome(env), ".claude", "projects");
   for (const projects of [threadlineProjects, claudeProjects]) {
     const found = await findInProjects(projects, fileName);
     if (found !== null) return { ok: true, path: found };
   }
   // A unique prefix of a session id, as `--resume` accepts (this project's sessions first, then all).
-  if (/^[0-9a-f-]{4,}$/i.test(argument)) {
+  if (new RegExp(`^[0-9a-f-]{${MIN_ID_PREFIX_LENGTH},}$`, "i").test(argument)) {
     const prefix = argument.toLowerCase();
     const here = await prefixMatches(dirname(inThisProject), prefix);
     const matches = here.length > 0 ? here : await projectsPrefixMatches([threadlineProjects, claudeProjects], prefix);
@@ -62,10 +63,6 @@ async function projectsPrefixMatches(roots: readonly string[], prefix: string): 
       if (folder.isDirectory()) matches.push(...(await prefixMatches(join(projects, folder.name), prefix)));
   }
   return matches;
-}
-
-function looksLikePath(argument: string): boolean {
-  return argument.includes("/") || argument.includes("\\") || argument.endsWith(TRANSCRIPT_EXTENSION);
 }
 
 async function isFile(path: string): Promise<boolean> {

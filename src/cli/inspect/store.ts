@@ -4,7 +4,7 @@
  * being line 1, as in the exported file).
  */
 
-import { CliError, connectStore } from "../session.js";
+import { CliError, connectStore } from "../session-flags.js";
 import { InspectAccumulator } from "./report.js";
 import type { InspectReport } from "./types.js";
 

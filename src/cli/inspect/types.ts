@@ -1,5 +1,7 @@
 /** The shape of `threadline inspect`'s report (also its `--json` output). */
-import type { CacheBreakKind } from "../../cache/index.js";
+
+import type { CacheBreakKind, PauseSummary } from "../../cache/index.js";
+import type { SideRequestPurpose } from "../../messages/index.js";
 
 /** Which program wrote the transcript: threadline files start with a header line; Claude Code's do not. */
 export type TranscriptFormat = "threadline" | "claude-code" | "unknown";
@@ -20,7 +22,7 @@ export interface TokenTotals {
  * What a request was for: a step of the conversation ("turn"), or a side request the transcript records
  * separately (a compaction summary, a ctx-agent collapse summary, a session-memory update).
  */
-export type RequestPurpose = "turn" | "compact" | "collapse" | "session-memory";
+export type RequestPurpose = "turn" | SideRequestPurpose;
 
 /** Why the server says the prompt cache missed (the API's cache diagnostics), when the response said. */
 export interface ServerCacheMiss {
@@ -164,4 +166,6 @@ export interface InspectReport {
   events: InspectEvent[];
   /** Models that are not in the price table: their cost uses fallback prices and may be wrong. */
   unknownModels: string[];
+  /** How pauses between prompts were paid for (docs/PROMPT-CACHE.md, "Pauses"); absent when none was recorded. */
+  pauses?: PauseSummary;
 }

@@ -3,13 +3,19 @@
  * response, through threadline's compaction tiers and request assembly (pure functions, no model) and the
  * emulator's prompt-cache ledger, with the clock at each response's own time so TTLs expire as they did.
  * The model's answers are the recorded ones (same output tokens); compactions happen where the transcript
- * has them (their summaries are the recorded ones); tokens are measured with the chars/4 ruler.
+ * has them (their summaries are the recorded ones); tokens are counted by the emulator's ledger (the Claude tokenizer).
  */
-import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS, runCompactionTiers } from "../../compaction/index.js";
-import { applyContextManagement, CacheLedger, type EmulatorRequest, flattenRequest } from "../../emulator/index.js";
+
+import { applyContextManagement, CacheLedger, type EmulatorRequest, flattenRequest } from "@threadline/emulator";
+import {
+  budgetLimits,
+  type CompactionSettings,
+  DEFAULT_COMPACTION_SETTINGS,
+  runCompactionTiers,
+} from "../../compaction/index.js";
 import { pinsFromEntries } from "../../loop/query-context.js";
 import type { AssistantEntry, TimelineEntry } from "../../messages/index.js";
-import { deletedReferencesOf, modelLimits, requestCostUsd } from "../../messages/index.js";
+import { deletedReferencesOf, requestCostUsd } from "../../messages/index.js";
 import type { ProviderCapabilities } from "../../provider/index.js";
 import { DEFAULT_CAPABILITIES } from "../../provider/index.js";
 import { assembleRequest, emptyLatches, type RequestSettings, type ToolDefinition } from "../../request/index.js";
@@ -78,7 +84,7 @@ export async function replayConversation(
       const time = Date.parse(entry.timestamp);
       clock = Number.isFinite(time) ? Math.max(clock, time) : clock + 1_000;
       const model = entry.message.model;
-      const limits = modelLimits(model);
+      const limits = budgetLimits(model, undefined, undefined);
       const pass = await runCompactionTiers({
         entries: timeline,
         now: new Date(clock),

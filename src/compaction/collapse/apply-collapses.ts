@@ -89,7 +89,7 @@ export async function applyCollapses(
   const entries = allEntries(input, chain);
   let messages = projectCollapses(view, collapseCommits(entries));
   // The last response's usage already reflects spans committed before it; savings made now are subtracted.
-  let tokens = tokenCountWithEstimation(messages);
+  let tokens = tokenCountWithEstimation(messages, input.tokenRatio);
   if (tokens < collapseCommitThreshold(input.model, input.contextWindow)) return { messages, tokens };
   const committed = commitStaged(messages, stagedCollapses(entries), chain);
   messages = committed.view;

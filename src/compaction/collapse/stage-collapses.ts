@@ -20,6 +20,8 @@ export interface StageInput {
   fork: ForkRunner;
   model: string;
   contextWindow: number;
+  /** CompactionInput.tokenRatio. Default 1. */
+  tokenRatio?: number;
   compactableTools: ReadonlySet<string>;
   sessionId: string;
   now: Date;
@@ -32,7 +34,8 @@ export async function stageCollapses(input: StageInput): Promise<CollapseSnapsho
   if (!input.settings.collapse) return undefined;
   const view = projectApiView(input.entries, input.settings);
   const effective = effectiveContextWindow(input.model, input.contextWindow);
-  if (tokenCountWithEstimation(view) < effective * (input.stageRatio ?? DEFAULT_COLLAPSE_STAGE_RATIO)) return undefined;
+  if (tokenCountWithEstimation(view, input.tokenRatio) < effective * (input.stageRatio ?? DEFAULT_COLLAPSE_STAGE_RATIO))
+    return undefined;
   return runCtxAgent({
     view,
     fork: input.fork,

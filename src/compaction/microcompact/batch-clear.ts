@@ -31,16 +31,13 @@
  * without the newest result the request writes anyway was measured again with the relays: 2,359,398 and 23
  * re-reads (it fires sooner), so the tail stays in the price.
  */
-import type { MessageEntry } from "../../messages/index.js";
+import { CACHE_READ_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, type MessageEntry } from "../../messages/index.js";
+import { clearSavings, compactableResults } from "../compactable-results.js";
 import { estimateEntryTokens } from "../entry-tokens.js";
-import { clearSavings, compactableResults } from "../tool-results.js";
 import { uniqueByToolId } from "./time-based.js";
 
 /** Smallest share of the context the clearable results must make up before a batch fires: 0.3. */
 export const DEFAULT_BATCH_MIN_SHARE = 0.3;
-/** Price of a cache read and of a 5-minute cache write, relative to uncached input. */
-export const CACHE_READ_PRICE = 0.1;
-export const CACHE_WRITE_PRICE = 1.25;
 
 export interface BatchClearInput {
   /** The API view with earlier client-side clears applied. */
@@ -113,9 +110,9 @@ export function planBatchClear(input: BatchClearInput): BatchClear | undefined {
     const result = results[index]!;
     if (input.alreadyCleared.has(result.toolUseId)) continue;
     const pushedOutBy = results[index + input.keepRecent]!;
-    rentPaid += CACHE_READ_PRICE * clearSavings(result) * after[pushedOutBy.viewIndex]!;
+    rentPaid += CACHE_READ_MULTIPLIER * clearSavings(result) * after[pushedOutBy.viewIndex]!;
   }
-  const rewriteCost = (CACHE_WRITE_PRICE - CACHE_READ_PRICE) * (fromFirst - tokensSaved);
+  const rewriteCost = (CACHE_WRITE_5M_MULTIPLIER - CACHE_READ_MULTIPLIER) * (fromFirst - tokensSaved);
   if (rentPaid < rewriteCost) return undefined;
   const relayBefore = [candidates[0]!.toolUseId];
   const firstKept = results[cut];

@@ -5,10 +5,10 @@
 import type { CacheEditDelete, MessageEntry, SystemEntry, TimelineEntry } from "../../messages/index.js";
 import { createSystemEntry } from "../../messages/index.js";
 import type { ContextManagementEdit } from "../../request/index.js";
+import { applyClearedToolResults } from "../compactable-results.js";
 import type { RecordChain } from "../record-chain.js";
 import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveBatchKeepRecent, effectiveKeepRecent } from "../settings.js";
 import { tokenCountWithEstimation } from "../thresholds.js";
-import { applyClearedToolResults } from "../tool-results.js";
 import type { CompactionInput } from "../types.js";
 import { planBatchClear } from "./batch-clear.js";
 import { deletedCacheReferences, planCachedDeletes } from "./cached.js";
@@ -70,7 +70,7 @@ export function runMicrocompact(
   });
   let expectCacheDrop: string | undefined;
   if (timeClear !== undefined) {
-    const preTokens = tokenCountWithEstimation(projected);
+    const preTokens = tokenCountWithEstimation(projected, input.tokenRatio);
     const count = timeClear.toolIds.length;
     chain.push(
       boundaryRecord(
@@ -104,7 +104,7 @@ export function runMicrocompact(
     if (batch === undefined) return result;
     result.newCacheEdits = batch.deletes;
     const count = batch.toolIds.length;
-    const preTokens = tokenCountWithEstimation(messages);
+    const preTokens = tokenCountWithEstimation(messages, input.tokenRatio);
     result.recordCachedDeletes = (records) =>
       records.push(
         boundaryRecord(
@@ -127,7 +127,7 @@ export function runMicrocompact(
       minClearTokens: input.settings.minClearTokens,
     });
     if (batch === undefined) return result;
-    const preTokens = tokenCountWithEstimation(messages);
+    const preTokens = tokenCountWithEstimation(messages, input.tokenRatio);
     const count = batch.toolIds.length;
     chain.push(
       boundaryRecord(

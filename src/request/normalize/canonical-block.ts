@@ -9,14 +9,35 @@ import type {
   DocumentBlock,
   ImageBlock,
   TextBlock,
+  TextCitation,
   ToolResultBlock,
   ToolResultContentBlock,
+  WebSearchResultLocation,
 } from "../../messages/index.js";
-import { checkNever } from "../../messages/index.js";
+import { checkNever, webSearchResultBlock } from "../../messages/index.js";
 import { isBlank } from "./working-message.js";
 
 function canonicalText(block: TextBlock): TextBlock {
-  return { type: "text", text: block.text };
+  const copy: TextBlock = { type: "text", text: block.text };
+  // Web search citations go back as the server sent them (docs/API-SURFACE.md, "Server tools"); `null`, an empty
+  // list and kinds threadline never receives are dropped, so another client's `citations: null` changes no byte.
+  const citations = (block.citations ?? []).flatMap(canonicalCitation);
+  if (citations.length > 0) copy.citations = citations;
+  return copy;
+}
+
+function canonicalCitation(citation: TextCitation): WebSearchResultLocation[] {
+  if (citation.type !== "web_search_result_location") return [];
+  const location = citation as WebSearchResultLocation;
+  return [
+    {
+      type: "web_search_result_location",
+      url: location.url,
+      title: location.title,
+      cited_text: location.cited_text,
+      encrypted_index: location.encrypted_index,
+    },
+  ];
 }
 
 function canonicalImage(block: ImageBlock): ImageBlock {
@@ -86,6 +107,10 @@ export function canonicalBlock(block: ContentBlock): ContentBlock | undefined {
       return canonicalToolResult(block);
     case "cache_edits":
       return undefined;
+    case "server_tool_use":
+      return { type: "server_tool_use", id: block.id, name: block.name, input: block.input };
+    case "web_search_tool_result":
+      return webSearchResultBlock(block);
     case "compaction":
       // Sent back byte-identically, in the SDK's key order (docs/API-SURFACE.md).
       return { type: "compaction", content: block.content, encrypted_content: block.encrypted_content };

@@ -12,6 +12,7 @@ import { fillEmptyAssistants } from "./fill-empty-assistants.js";
 import { foldSystemReminders } from "./fold-system-reminders.js";
 import { mergeAdjacentUsers } from "./merge-adjacent-users.js";
 import { mergeAssistantsById } from "./merge-assistants-by-id.js";
+import { pairServerToolResults } from "./pair-server-tool-results.js";
 import { pairToolResults } from "./pair-tool-results.js";
 import { reorderAttachments } from "./reorder-attachments.js";
 import { stripOversizeMedia } from "./strip-oversize-media.js";
@@ -38,6 +39,7 @@ export function normalizeMessagesForAPI(
   messages = mergeAssistantsById(messages);
   messages = mergeAdjacentUsers(messages);
   if (options.snipTags) messages = appendSnipTags(messages);
+  messages = pairServerToolResults(messages);
   messages = dropOrphanThinking(messages);
   messages = stripTrailingThinking(messages);
   messages = dropWhitespaceAssistants(messages);

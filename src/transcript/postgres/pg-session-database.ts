@@ -115,7 +115,7 @@ export class PgSessionDatabase {
   }
 
   /** Takes the session for writing (refused while another process holds it), then loads it. */
-  async resumeSession(
+  async takeSession(
     sessionId: string,
     writer: WriterOptions = {},
   ): Promise<{ store: PgTranscriptStore; loaded: LoadResult }> {

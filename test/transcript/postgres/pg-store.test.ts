@@ -120,12 +120,12 @@ describe.skipIf(postgres === undefined)("PostgreSQL transcript store", () => {
       const store = await first.createSession({ sessionId, cwd: "/work", project: "lease" });
       store.append(createUserEntry({ sessionId, parentUuid: null, uuid: "a1" }, "from a"));
       await store.flush();
-      await expect(second.resumeSession(sessionId)).rejects.toThrow(
+      await expect(second.takeSession(sessionId)).rejects.toThrow(
         new RegExp(`^session ${sessionId} is in use by host-a:1:aaaa \\(lease renewed until .*\\); it can be resumed`),
       );
       // host-a stops renewing (its heartbeat is an hour away): after the term, host-b takes over.
       await new Promise((resolve) => setTimeout(resolve, 600));
-      const taken = await second.resumeSession(sessionId);
+      const taken = await second.takeSession(sessionId);
       expect(taken.loaded.entries.map((entry) => ("uuid" in entry ? entry.uuid : ""))).toEqual(["a1"]);
       // host-a's next write is refused by the fence, naming the new holder; host-b's goes on.
       store.append(createUserEntry({ sessionId, parentUuid: "a1", uuid: "a2" }, "late"));
@@ -136,7 +136,7 @@ describe.skipIf(postgres === undefined)("PostgreSQL transcript store", () => {
       const loaded = await second.loadSession(sessionId);
       expect(loaded?.result.entries.map((entry) => ("uuid" in entry ? entry.uuid : ""))).toEqual(["a1", "b1"]);
       // A clean close released the lease: a third writer gets it at once.
-      const again = await first.resumeSession(sessionId);
+      const again = await first.takeSession(sessionId);
       await again.store.close();
     } finally {
       await first.close();

@@ -1,0 +1,132 @@
+/**
+ * One pressure session (bench/lib/pressure-session.ts) against an emulator that may count `tokenRatio` times the
+ * estimate, judged from the emulator's request log only: finished, summaries, re-reads, lost facts, cost, and
+ * for each compaction the first main request after it as the server counted it. Shared by
+ * bench/compaction-pressure.ts and test/engine/token-ratio.test.ts.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RequestLogEntry, startEmulator } from "@threadline/emulator";
+import type { CompactionSettings } from "../../src/compaction/index.js";
+import { QueryEngine } from "../../src/engine/query-engine.js";
+import { DEFAULT_MODEL } from "../../src/messages/index.js";
+import { AnthropicProvider } from "../../src/provider/index.js";
+import { sessionCost } from "./cost.js";
+import { type PressureShape, pressurePrompt, pressureSteps, writePressureFiles } from "./pressure-session.js";
+
+export interface PressureRunOptions {
+  window: number;
+  shape: PressureShape;
+  compaction: Partial<CompactionSettings>;
+  /** The emulator's count per estimated token (EmulatorOptions.tokenRatio). Default 1. */
+  tokenRatio?: number;
+}
+
+export interface PressureRun {
+  finished: boolean;
+  stoppedBy: string;
+  /** The last turn's error message, when it ended with one. */
+  error?: string;
+  summaries: number;
+  compactions: number;
+  rereads: number;
+  factsLost: number;
+  /** Largest main request's input as the server counted it. */
+  peak: number;
+  /** Input of the first main request after each compaction, as the server counted it. */
+  afterCompaction: number[];
+  /** Requests the server refused as too long. */
+  rejected: number;
+  cost: number;
+  seconds: number;
+  steps: number;
+  requests: readonly RequestLogEntry[];
+}
+
+/** The input side of a logged request's usage (input + cache read + cache write): the server's count. */
+export function serverCount(record: Pick<RequestLogEntry, "usage">): number {
+  const usage = record.usage;
+  if (usage === undefined) return 0;
+  return usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+}
+
+/** A main-loop request (the scripted model's own step, or a re-read it asked for), not a side request. */
+function isMain(record: RequestLogEntry): boolean {
+  return record.path === "/v1/messages" && (record.source === "scenario" || record.source === "reread");
+}
+
+export async function runPressure(options: PressureRunOptions): Promise<PressureRun> {
+  const started = performance.now();
+  const workspace = await mkdtemp(join(tmpdir(), "threadline-pressure-ws-"));
+  await writePressureFiles(workspace, options.shape);
+  const steps = pressureSteps(options.shape);
+  const emulator = await startEmulator({
+    scenario: steps,
+    contextWindow: options.window,
+    cacheEditing: false,
+    ...(options.tokenRatio !== undefined ? { tokenRatio: options.tokenRatio } : {}),
+  });
+  const engine = new QueryEngine({
+    cwd: workspace,
+    model: DEFAULT_MODEL,
+    provider: new AnthropicProvider({ baseURL: emulator.url, apiKey: "bench", sleep: async () => {} }),
+    permission: { mode: "bypassPermissions" },
+    transcript: false,
+    contextWindow: options.window,
+    compaction: { cacheEdits: "off", ...options.compaction },
+  });
+  let compactions = 0;
+  const afterIndexes: number[] = [];
+  let finished = true;
+  let stoppedBy = "completed";
+  let error: string | undefined;
+  try {
+    for (let task = 0; task < options.shape.tasks; task++) {
+      let reason = "";
+      for await (const event of engine.submitMessage(pressurePrompt(task))) {
+        if (event.type === "entry" && event.entry.type === "system" && event.entry.subtype === "compact_boundary") {
+          compactions++;
+          afterIndexes.push(emulator.requests.length);
+        }
+        if (event.type === "turn_end") {
+          reason = event.reason;
+          error = event.error;
+        }
+      }
+      if (reason !== "completed") {
+        finished = false;
+        stoppedBy = `${reason} at task ${task}`;
+        break;
+      }
+    }
+    await engine.idle();
+  } finally {
+    await engine.close();
+  }
+  const requests = [...emulator.requests];
+  await emulator.close();
+  await rm(workspace, { recursive: true, force: true });
+  const figures = sessionCost(requests);
+  const afterCompaction: number[] = [];
+  for (const index of afterIndexes) {
+    const next = requests.slice(index).find((record) => isMain(record) && record.usage !== undefined);
+    if (next !== undefined) afterCompaction.push(serverCount(next));
+  }
+  return {
+    finished,
+    stoppedBy,
+    ...(error !== undefined ? { error } : {}),
+    summaries: requests.filter((record) => record.path === "/v1/messages" && record.source === "summary").length,
+    compactions,
+    rereads: figures.rereads,
+    factsLost: figures.factsLost,
+    peak: Math.max(0, ...requests.filter(isMain).map(serverCount)),
+    afterCompaction,
+    rejected: requests.filter((record) => record.path === "/v1/messages" && record.status === 400).length,
+    cost: figures.cost,
+    seconds: (performance.now() - started) / 1000,
+    steps: steps.length,
+    requests,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The session's tools with checkpoints around the ones that change files (docs/REWIND.md): Write, Edit and
+ * NotebookEdit keep the file they name before their call; Bash runs inside the workspace watch. The tool
+ * itself is untouched (a proxy answers for it), so its definition and so the request stay byte-for-byte the same.
+ */
+import { isAbsolute, join } from "node:path";
+import type { AnyTool, ToolContext } from "../tools/index.js";
+import type { Checkpoints } from "./checkpoints.js";
+
+/** File tools and the input field naming the file each changes. */
+export const FILE_TOOL_PATH_FIELDS: Readonly<Record<string, string>> = {
+  Write: "file_path",
+  Edit: "file_path",
+  NotebookEdit: "notebook_path",
+};
+
+function pathOf(tool: string, input: unknown, cwd: string): string | undefined {
+  const field = FILE_TOOL_PATH_FIELDS[tool];
+  if (field === undefined || typeof input !== "object" || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[field];
+  if (typeof value !== "string" || value === "") return undefined;
+  return isAbsolute(value) ? value : join(cwd, value);
+}
+
+/** The tools, those that change files checkpointed by `checkpoints` (all as they are when it is undefined). */
+export function withCheckpoints(tools: readonly AnyTool[], checkpoints: Checkpoints | undefined): AnyTool[] {
+  if (checkpoints === undefined) return tools.slice();
+  return tools.map((tool) => checkpointed(tool, () => checkpoints));
+}
+
+/** `tool`, its calls checkpointed when it changes files; any other tool as it is. */
+function checkpointed(tool: AnyTool, checkpoints: () => Checkpoints | undefined): AnyTool {
+  if (tool.name !== "Bash" && FILE_TOOL_PATH_FIELDS[tool.name] === undefined) return tool;
+  const call = async (input: unknown, context: ToolContext) => {
+    const store = checkpoints();
+    if (store === undefined) return tool.call(input, context);
+    if (tool.name === "Bash") return store.aroundCommand(() => tool.call(input, context));
+    const path = pathOf(tool.name, input, context.cwd);
+    if (path !== undefined) await store.beforeFileChange(path, tool.name);
+    return tool.call(input, context);
+  };
+  return new Proxy(tool, {
+    get(target, property) {
+      if (property === "call") return call;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,10 @@
+export { BlobStore, sha256 } from "./blob-store.js";
+export { FILE_TOOL_PATH_FIELDS, withCheckpoints } from "./checkpoint-tools.js";
+export {
+  type CheckpointOptions,
+  Checkpoints,
+  DEFAULT_MAX_CHECKPOINT_FILE_BYTES,
+  DEFAULT_MAX_WATCHED_FILES,
+  type FileBefore,
+  type RestoreResult,
+} from "./checkpoints.js";

@@ -1,0 +1,60 @@
+/**
+ * Which files of the workspace a checkpoint watches for changes made outside the file tools (Bash): in a git
+ * repository, the tracked files and the untracked ones git does not ignore; elsewhere a walk that skips `.git`
+ * and `node_modules`. Either way at most `maxFiles` (docs/REWIND.md says what that leaves out).
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
+import { walkFiles } from "../tools/index.js";
+
+export interface FileStat {
+  mtimeMs: number;
+  size: number;
+}
+
+function gitFiles(cwd: string): Promise<string[] | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      "git",
+      ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+      { cwd, maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH ?? "" } },
+      (error, stdout) => resolve(error ? undefined : stdout.split("\0").filter((name) => name !== "")),
+    );
+  });
+}
+
+/** Workspace-relative names of the watched files (`/`-separated), at most `maxFiles`. */
+export async function watchedFiles(cwd: string, maxFiles: number): Promise<string[]> {
+  if (existsSync(join(cwd, ".git"))) {
+    const names = await gitFiles(cwd);
+    if (names !== undefined) return [...new Set(names)].slice(0, maxFiles);
+  }
+  const names: string[] = [];
+  for await (const file of walkFiles(cwd)) {
+    names.push(file.relative);
+    if (names.length >= maxFiles) break;
+  }
+  return names;
+}
+
+/** The size and modification time of each named file that exists as a regular file (cheap: no reads). */
+export async function statFiles(cwd: string, names: readonly string[]): Promise<Map<string, FileStat>> {
+  const stats = new Map<string, FileStat>();
+  await Promise.all(
+    names.map(async (name) => {
+      try {
+        const stat = await lstat(join(cwd, name));
+        if (stat.isFile()) stats.set(name, { mtimeMs: stat.mtimeMs, size: stat.size });
+      } catch {
+        // Gone since it was listed: not there.
+      }
+    }),
+  );
+  return stats;
+}
+
+export function sameStat(left: FileStat | undefined, right: FileStat | undefined): boolean {
+  return left?.mtimeMs === right?.mtimeMs && left?.size === right?.size;
+}

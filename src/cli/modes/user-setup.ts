@@ -1,0 +1,122 @@
+/**
+ * The rest of a Claude Code user's setup, loaded once per run before the session opens (docs/PLUGINS.md):
+ * plugins (`--plugin-dir`, `enabledPlugins`), custom commands (the user's, the project's and the plugins'),
+ * skills run as `/name`, and custom subagents (`.claude/agents/*.md`, plugins' `agents/`). What they add to
+ * the engine (subagent types, plugin skills, plugin hooks) and to MCP (plugin servers) is handed on here; every
+ * problem and every declared thing threadline does not act on is one line, said once.
+ */
+
+import { resolve } from "node:path";
+import type { QueryEngineOptions, SubmitOptions } from "../../engine/engine-options.js";
+import { userPlaces } from "../../engine/memory-setup.js";
+import { DEFAULT_SUBAGENT_TYPES, type SubagentType } from "../../engine/subagent-types.js";
+import type { SettingsServers } from "../../mcp/index.js";
+import {
+  type CustomCommand,
+  customCommandPrompt,
+  expandCommandContext,
+  loadCustomAgents,
+  loadCustomCommands,
+  loadSkills,
+  resolveModelAlias,
+  skillCommands,
+} from "../../memory/index.js";
+import { loadPlugins, mergeHooks, type PluginSet } from "../../plugins/index.js";
+import { SecretEnvironment } from "../../tools/index.js";
+import type { CliOptions } from "../args.js";
+import { PauseHabitsRecorder } from "../pause-habits.js";
+
+export interface UserSetup {
+  plugins: PluginSet;
+  /** Custom commands and skills as `/name` (a skill wins over a command of its name, as in Claude Code). */
+  commands: CustomCommand[];
+  /** Added to the engine options: subagent types, plugin skill folders, hooks with the plugins' added. */
+  engineOptions: Partial<QueryEngineOptions>;
+  /** The plugins' MCP servers, after the settings files' ones. */
+  mcpServers: SettingsServers[];
+  /** One line each, to show once at start. */
+  notices: string[];
+  /** The person's gaps from earlier sessions of the project (the pause policy's start), saved at the end. */
+  habits: PauseHabitsRecorder;
+}
+
+/** Loads plugins, commands, skills and agents for the run. */
+export async function loadUserSetup(
+  cli: Pick<CliOptions, "pluginDirs" | "settingsFlag" | "settings" | "trustGate" | "noMemory" | "resume" | "continue">,
+  io: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<UserSetup> {
+  const places = userPlaces(io.cwd, undefined, io.env);
+  const plugins = loadPlugins({
+    cwd: io.cwd,
+    env: io.env,
+    userHome: places.userHome,
+    pluginDirs: (cli.pluginDirs ?? []).map((dir) => resolve(io.cwd, dir)),
+    ...(cli.settingsFlag !== undefined ? { flagSettings: cli.settingsFlag } : {}),
+    // Hooks and servers of plugins the project enables are project code: the folder's trust gate decides.
+    ...(cli.trustGate !== undefined ? { projectCodeTrusted: cli.trustGate.trusted } : {}),
+  });
+  const notices = [...plugins.notices];
+  const commands = await loadCustomCommands(places, plugins.commandFolders);
+  const skills = cli.noMemory ? { skills: [], notices: [] } : await loadSkills(places, plugins.skillFolders);
+  const agents = await loadCustomAgents(places, plugins.agentFolders);
+  notices.push(...commands.notices, ...agents.notices);
+  const bySkill = new Map((await skillCommands(skills.skills)).map((command) => [command.name, command]));
+  const merged = [...commands.commands.filter((command) => !bySkill.has(command.name)), ...bySkill.values()].sort(
+    (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  const types = subagentTypes(agents.agents);
+  // The managed file's allowManagedHooksOnly keeps plugins' hooks out too (its line names them; docs/SETTINGS.md).
+  const managedOnly = cli.settings?.managedOnly?.hooks === true;
+  const hooks = mergeHooks(cli.settings?.hooks ?? {}, managedOnly ? {} : plugins.hooks);
+  return {
+    plugins,
+    commands: merged,
+    engineOptions: {
+      ...(types !== undefined ? { agents: types } : {}),
+      ...(plugins.skillFolders.length > 0 ? { pluginSkillFolders: plugins.skillFolders } : {}),
+      ...(Object.keys(hooks).length > 0 ? { hooks } : {}),
+    },
+    mcpServers: plugins.mcpServers,
+    notices,
+    habits: await PauseHabitsRecorder.open(io.cwd, cli.resume !== undefined || cli.continue),
+  };
+}
+
+/** The built-in subagent types with the custom ones (a custom type of a built-in's name replaces it); undefined without custom ones. */
+function subagentTypes(custom: readonly SubagentType[]): SubagentType[] | undefined {
+  if (custom.length === 0) return undefined;
+  const names = new Set(custom.map((type) => type.name));
+  return [
+    ...DEFAULT_SUBAGENT_TYPES.filter((type) => !names.has(type.name)),
+    ...custom.map((type) => ({
+      name: type.name,
+      description: type.description,
+      systemPrompt: type.systemPrompt !== "" ? type.systemPrompt : type.description,
+      ...(type.tools !== undefined ? { tools: type.tools } : {}),
+      ...(type.model !== undefined ? { model: type.model } : {}),
+    })),
+  ];
+}
+
+/** A `/name args` line naming a custom command or skill: the prompt to send and the turn's options. */
+export async function commandTurn(
+  line: string,
+  commands: readonly CustomCommand[],
+  io: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ prompt: string; options: SubmitOptions; notices: string[] } | undefined> {
+  const custom = customCommandPrompt(line, commands);
+  if (custom === undefined) return undefined;
+  const { allowedTools } = custom.command;
+  // `` !`cmd` `` runs with the tools' environment: never a secret (tools/secret-env.ts).
+  const context = await expandCommandContext(custom.prompt, {
+    cwd: io.cwd,
+    env: new SecretEnvironment(io.env).toolEnv,
+    allowedTools,
+  });
+  const model = resolveModelAlias(custom.command.model);
+  return {
+    prompt: context.prompt,
+    options: { ...(allowedTools.length > 0 ? { allowedTools } : {}), ...(model !== undefined ? { model } : {}) },
+    notices: context.notices,
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Maps the session flags to the session manager's calls (sessions/session-manager.ts, where a session lives):
+ * `--resume <id>` → `open`, `--continue` → `continueLatest`, else `create` (`--session-id`), then runs what it
+ * opened in a `QueryEngine`. Problems a person can fix are `CliError`s with one clear line.
+ */
+import { QueryEngine, type QueryEngineOptions } from "../engine/query-engine.js";
+import type { PlatformName } from "../provider/index.js";
+import { missingCredentials, platformFromEnv } from "../provider/index.js";
+import { type OpenedSession, SessionManager } from "../sessions/index.js";
+import type { PermissionReply, PermissionRequest } from "../tools/index.js";
+import { PgSessionDatabase, StoreError } from "../transcript/index.js";
+import type { CliOptions } from "./args.js";
+
+/** A failure to report as one line (exit 1), never with a stack trace. */
+export class CliError extends Error {
+  override readonly name = "CliError";
+}
+
+/**
+ * Fails early, with a hint, when the platform's credentials are missing (the SDKs' own errors are less
+ * helpful, and the cloud credential chains would otherwise probe metadata servers). Default platform: the
+ * environment's (`THREADLINE_USE_BEDROCK` / `THREADLINE_USE_VERTEX`).
+ */
+export function requireCredentials(env: NodeJS.ProcessEnv, platform: PlatformName = platformFromEnv(env)): void {
+  const missing = missingCredentials(platform, env);
+  if (missing !== undefined) throw new CliError(missing);
+}
+
+/**
+ * Engine options from the flags and the settings files attached to them (settings-options.ts): rules from both,
+ * the flags' first; `ask` is the interactive permission prompt (absent in print mode).
+ */
+export function engineOptions(
+  cli: CliOptions,
+  cwd: string,
+  ask?: (request: PermissionRequest) => Promise<PermissionReply>,
+): QueryEngineOptions {
+  const settings = cli.settings;
+  const directories = settings?.permissions.additionalDirectories ?? [];
+  const compaction = settings?.compaction ?? {};
+  return {
+    cwd,
+    // Claude Code's deferred built-ins (WebFetch, NotebookEdit) behind ToolSearch, as a switching user has them.
+    deferredTools: true,
+    fileCheckpointing: true, // the CLI keeps checkpoints for /rewind and --rewind-to (docs/REWIND.md)
+    permission: {
+      mode: cli.permissionMode,
+      allow: [...cli.allowedTools, ...(settings?.permissions.allow ?? [])],
+      deny: [...cli.disallowedTools, ...(settings?.permissions.deny ?? [])],
+      askRules: settings?.permissions.ask ?? [],
+      ...(ask !== undefined ? { ask } : {}),
+    },
+    ...(settings !== undefined && Object.keys(settings.hooks).length > 0 ? { hooks: settings.hooks } : {}),
+    ...(directories.length > 0 ? { additionalDirectories: directories } : {}),
+    ...(cli.trustGate !== undefined ? { projectCodeTrusted: cli.trustGate.trusted } : {}),
+    ...(Object.keys(compaction).length > 0 ? { compaction } : {}),
+    ...(cli.sessionEnv !== undefined ? { env: cli.sessionEnv } : {}),
+    ...(settings !== undefined && Object.keys(settings.env).length > 0 ? { toolEnv: settings.env } : {}),
+    // settings.mcpServers (raw, per file, with its path) goes to the MCP loader: cli/modes/mcp-session.ts openMcp.
+    ...(settings?.memoryFiles !== undefined ? { memoryFiles: settings.memoryFiles } : {}),
+    ...(settings !== undefined && Object.keys(settings.pause).length > 0 ? { pause: { ...settings.pause } } : {}),
+    ...(cli.model !== undefined ? { model: cli.model } : {}),
+    ...(cli.provider !== undefined ? { platform: cli.provider } : {}),
+    ...(cli.fallbackModel !== undefined ? { fallbackModel: cli.fallbackModel } : {}),
+    ...(cli.maxTurns !== undefined ? { maxTurns: cli.maxTurns } : {}),
+    ...(cli.systemPrompt !== undefined ? { systemPrompt: cli.systemPrompt } : {}),
+    ...(cli.appendSystemPrompt !== undefined ? { appendSystemPrompt: cli.appendSystemPrompt } : {}),
+    ...(cli.contextWindow !== undefined ? { contextWindow: cli.contextWindow } : {}),
+    ...(cli.sandbox !== undefined ? { sandbox: cli.sandbox } : {}),
+    ...(cli.sandboxNetwork ? { sandboxNetwork: true } : {}),
+    ...(cli.noMemory ? { memoryFiles: false } : {}),
+    ...(cli.project !== undefined ? { project: cli.project } : {}),
+  };
+}
+
+/** A session running in an engine: whether an earlier one was loaded, and what its loader had to skip. */
+export interface RunningSession {
+  engine: QueryEngine;
+  resumed: boolean;
+  problems: string[];
+}
+
+/** `use(manager)` on the place the options name; its one-line `StoreError`s become `CliError`s. */
+export async function withSessionManager<T>(
+  options: QueryEngineOptions,
+  use: (manager: SessionManager) => Promise<T>,
+): Promise<T> {
+  try {
+    return await use(new SessionManager(options));
+  } catch (error) {
+    if (error instanceof StoreError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** Opens the session the flags name: `--resume <id>`, `--continue`, else a new one (`--session-id`). */
+export async function openSession(cli: CliOptions, options: QueryEngineOptions): Promise<RunningSession> {
+  const opened = await withSessionManager(options, (manager) => {
+    if (cli.forkSession) return manager.fork(cli.resume);
+    if (cli.resume !== undefined) return manager.open(cli.resume);
+    if (cli.continue) return manager.continueLatest();
+    return manager.create(cli.sessionId);
+  });
+  return run(opened, options);
+}
+
+/** `/resume`: another saved session, by id, unique id prefix or transcript path. */
+export async function switchSession(sessionIdOrPath: string, options: QueryEngineOptions): Promise<RunningSession> {
+  return run(await withSessionManager(options, (manager) => manager.open(sessionIdOrPath)), options);
+}
+
+function run(opened: OpenedSession, options: QueryEngineOptions): RunningSession {
+  return { engine: QueryEngine.fromSession(opened, options), resumed: opened.resumed, problems: opened.problems };
+}
+
+/** Connects to the database store; a failure is one `CliError` line. */
+export async function connectStore(url: string): Promise<PgSessionDatabase> {
+  try {
+    return await PgSessionDatabase.connect(url);
+  } catch (error) {
+    if (error instanceof StoreError) throw new CliError(error.message);
+    throw error;
+  }
+}

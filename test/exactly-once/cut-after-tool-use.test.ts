@@ -1,0 +1,88 @@
+/**
+ * Exactly once under cut streams (docs/EXACTLY-ONCE.md): a proxy cuts the SSE stream of the real emulator after
+ * a chosen event; the oracle is a side-effect log on disk that each Bash call appends one line to, and the
+ * transcript on disk.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { EmulatorRequest } from "@threadline/emulator";
+import { afterEach, describe, expect, it } from "vitest";
+import { collect } from "../../support/collect.js";
+import { fastProvider, type Harness, startHarness } from "../../support/engine-harness.js";
+import { type CutPoint, type SseFaultProxy, seededRandom, startSseFaultProxy } from "../../support/sse-fault-proxy.js";
+
+let harness: Harness | undefined;
+let proxy: SseFaultProxy | undefined;
+afterEach(async () => {
+  await harness?.close();
+  await proxy?.close();
+  harness = undefined;
+  proxy = undefined;
+});
+
+/** The step a request asks for: one more than the tool results it carries (a retry asks for the same one). */
+function stepOf(request: EmulatorRequest): number {
+  let results = 0;
+  for (const message of request.messages)
+    if (message.role === "user" && Array.isArray(message.content))
+      results += message.content.filter((block) => block.type === "tool_result").length;
+  return results + 1;
+}
+
+async function runSession(steps: number, plan: (request: number) => CutPoint) {
+  proxy = await startSseFaultProxy(plan);
+  const own = proxy;
+  const scenario = Array.from({ length: steps * 4 }, () => (request: EmulatorRequest) => {
+    const step = stepOf(request);
+    if (step > steps) return "All steps done.";
+    return {
+      content: [
+        { type: "text" as const, text: `Step ${step}.` },
+        { type: "tool_use" as const, name: "Bash", input: { command: `echo step-${step} >> log.txt` } },
+        { type: "text" as const, text: "Waiting for the result." },
+      ],
+    };
+  });
+  harness = await startHarness({ scenario, seed: 1 }, {}, (emulator) => {
+    own.target = emulator.url;
+    return fastProvider(own.url, { maxRetries: 20 });
+  });
+  const events = await collect(harness.engine.submitMessage("Run the steps."));
+  const log = await readFile(join(harness.workspace, "log.txt"), "utf8");
+  return { events, lines: log.trimEnd().split("\n") };
+}
+
+describe("a stream cut after a complete tool_use", () => {
+  it("runs the tool once, records its result and continues without retrying the request", async () => {
+    // Request 1 is cut right after its tool_use block closes; nothing else is cut.
+    const { events, lines } = await runSession(2, (request) =>
+      request === 1 ? { afterToolUseStop: true } : undefined,
+    );
+    expect(lines).toEqual(["step-1", "step-2"]);
+    expect(proxy?.log.filter((row) => row.cut)).toHaveLength(1);
+    // No retry: three main requests in all (step 1 cut, step 2, the end), and no retry notice.
+    expect(events.some((event) => event.type === "notice" && /retrying/.test(event.message))).toBe(false);
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", reason: "completed" });
+    // The second request carried the cut message's completed blocks and the result of its tool.
+    const main = (harness?.emulator.requests ?? [])
+      .map((entry) => entry.body as EmulatorRequest | undefined)
+      .filter((body) => (body?.tools?.length ?? 0) > 0);
+    expect(main).toHaveLength(3);
+    const second = main[1];
+    const assistant = second?.messages.at(-2);
+    expect(JSON.stringify(assistant?.content)).toContain("echo step-1 >> log.txt");
+    expect(JSON.stringify(assistant?.content)).not.toContain("Waiting for the result.");
+    expect(JSON.stringify(second?.messages.at(-1)?.content)).toContain("tool_result");
+  });
+
+  it("a 30-step session with 20 % cuts writes exactly 30 lines", async () => {
+    const random = seededRandom(20);
+    const { lines, events } = await runSession(30, () => {
+      if (random() >= 0.2) return undefined;
+      return random() < 0.5 ? { afterToolUseStop: true } : { afterEvent: 1 + Math.floor(random() * 12) };
+    });
+    expect(proxy?.log.filter((row) => row.cut).length).toBeGreaterThanOrEqual(4);
+    expect(lines).toEqual(Array.from({ length: 30 }, (_, index) => `step-${index + 1}`));
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", reason: "completed" });
+  });
+});

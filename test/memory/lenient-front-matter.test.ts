@@ -1,0 +1,74 @@
+/**
+ * Front matter read as leniently as Claude Code reads it (docs/MEMORY.md "Front matter"): YAML first, then
+ * `key: value` lines, so `argument-hint: [user prompt] [orchestration prompt]` (not YAML) keeps the command's
+ * other keys and its body apart; custom agents' front matter; skills named by their folder.
+ */
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { findSkill, loadCustomAgents, loadSkills, parseFrontMatter } from "../../src/memory/index.js";
+import { makeTempDir } from "../../support/temp-dir.js";
+
+const made: string[] = [];
+afterEach(async () => {
+  for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function tree(files: Record<string, string>) {
+  const root = await makeTempDir("threadline-front-matter-");
+  made.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), text);
+  }
+  return { cwd: join(root, "project"), userHome: join(root, "home"), threadlineHome: join(root, "tl") };
+}
+
+describe("lenient front matter", () => {
+  it("argument-hint: [a] [b] is not a YAML error: every key is kept and the body is the body", async () => {
+    const text =
+      "---\ndescription: Orchestrate\nargument-hint: [user prompt] [orchestration prompt]\nallowed-tools: Bash(git status:*), Read\nhooks:\n  Stop:\n    - command: x\n---\nBODY $ARGUMENTS\n";
+    const parsed = await parseFrontMatter(text);
+    expect(parsed.problem).toBeUndefined();
+    expect(parsed.data["argument-hint"]).toBe("[user prompt] [orchestration prompt]");
+    expect(parsed.data.description).toBe("Orchestrate");
+    expect(parsed.data["allowed-tools"]).toBe("Bash(git status:*), Read");
+    expect(parsed.body).toBe("BODY $ARGUMENTS\n");
+  });
+});
+
+describe("skills by folder and custom agents", () => {
+  it("a skill is named by its folder; its front matter name is only a second name", async () => {
+    const place = await tree({
+      "project/.claude/skills/hook-development/SKILL.md": "---\nname: Hook Development\ndescription: Hooks\n---\nB\n",
+    });
+    const { skills } = await loadSkills(place);
+    expect(skills.map((skill) => skill.name)).toEqual(["hook-development"]);
+    expect(findSkill(skills, "hook-development")?.path).toContain("hook-development");
+    expect(findSkill(skills, "Hook Development")?.name).toBe("hook-development");
+  });
+
+  it("disable-model-invocation keeps a skill out of the model's list", async () => {
+    const place = await tree({
+      "project/.claude/skills/deploy/SKILL.md": "---\ndescription: Deploy\ndisable-model-invocation: true\n---\nB\n",
+    });
+    const { skills } = await loadSkills(place);
+    expect(skills[0]?.modelInvocable).toBe(false);
+  });
+
+  it("agents: name, description, tools and model; a project agent overrides a user agent of its name", async () => {
+    const place = await tree({
+      "home/.claude/agents/checker.md": "---\nname: checker\ndescription: user one\n---\nUSER\n",
+      "project/.claude/agents/checker.md":
+        "---\nname: checker\ndescription: project one\ntools: Read, Bash(git:*), Task\nmodel: inherit\npermissionMode: plan\n---\nPROJECT\n",
+      "project/.claude/agents/nodesc.md": "---\nname: nodesc\n---\nX\n",
+    });
+    const { agents, notices } = await loadCustomAgents(place);
+    expect(agents).toHaveLength(1);
+    expect(agents[0]).toMatchObject({ name: "checker", description: "project one", systemPrompt: "PROJECT" });
+    expect(agents[0]?.tools).toEqual(["Read", "Bash", "Agent"]);
+    expect(agents[0]?.model).toBeUndefined();
+    expect(notices.some((line) => line.includes("permissionMode not acted on"))).toBe(true);
+    expect(notices.some((line) => line.includes("nodesc.md: no description"))).toBe(true);
+  });
+});

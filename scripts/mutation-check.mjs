@@ -609,6 +609,16 @@ export const MUTATIONS = [
     tests: ["test/emulator/token-ruler.test.ts"],
   },
   {
+    name: "emulator-summary-on-continuation",
+    area: "emulator",
+    guards:
+      "a message that only holds a summary (the first request after a mid-turn compaction) is a turn, not a summary request",
+    file: "packages/emulator/src/model/scripted-model.ts",
+    find: "|\\bconversation\\b[^\\n]{0,60}\\bsummari[sz]e\\b/i;",
+    replace: "|\\bconversation\\b[^\\n]{0,60}summar(?:y|ise|ize)/i;",
+    tests: ["test/emulator/summary-request.test.ts"],
+  },
+  {
     name: "emulator-imports-client",
     area: "emulator",
     guards: "packages/emulator imports nothing of the client's src/",

@@ -133,7 +133,7 @@ export async function runDemo(argv: readonly string[], io: CliIo): Promise<numbe
     `  Context window:   ${stats.contextWindow.toLocaleString("en-US")} tokens (demo setting; ${engine.model} has ${new ContextBudget().serverWindow(engine.model).toLocaleString("en-US")})`,
     "  Compaction tiers:",
     ...formatTierLines(tierActivity(engine.timeline.entries), engine.config.compaction).map((line) => `    ${line}`),
-    `  Cleared:          ${cleared.toolResults} old tool results in ${cleared.clears} ${cleared.clears === 1 ? "clear" : "clears"} (~${cleared.tokens.toLocaleString("en-US")} tokens); later requests read ~${cleared.readsAvoided.toLocaleString("en-US")} fewer cached tokens (${formatCost(cleared.dollars)}), the ${cleared.clears === 1 ? "clear" : "clears"} rewrote ~${cleared.rewriteTokens.toLocaleString("en-US")}: saved ${formatCost(cleared.netDollars)} at list price`,
+    `  Cleared:          ${cleared.toolResults} old tool results in ${cleared.clears} ${cleared.clears === 1 ? "clear" : "clears"} (~${cleared.tokens.toLocaleString("en-US")} tokens); later requests read ~${cleared.readsAvoided.toLocaleString("en-US")} fewer cached tokens (${formatCost(cleared.dollars)}), the ${cleared.clears === 1 ? "clear" : "clears"} rewrote ~${cleared.rewriteTokens.toLocaleString("en-US")}: ${cleared.netDollars >= 0 ? `saved ${formatCost(cleared.netDollars)}` : `cost ${formatCost(-cleared.netDollars)} more than it saved`} at list price`,
     `  Re-reads:         ${emulator.stats().rereads} files the model read again because a cleared result was gone`,
     `  Emulator:         ${emulator.requests.length} HTTP requests, ${violations} contract violations`,
     `  Sample tests:     ${testsPass ? "pass" : "FAIL"} (node test/stats.test.js in the copy)`,

@@ -30,6 +30,16 @@ describe("summary requests, by any client's wording", () => {
     expect(classifyRequest(lastUserSays("Summarise the conversation above."))).toBe("summary");
   });
 
+  it("a message that already holds a summary (the first request after a compaction mid-turn) is a turn, not a request for one", () => {
+    // Claude Code 2.1's continuation message, and a plain one: neither asks for anything to be summarised.
+    const continued =
+      "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n<summary>\n1. Primary Request and Intent: fix the test\n</summary>";
+    expect(classifyRequest(lastUserSays(continued))).toBe("main");
+    expect(classifyRequest(lastUserSays("Here is a summary of the conversation so far: we fixed two imports."))).toBe(
+      "main",
+    );
+  });
+
   it("a tag from one client's prompt alone (<analysis>) or an ordinary turn is not", () => {
     expect(classifyRequest(lastUserSays("<analysis>"))).toBe("main");
     expect(classifyRequest(lastUserSays("Now read src/index.ts and fix the import."))).toBe("main");

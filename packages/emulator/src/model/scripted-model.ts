@@ -17,9 +17,14 @@ import { signThinking } from "./signature.js";
 import { defaultSummary, lastUserText } from "./summary-text.js";
 import { declaredWebSearch, declaresClientTools, type WebSearchDocument, webSearchBlocks } from "./web-search.js";
 
-/** A request whose last user message asks for a summary of the conversation (any client's wording, none in particular). */
+/**
+ * A request whose last user message asks for a summary of the conversation (any client's wording, none in
+ * particular): an imperative ("summarize …", "write/create/give … a summary of …"), as a model reads it. A
+ * message that only *holds* a summary ("The conversation is summarized below", "the summary below covers …",
+ * the first request after a compaction mid-turn) asks for nothing of the kind, and a model goes on with the task.
+ */
 const SUMMARY_INSTRUCTION =
-  /summar(?:y|ise|ize)[^\n]{0,60}\bconversation\b|\bconversation\b[^\n]{0,60}summar(?:y|ise|ize)/i;
+  /(?:\bsummari[sz]e\b|\b(?:write|create|produce|provide|give|generate|prepare|make)\b[^\n]{0,40}\bsummary\b)[^\n]{0,80}\bconversation\b|\bconversation\b[^\n]{0,60}\bsummari[sz]e\b/i;
 
 /** Why a request got the answer it got. */
 export type ReplySource = "scenario" | "reread" | "echo" | "summary" | "side" | "search";

@@ -586,8 +586,8 @@ export const MUTATIONS = [
     area: "emulator",
     guards: "the emulator counts with the Claude tokenizer, not the client's characters / 4 estimate",
     file: "packages/emulator/src/ruler.ts",
-    find: 'const tokens = loadedTokenizer().encode(text.normalize("NFKC"), "all").length;',
-    replace: "const tokens = Math.ceil(text.length / 4);",
+    find: '  const tokens = HAS_LONG_RUN.test(normalized)\n    ? countInPieces(normalized)\n    : loadedTokenizer().encode(normalized, "all").length;',
+    replace: "  const tokens = Math.ceil(text.length / 4);",
     tests: ["test/emulator/token-ruler.test.ts"],
   },
   {
@@ -617,6 +617,15 @@ export const MUTATIONS = [
     find: "|\\bconversation\\b[^\\n]{0,60}\\bsummari[sz]e\\b/i;",
     replace: "|\\bconversation\\b[^\\n]{0,60}summar(?:y|ise|ize)/i;",
     tests: ["test/emulator/summary-request.test.ts"],
+  },
+  {
+    name: "emulator-quadratic-long-runs",
+    area: "emulator",
+    guards: "a long run without whitespace (minified code, base64) is counted in linear time, not by whole-word BPE",
+    file: "packages/emulator/src/ruler.ts",
+    find: "  const tokens = HAS_LONG_RUN.test(normalized)\n",
+    replace: "  const tokens = false\n",
+    tests: ["test/emulator/token-ruler.test.ts"],
   },
   {
     name: "emulator-imports-client",

@@ -76,6 +76,15 @@ export interface CommandHookSetting {
   async?: boolean;
 }
 
+/** `statusLine`: the command the interactive terminal runs for its status line (docs/SETTINGS.md). */
+export interface StatusLineSetting {
+  command: string;
+  /** Columns of space before the command's text. Default 0. */
+  padding: number;
+  /** The settings file it came from (named in notices). */
+  source: string;
+}
+
 /** One entry of an event's list: a tool-name matcher and the hooks it runs. */
 export interface HookMatcherSetting {
   /** Regular expression over the whole name, `|` lists, `*` or "" for all. Default "" (all). */
@@ -131,6 +140,10 @@ export interface Settings {
    * Wiring point for the memory loader's engine option.
    */
   memoryFiles?: boolean;
+  /** Highest-precedence `statusLine` (a project's only in a trusted folder). Default none. */
+  statusLine?: StatusLineSetting;
+  /** Highest-precedence `outputStyle` (a style's name). Default none: the default style. */
+  outputStyle?: string;
   /** Files that were read, lowest precedence first. */
   files: string[];
   /**

@@ -1331,6 +1331,33 @@ export const MUTATIONS = [
     tests: ["test/cli/output-style.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "post-compact-not-fired",
+    area: "settings",
+    guards: "PostCompact hooks run after a compaction with trigger and compact_summary (docs/HOOKS.md)",
+    file: "src/loop/stage-compact.ts",
+    find: '  if (compaction.compacted === true && context.hooks?.has("PostCompact") === true) {',
+    replace: '  if (compaction.compacted === true && context.hooks?.has("PostCompact") === false) {',
+    tests: ["test/hooks/post-compact-stop-failure.test.ts"],
+  },
+  {
+    name: "stop-failure-not-fired",
+    area: "settings",
+    guards: "StopFailure hooks run when a failed API request ends the turn (docs/HOOKS.md)",
+    file: "src/loop/stage-recover.ts",
+    find: "  return stop(reason, message, stopFailureType(failure.kind));",
+    replace: "  return stop(reason, message);",
+    tests: ["test/hooks/post-compact-stop-failure.test.ts"],
+  },
+  {
+    name: "stop-failure-matcher-ignored",
+    area: "settings",
+    guards: "a StopFailure matcher is compared with the error type, as in Claude Code",
+    file: "src/hooks/hook-runner.ts",
+    find: '  "StopFailure",\n  "Notification",\n]);',
+    replace: '  "Notification",\n]);',
+    tests: ["test/hooks/post-compact-stop-failure.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

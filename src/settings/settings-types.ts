@@ -24,6 +24,8 @@ export const HOOK_EVENTS = [
   "PostToolUseFailure",
   "PermissionRequest",
   "SubagentStart",
+  "PostCompact",
+  "StopFailure",
 ] as const;
 
 /**
@@ -31,9 +33,7 @@ export const HOOK_EVENTS = [
  * for one is named once at start as not run, apart from a misspelt event name.
  */
 export const UNFIRED_HOOK_EVENTS: readonly string[] = [
-  "PostCompact",
   "Setup",
-  "StopFailure",
   "PermissionDenied",
   "ConfigChange",
   "InstructionsLoaded",

@@ -13,6 +13,7 @@ import type { HooksSettings } from "../settings/index.js";
 import type { AnyTool, PermissionPolicy, SecretEnvSettings } from "../tools/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
 import type { SubagentType } from "./subagent-types.js";
+import type { OutputStyleInstructions } from "./system-prompt.js";
 
 export interface QueryEngineOptions {
   /** Workspace root; tools are confined to it. Default `process.cwd()`. */
@@ -66,6 +67,11 @@ export interface QueryEngineOptions {
   /** Replaces the default instructions segment. */
   systemPrompt?: string;
   appendSystemPrompt?: string;
+  /**
+   * An output style (`outputStyle` setting, docs/SETTINGS.md "Output styles"): the system prompt is built with it
+   * once, at session start. Default none (the default style).
+   */
+  outputStyle?: OutputStyleInstructions;
   /** Default a random UUID. */
   sessionId?: string;
   /** Default: a JSONL file under THREADLINE_HOME; `false` keeps the transcript in memory. */

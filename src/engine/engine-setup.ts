@@ -35,6 +35,7 @@ export function loopConfigFor(
       cwd,
       ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
       ...(options.appendSystemPrompt !== undefined ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+      ...(options.outputStyle !== undefined ? { outputStyle: options.outputStyle } : {}),
       ...(options.now ? { date: options.now() } : {}),
     }),
     compaction,

@@ -34,6 +34,8 @@ const MATCHED_EVENTS: ReadonlySet<HookEventName> = new Set([
   "SessionStart",
   "SessionEnd",
   "PreCompact",
+  "PostCompact",
+  "StopFailure",
   "Notification",
 ]);
 

@@ -18,6 +18,7 @@ import { compactStage } from "./stage-compact.js";
 import { decideStage } from "./stage-decide.js";
 import { recoverStage } from "./stage-recover.js";
 import { streamStage } from "./stage-stream.js";
+import type { StopFailureType } from "./stop-failure.js";
 import {
   type Decision,
   newTurnState,
@@ -40,6 +41,7 @@ export async function* query(context: QueryContext): AsyncGenerator<EngineEvent,
       stopHookBlocks++;
       continue;
     }
+    if (decision.failure !== undefined) yield* stopFailureHooks(turn, decision.failure, decision.error);
     yield turnEnd(turn, decision);
     return decision.reason;
   }
@@ -73,6 +75,22 @@ async function* stopHooks(turn: TurnState, blocks: number): AsyncGenerator<Engin
   recorder.append(note);
   yield { type: "user", entry: note };
   return true;
+}
+
+/**
+ * StopFailure hooks (Claude Code's, for a turn an API failure ended): `error` (the type they match on),
+ * `error_details`, `last_assistant_message`. What they print changes nothing, as in Claude Code; a notice stays one.
+ */
+async function* stopFailureHooks(
+  turn: TurnState,
+  failure: StopFailureType,
+  details: string | undefined,
+): AsyncGenerator<EngineEvent, void> {
+  const hooks = turn.context.hooks;
+  if (hooks?.has("StopFailure") !== true) return;
+  const fields = { error: failure, error_details: details ?? "", last_assistant_message: turn.lastText };
+  const outcome = await hooks.run("StopFailure", fields, failure, turn.context.signal);
+  for (const notice of outcome.notices) yield turn.recorder.notice("warning", notice);
 }
 
 /** One model request and what follows from it. */

@@ -46,6 +46,13 @@ export async function* compactStage(
   yield* reattachMemory(turn, compaction);
   yield* reattachTodos(turn, compaction);
   for (const notice of turn.hookNotices.splice(0)) yield turn.recorder.notice("warning", notice);
+  // PostCompact hooks (Claude Code's): the trigger and the summary the conversation now starts from.
+  if (compaction.compacted === true && context.hooks?.has("PostCompact") === true) {
+    const trigger = request !== undefined ? "manual" : "auto";
+    const fields = { trigger, compact_summary: compactSummary(compaction) };
+    const outcome = await context.hooks.run("PostCompact", fields, trigger, context.signal);
+    for (const notice of outcome.notices) yield turn.recorder.notice("warning", notice);
+  }
   // After a compaction the session starts over from its summary: SessionStart hooks run with source "compact".
   if (compaction.compacted === true && context.hooks?.has("SessionStart") === true) {
     const outcome = await context.hooks.run("SessionStart", { source: "compact" }, "compact", context.signal);
@@ -71,6 +78,15 @@ export async function* compactStage(
       Math.ceil(cachedDeleteTokens(compaction.records) * DEFAULT_CACHE_EDIT_ESTIMATE_SLACK),
     );
   return compaction;
+}
+
+/** The text of the summary a compaction recorded ("" when it recorded none, as a server compaction may not). */
+function compactSummary(compaction: CompactionOutput): string {
+  const summary = compaction.records.find((record) => record.type === "user" && record.isCompactSummary === true);
+  if (summary?.type !== "user") return "";
+  const content = summary.message.content;
+  if (typeof content === "string") return content;
+  return content.map((block) => (block.type === "text" ? block.text : "")).join("");
 }
 
 /** The tiers in their order. Server-side compaction where declared replaces autocompact (the overflow chain keeps its own backstop). */

@@ -20,6 +20,7 @@ import {
 } from "./prompt-too-long.js";
 import { recordInterruption } from "./record-tool-results.js";
 import { decideSelfHeal } from "./self-heal.js";
+import { stopFailureType } from "./stop-failure.js";
 import { contextWindowExceeded } from "./stop-reasons.js";
 import {
   type AttemptState,
@@ -173,5 +174,5 @@ async function* recoverFromFailure(
   }
   yield recorder.notice("error", message, "api_error");
   const reason: TerminalReason = failure.kind === "prompt_too_long" ? "prompt_too_long" : "error";
-  return stop(reason, message);
+  return stop(reason, message, stopFailureType(failure.kind));
 }

@@ -23,11 +23,18 @@ import { restoreFileReader } from "./restore-file.js";
 import { capabilitiesWithout } from "./self-heal.js";
 import { sideQueryFor, webSearchFor } from "./side-query.js";
 import { SideRequestLog } from "./side-requests.js";
+import type { StopFailureType } from "./stop-failure.js";
 import { type ExecutedCall, ToolExecutor } from "./tool-executor.js";
 import { TurnRecorder } from "./turn-recorder.js";
 
 /** How a stage ends the iteration: go round again, or end the turn for `reason`. */
-export type Decision = { type: "continue" } | { type: "stop"; reason: TerminalReason; error?: string };
+/**
+ * `failure`: for a turn a failed API request ended, Claude Code's error type (`rate_limit`, `server_error`, …) that
+ * StopFailure hooks match on (stop-failure.ts).
+ */
+export type Decision =
+  | { type: "continue" }
+  | { type: "stop"; reason: TerminalReason; error?: string; failure?: StopFailureType };
 
 export const CONTINUE: Decision = { type: "continue" };
 
@@ -56,9 +63,9 @@ export type Recover =
   | { type: "recover"; cause: "context_window"; attempt: AttemptState }
   | { type: "recover"; cause: "over_window"; overflow: ProviderError; blocked: string };
 
-/** Ends the turn for `reason`, with the message the caller shows (default none). */
-export function stop(reason: TerminalReason, error?: string): Decision {
-  return { type: "stop", reason, ...(error !== undefined ? { error } : {}) };
+/** Ends the turn for `reason`, with the message the caller shows (default none) and an API failure's type. */
+export function stop(reason: TerminalReason, error?: string, failure?: StopFailureType): Decision {
+  return { type: "stop", reason, ...(error !== undefined ? { error } : {}), ...(failure ? { failure } : {}) };
 }
 
 export interface TurnState {

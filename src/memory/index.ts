@@ -9,6 +9,7 @@ export * from "./memory-listing.js";
 export * from "./memory-reader.js";
 export * from "./memory-sources.js";
 export * from "./memory-types.js";
+export * from "./output-styles.js";
 export * from "./reattach.js";
 export * from "./skill-tool.js";
 export * from "./skills.js";

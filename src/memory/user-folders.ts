@@ -13,7 +13,7 @@ export interface UserPlaces {
 /** `<name>` folders to read, lowest precedence first: the user's two, then the project's. */
 export function configFolders(
   places: UserPlaces,
-  name: "skills" | "commands" | "agents",
+  name: "skills" | "commands" | "agents" | "output-styles",
 ): Array<{ path: string; scope: "user" | "project" }> {
   return [
     { path: join(places.userHome, ".claude", name), scope: "user" },

@@ -192,6 +192,8 @@ export function mergeSettings(lower: Settings, higher: Settings): Settings {
   const defaultMode = higher.permissions.defaultMode ?? lower.permissions.defaultMode;
   const model = higher.model ?? lower.model;
   const memoryFiles = higher.memoryFiles ?? lower.memoryFiles;
+  const statusLine = higher.statusLine ?? lower.statusLine;
+  const outputStyle = higher.outputStyle ?? lower.outputStyle;
   return {
     permissions: {
       allow: [...lower.permissions.allow, ...higher.permissions.allow],
@@ -210,6 +212,8 @@ export function mergeSettings(lower: Settings, higher: Settings): Settings {
     files: [...lower.files, ...higher.files],
     ...(model !== undefined ? { model } : {}),
     ...(memoryFiles !== undefined ? { memoryFiles } : {}),
+    ...(statusLine !== undefined ? { statusLine } : {}),
+    ...(outputStyle !== undefined ? { outputStyle } : {}),
     ...((higher.managedOnly ?? lower.managedOnly)
       ? { managedOnly: { ...(higher.managedOnly ?? lower.managedOnly) } }
       : {}),

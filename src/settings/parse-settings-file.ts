@@ -16,6 +16,7 @@ import {
   type SettingsPermissionMode,
   type SettingsProblem,
 } from "./settings-types.js";
+import { readOutputStyle, readStatusLine } from "./status-line-setting.js";
 
 /** Where a file sits: its path (named in problems), the project root `/path` rules use, and the home for `~/`. */
 export interface SettingsFileContext {
@@ -50,12 +51,10 @@ export const IGNORED_CLAUDE_CODE_KEYS: readonly string[] = [
   "includeCoAuthoredBy",
   "language",
   "otelHeadersHelper",
-  "outputStyle",
   "plansDirectory",
   "respectGitignore",
   "sandbox",
   "spinnerTipsEnabled",
-  "statusLine",
   "strictKnownMarketplaces",
   "blockedMarketplaces",
   "theme",
@@ -134,6 +133,12 @@ export function parseSettingsFile(
       case "mcpServers":
         settings.mcpServers.push({ source: context.source, root: context.root, value });
         break;
+      case "statusLine":
+        readStatusLine(value, settings, context.source, add);
+        break;
+      case "outputStyle":
+        readOutputStyle(value, settings, add);
+        break;
       case "compaction":
         readCompaction(value, settings, add);
         break;
@@ -161,7 +166,11 @@ export function parseSettingsFile(
   // Every key threadline does not act on is named once at start, never dropped without a word (issue 40).
   if (notActedOn.length > 0)
     add("", `Claude Code settings threadline does not act on: ${notActedOn.join(", ")}; ignored`);
-  if (hooksOff) settings.hooks = {};
+  // Claude Code's disableAllHooks turns the status line command off too (docs/SETTINGS.md).
+  if (hooksOff) {
+    settings.hooks = {};
+    delete settings.statusLine;
+  }
   return { settings, problems };
 }
 
@@ -293,6 +302,8 @@ export const SUPPORTED_KEYS: readonly string[] = [
   "mcpServers",
   "compaction",
   "memoryFiles",
+  "statusLine",
+  "outputStyle",
   ...PAUSE_SETTING_KEYS,
 ];
 

@@ -24,6 +24,8 @@ export const HOOK_EVENTS = [
   "PostToolUseFailure",
   "PermissionRequest",
   "SubagentStart",
+  "PostCompact",
+  "StopFailure",
 ] as const;
 
 /**
@@ -31,9 +33,7 @@ export const HOOK_EVENTS = [
  * for one is named once at start as not run, apart from a misspelt event name.
  */
 export const UNFIRED_HOOK_EVENTS: readonly string[] = [
-  "PostCompact",
   "Setup",
-  "StopFailure",
   "PermissionDenied",
   "ConfigChange",
   "InstructionsLoaded",
@@ -74,6 +74,15 @@ export interface CommandHookSetting {
   if?: string;
   /** `async: true`: runs in the background, never blocks; what it says reaches the next prompt. Default false. */
   async?: boolean;
+}
+
+/** `statusLine`: the command the interactive terminal runs for its status line (docs/SETTINGS.md). */
+export interface StatusLineSetting {
+  command: string;
+  /** Columns of space before the command's text. Default 0. */
+  padding: number;
+  /** The settings file it came from (named in notices). */
+  source: string;
 }
 
 /** One entry of an event's list: a tool-name matcher and the hooks it runs. */
@@ -131,6 +140,10 @@ export interface Settings {
    * Wiring point for the memory loader's engine option.
    */
   memoryFiles?: boolean;
+  /** Highest-precedence `statusLine` (a project's only in a trusted folder). Default none. */
+  statusLine?: StatusLineSetting;
+  /** Highest-precedence `outputStyle` (a style's name). Default none: the default style. */
+  outputStyle?: string;
   /** Files that were read, lowest precedence first. */
   files: string[];
   /**

@@ -15,7 +15,8 @@ export type ProjectCodeKind =
   | "apiKeyHelper"
   | "commandShell"
   | "pluginHooks"
-  | "pluginMcpServers";
+  | "pluginMcpServers"
+  | "statusLine";
 
 const KIND_LABELS: Record<ProjectCodeKind, string> = {
   hooks: "hooks",
@@ -25,6 +26,7 @@ const KIND_LABELS: Record<ProjectCodeKind, string> = {
   commandShell: "shell in skills/commands",
   pluginHooks: "plugin hooks",
   pluginMcpServers: "plugin MCP servers",
+  statusLine: "status line command",
 };
 
 export interface WithheldItem {

@@ -4,8 +4,8 @@
  * pane; `close()` kills the server and removes what it made. `HAVE_TMUX` false: the callers skip with a notice.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { type Emulator, type EmulatorOptions, startEmulator } from "@threadline/emulator";
 import { afterEach, beforeAll } from "vitest";
 import { makeTempDir } from "../../support/temp-dir.js";
@@ -18,8 +18,12 @@ let sockets = 0;
 
 export interface TerminalOptions {
   emulator: EmulatorOptions;
-  /** Files written into the workspace before the CLI starts. */
+  /** Files written into the workspace before the CLI starts (folders in the path are made). */
   files?: Record<string, string>;
+  /** More environment for the CLI. Default none. */
+  env?: Record<string, string>;
+  /** What the screen shows once the CLI is ready for keys. Default the prompt (`> ` at a line's start). */
+  ready?: RegExp;
   columns?: number;
   /** Extra CLI arguments. */
   args?: string[];
@@ -44,7 +48,10 @@ export class TmuxTerminal {
     const emulator = await startEmulator(options.emulator);
     const home = await makeTempDir("tmux-home");
     const cwd = await makeTempDir("tmux-cwd");
-    for (const [name, content] of Object.entries(options.files ?? {})) await writeFile(join(cwd, name), content);
+    for (const [name, content] of Object.entries(options.files ?? {})) {
+      await mkdir(dirname(join(cwd, name)), { recursive: true });
+      await writeFile(join(cwd, name), content);
+    }
     const { ANTHROPIC_API_KEY: _key, NO_COLOR: _noColor, ...env } = cliEnv(emulator.url, home);
     const socket = `threadline-test-${process.pid}-${++sockets}-${Date.now()}`;
     const size = ["-x", String(options.columns ?? 120), "-y", "40"];
@@ -53,10 +60,10 @@ export class TmuxTerminal {
       ["-L", socket, "-f", "/dev/null", "new-session", "-d", ...size, "-c", cwd, process.execPath, BIN].concat(
         options.args ?? [],
       ),
-      { env: { ...env, TERM: "xterm-256color" } },
+      { env: { ...env, ...options.env, TERM: "xterm-256color" } },
     );
     const terminal = new TmuxTerminal(emulator, cwd, home, socket);
-    await waitFor(() => /^> /m.test(terminal.screen()));
+    await waitFor(() => (options.ready ?? /^> /m).test(terminal.screen()));
     return terminal;
   }
 

@@ -47,14 +47,14 @@ describe("hook keys and unacted settings are named", () => {
           },
         ],
         Stop: [{ hooks: [command("stop.sh", { if: "Bash(ls)" })] }],
-        PostCompact: [{ hooks: [command("after.sh")] }],
+        Setup: [{ hooks: [command("after.sh")] }],
       },
     });
     const { settings, problems } = parseSettingsFile(text, context);
     expect(problems.map(formatSettingsProblem)).toEqual([
       '/p/.claude/settings.json: hooks.PreToolUse[0].hooks[0]: "asyncRewake" not acted on by threadline; the hook runs without them',
       "/p/.claude/settings.json: hooks.Stop[0].hooks[0].if: only tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest) have one; this hook never runs",
-      "/p/.claude/settings.json: hooks.PostCompact: is a Claude Code event threadline does not fire; its hooks never run",
+      "/p/.claude/settings.json: hooks.Setup: is a Claude Code event threadline does not fire; its hooks never run",
       // Mutation caught (settings-not-acted-on-silent): without it the two keys vanish without a word.
       "/p/.claude/settings.json: Claude Code settings threadline does not act on: apiKeyHelper, theme; ignored",
     ]);

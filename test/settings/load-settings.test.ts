@@ -64,7 +64,7 @@ describe("settings files", () => {
       model: 42,
       permissions: { allow: ["Read", 7, "Bash(ls"], deny: ["Bash(rm:*)"], defaultMode: "dontAsk" },
       hooks: { PreToolUse: [{ matcher: "(", hooks: [] }], Bogus: [] },
-      statusLine: { type: "command" },
+      theme: "dark",
       modle: "typo",
       env: { GOOD: "1", NUM: 3, OBJ: {} },
     });
@@ -76,10 +76,10 @@ describe("settings files", () => {
       '/p/.claude/settings.json: permissions.allow[2]: "Bash(ls" is not a rule like "Bash(npm test:*)"; ignored',
       '/p/.claude/settings.json: permissions.defaultMode: "dontAsk" is not a mode threadline has (default, acceptEdits, bypassPermissions, plan); ignored',
       '/p/.claude/settings.json: hooks.PreToolUse[0].matcher: "(" is not a valid regular expression; this entry is ignored',
-      "/p/.claude/settings.json: hooks.Bogus: is not an event threadline runs (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, SessionEnd, Stop, SubagentStop, PreCompact, Notification, PostToolUseFailure, PermissionRequest, SubagentStart); ignored",
+      "/p/.claude/settings.json: hooks.Bogus: is not an event threadline runs (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, SessionEnd, Stop, SubagentStop, PreCompact, Notification, PostToolUseFailure, PermissionRequest, SubagentStart, PostCompact, StopFailure); ignored",
       "/p/.claude/settings.json: modle: is not a setting threadline or Claude Code knows; ignored (the rest of the file applies)",
       "/p/.claude/settings.json: env.OBJ: must be a string, got an object; ignored",
-      "/p/.claude/settings.json: Claude Code settings threadline does not act on: statusLine; ignored",
+      "/p/.claude/settings.json: Claude Code settings threadline does not act on: theme; ignored",
     ]);
     // What was valid is kept: the deny rule, the good allow rule, env values (numbers as text).
     expect(settings.permissions.deny.map((rule) => rule.rule)).toEqual(["Bash(rm:*)"]);

@@ -5,7 +5,6 @@
  * so the transcript stays resumable); a second Ctrl-C exits. Without a TTY it reads prompts line by line
  * (node:readline) and prints plain lines.
  */
-import { createInterface } from "node:readline";
 import type { SubmitOptions } from "../../engine/engine-options.js";
 import type { QueryEngine } from "../../engine/query-engine.js";
 import type { EngineEvent } from "../../loop/events.js";
@@ -23,16 +22,18 @@ import {
   requireCredentials,
   switchSession,
 } from "../session-flags.js";
-import { TerminalInput } from "../terminal/input.js";
-import { LineReader } from "../terminal/line-reader.js";
-import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "../terminal/markdown.js";
+import type { TerminalInput } from "../terminal/input.js";
+import { loadMarkdown } from "../terminal/markdown.js";
 import { createStyle, type Style } from "../terminal/style.js";
 import type { TextSink } from "../terminal/text.js";
 import { describeChange, loadDiff } from "./edit-diff.js";
 import { type CliMcp, openMcp, settingsServers } from "./mcp-session.js";
+import { OutputStyleChoice } from "./output-style-command.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { approvePlan, type PlanApprovalHost, planPrompt } from "./plan-approval.js";
-import { TurnRenderer } from "./render.js";
+import type { TurnRenderer } from "./render.js";
+import { ReplStatus } from "./repl-status.js";
+import { openReplTerminal } from "./repl-terminal.js";
 import { recapOutput, summarizeProblems } from "./resume-recap.js";
 import { bannerLines } from "./session-banner.js";
 import { sessionStats } from "./session-stats.js";
@@ -89,6 +90,10 @@ class Repl implements ReplHost {
   /** What the spinner says the turn is doing. */
   readonly #activity = new TurnActivity();
   #engine: QueryEngine | undefined;
+  /** The output style of the open session and the one /output-style chose for the next (docs/SETTINGS.md). */
+  readonly outputStyle = new OutputStyleChoice(() => this.#setup?.outputStyles);
+  /** threadline's status line and the `statusLine` command's rows. */
+  readonly #status: ReplStatus;
   /** The session's MCP servers, connected once the REPL starts (kept across /clear and /resume). */
   #mcp: CliMcp | undefined;
   #turnRunning = false;
@@ -101,36 +106,23 @@ class Repl implements ReplHost {
     this.#cli = cli;
     this.#io = io;
     this.#reload = reload;
-    const tty = io.stdin.isTTY === true && io.stdout.isTTY === true;
     this.#style = createStyle(io.stdout.isTTY === true, io.env);
-    if (tty) {
-      const terminal = new TerminalInput({ stdin: io.stdin, stdout: io.stdout }, this.#style, {
-        onInterrupt: () => this.#onInterrupt(),
-        onEscape: () => this.#onEscape(),
-        onExpand: () => {
-          if (!this.#renderer.expandLastGroup()) this.print(this.#style.dim("No grouped tool calls to expand."));
-        },
-      });
-      this.#terminal = terminal;
-      this.#reader = terminal;
-      // Output reaches the screen above the live region, a whole line at a time.
-      this.#sink = terminal.sink();
-      this.#renderer = new TurnRenderer(this.#sink, {
-        verbose: cli.verbose,
-        style: this.#style,
-        markdown: true,
-        width: () => (io.stdout as { columns?: number }).columns || DEFAULT_MARKDOWN_WIDTH,
-        details: { cwd: io.cwd, changes: this.#changes },
-        groupReads: true,
-      });
-    } else {
-      this.#terminal = undefined;
-      this.#sink = undefined;
-      this.#renderer = new TurnRenderer(io.stdout, { verbose: cli.verbose, style: this.#style });
-      const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: false, historySize: 500 });
-      this.#reader = new LineReader(rl, (line) => this.print(line));
-      rl.on("SIGINT", () => this.#onInterrupt());
-    }
+    const opened = openReplTerminal(cli, io, this.#style, this.#changes, {
+      onInterrupt: () => this.#onInterrupt(),
+      onEscape: () => this.#onEscape(),
+      onExpand: (renderer) => {
+        if (!renderer.expandLastGroup()) this.print(this.#style.dim("No grouped tool calls to expand."));
+      },
+      print: (line) => this.print(line),
+    });
+    ({ terminal: this.#terminal, reader: this.#reader, sink: this.#sink, renderer: this.#renderer } = opened);
+    this.#status = new ReplStatus(this.#terminal, {
+      stats: () => this.stats,
+      openEngine: () => this.#engine,
+      sessionOutputStyle: () => this.outputStyle.sessionOutputStyle,
+      printDim: (text) => this.print(this.#style.dim(text)),
+      warn: (text) => this.print(this.#style.warning(text)),
+    });
     this.#prompter = new PermissionPrompter(this.#reader, this.#style, (text) => this.print(text), {
       describe: (request) =>
         this.#terminal === undefined
@@ -173,6 +165,7 @@ class Repl implements ReplHost {
   render(event: EngineEvent): void {
     this.#activity.track(event);
     this.#renderer.handle(event);
+    this.#status.changed();
   }
 
   clearScreen(): void {
@@ -206,6 +199,7 @@ class Repl implements ReplHost {
       this.#adopt(await openSession(this.#cli, this.#options()));
       for (const line of bannerLines(this.engine, this.#style)) this.print(line);
       for (const line of setup.notices) this.print(this.#style.warning(`! ${line}`));
+      this.#status.startCommand(this.#cli.settings?.statusLine, this.#io.cwd);
       this.#recap();
       if (this.#cli.prompt.trim() !== "") await this.#turn(this.#cli.prompt);
       while (this.#exitCode === undefined) {
@@ -224,13 +218,14 @@ class Repl implements ReplHost {
         if (isSlashCommand(text)) {
           if ((await this.#slash(text)) === "exit") break;
           // /compact, /clear and /resume change what the status line counts; it is redrawn from the account.
-          this.#terminal?.setStatus(formatStatusLine(this.stats));
+          this.#status.show(false);
           continue;
         }
         await this.#turn(text);
       }
     } finally {
       process.off("SIGINT", onSignal);
+      this.#status.close();
       this.#sink?.flush?.();
       this.#reader.close();
       await this.#engine?.close("prompt_input_exit");
@@ -263,7 +258,7 @@ class Repl implements ReplHost {
     // Keep-warm runs only with a person at a terminal, while the session is open (docs/PROMPT-CACHE.md, "Pauses").
     const personPresent = () => this.#terminal !== undefined && this.#exitCode === undefined;
     const pause = { ...options.pause, personPresent, earlierGapsMs: this.#setup?.habits.earlierGapsMs ?? [] };
-    return { ...options, pause, ...this.#setup?.engineOptions, ...this.#mcp?.engineOptions };
+    return this.outputStyle.apply({ ...options, pause, ...this.#setup?.engineOptions, ...this.#mcp?.engineOptions });
   }
 
   mcpStatus(): string {
@@ -283,6 +278,7 @@ class Repl implements ReplHost {
   #adopt(opened: RunningSession): void {
     this.#engine = opened.engine;
     this.#problems = summarizeProblems(opened.problems);
+    this.#status.sessionOpened();
   }
 
   /** A few lines of where a resumed session left off. */
@@ -347,9 +343,7 @@ class Repl implements ReplHost {
 
   /** The status line: kept at the bottom on a TTY, printed after the turn elsewhere. */
   showStatus(): void {
-    const line = formatStatusLine(this.stats);
-    if (this.#terminal !== undefined) this.#terminal.setStatus(line);
-    else this.print(this.#style.dim(line));
+    this.#status.show();
   }
 
   #onEscape(): void {

@@ -4,9 +4,8 @@
  * own, uncommitted file), as Claude Code's /plugin does for its settings; the change applies from the next
  * start, since hooks and servers are set up once per run (docs/PLUGINS.md).
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import type { PluginSet } from "../../plugins/index.js";
+import { updateLocalSettings } from "./local-settings.js";
 
 /** `/plugin`'s listing. */
 export function formatPlugins(set: PluginSet | undefined): string {
@@ -30,23 +29,14 @@ export function formatPlugins(set: PluginSet | undefined): string {
 
 /** Writes `enabledPlugins[id] = on` into `<cwd>/.claude/settings.local.json`; the line to print. */
 export async function setPluginEnabled(cwd: string, id: string, on: boolean): Promise<string> {
-  const path = join(cwd, ".claude", "settings.local.json");
-  let data: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(await readFile(path, "utf8")) as unknown;
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not a JSON object");
-    data = parsed as Record<string, unknown>;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
-      return `Not changed: ${path} cannot be read as settings (${(error as Error).message}); fix it first.`;
-  }
-  const current = data.enabledPlugins;
-  const enabled =
-    typeof current === "object" && current !== null && !Array.isArray(current) ? { ...current } : ({} as object);
-  data.enabledPlugins = { ...enabled, [id]: on };
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, `${JSON.stringify(data, null, 2)}\n`);
-  return `${on ? "Enabled" : "Disabled"} ${id} in ${path}; it applies from the next start.`;
+  const written = await updateLocalSettings(cwd, (data) => {
+    const current = data.enabledPlugins;
+    const enabled =
+      typeof current === "object" && current !== null && !Array.isArray(current) ? { ...current } : ({} as object);
+    data.enabledPlugins = { ...enabled, [id]: on };
+  });
+  if ("problem" in written) return written.problem;
+  return `${on ? "Enabled" : "Disabled"} ${id} in ${written.path}; it applies from the next start.`;
 }
 
 /** Runs `/plugin [list | enable <id> | disable <id>]`; the text to print. */

@@ -1,5 +1,6 @@
 /**
- * Slash commands of the interactive mode: /help /cost /context /cache /compact /clear /resume /memory /exit,
+ * Slash commands of the interactive mode: /help /cost /context /cache /compact /clear /resume /memory
+ * /output-style /plugin /exit,
  * and the user's custom commands (listed in /help, run by the REPL as a turn: `customCommandPrompt`).
  * Each command talks to the REPL through `ReplHost`, so this file holds no terminal state.
  */
@@ -11,6 +12,7 @@ import type { PluginSet } from "../../plugins/index.js";
 import { listSessions } from "../../transcript/index.js";
 import { closestMatch } from "../did-you-mean.js";
 import { contextReportInput, estimateNextRequest, formatContextReport, tierActivity } from "./context-report.js";
+import { type OutputStyleHost, outputStyleCommand } from "./output-style-command.js";
 import { pluginCommand } from "./plugin-command.js";
 import { rewindCommand } from "./rewind-command.js";
 import { formatCostReport, type SessionStats } from "./status-line.js";
@@ -38,6 +40,8 @@ export interface ReplHost {
   readonly customCommands?: readonly CustomCommand[];
   /** The run's plugins (`/plugin`). Default none. */
   readonly plugins?: PluginSet | undefined;
+  /** The output styles and the session's (`/output-style`). Default none. */
+  readonly outputStyle?: OutputStyleHost;
 }
 
 export type SlashOutcome = "continue" | "exit";
@@ -99,6 +103,16 @@ const COMMANDS: SlashCommand[] = [
     aliases: ["plugins"],
     summary: "Plugins: list; enable or disable one (from the next start)",
     run: async (host, argument) => void host.print(await pluginCommand(host.plugins, host.engine.cwd, argument)),
+  },
+  {
+    name: "output-style",
+    summary: "Output styles: list; choose one (from /clear or the next session)",
+    run: async (host, argument) =>
+      void host.print(
+        host.outputStyle === undefined
+          ? "No output styles here."
+          : await outputStyleCommand(host.outputStyle, host.engine.cwd, argument),
+      ),
   },
   {
     name: "memory",

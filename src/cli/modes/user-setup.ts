@@ -14,10 +14,14 @@ import type { SettingsServers } from "../../mcp/index.js";
 import {
   type CustomCommand,
   customCommandPrompt,
+  DEFAULT_OUTPUT_STYLE,
   expandCommandContext,
+  findOutputStyle,
   loadCustomAgents,
   loadCustomCommands,
+  loadOutputStyles,
   loadSkills,
+  type OutputStyle,
   resolveModelAlias,
   skillCommands,
 } from "../../memory/index.js";
@@ -36,6 +40,8 @@ export interface UserSetup {
   mcpServers: SettingsServers[];
   /** One line each, to show once at start. */
   notices: string[];
+  /** Every output style found (`/output-style`); the session's own is in `engineOptions.outputStyle`. */
+  outputStyles: OutputStyle[];
   /** The person's gaps from earlier sessions of the project (the pause policy's start), saved at the end. */
   habits: PauseHabitsRecorder;
 }
@@ -65,6 +71,9 @@ export async function loadUserSetup(
     (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
   const types = subagentTypes(agents.agents);
+  const styles = await loadOutputStyles(places);
+  notices.push(...styles.notices);
+  const style = chosenStyle(styles.styles, cli.settings?.outputStyle, notices);
   // The managed file's allowManagedHooksOnly keeps plugins' hooks out too (its line names them; docs/SETTINGS.md).
   const managedOnly = cli.settings?.managedOnly?.hooks === true;
   const hooks = mergeHooks(cli.settings?.hooks ?? {}, managedOnly ? {} : plugins.hooks);
@@ -75,11 +84,31 @@ export async function loadUserSetup(
       ...(types !== undefined ? { agents: types } : {}),
       ...(plugins.skillFolders.length > 0 ? { pluginSkillFolders: plugins.skillFolders } : {}),
       ...(Object.keys(hooks).length > 0 ? { hooks } : {}),
+      ...(style !== undefined ? { outputStyle: style } : {}),
     },
+    outputStyles: styles.styles,
     mcpServers: plugins.mcpServers,
     notices,
     habits: await PauseHabitsRecorder.open(io.cwd, cli.resume !== undefined || cli.continue),
   };
+}
+
+/**
+ * The `outputStyle` setting's style; undefined for the default (the system prompt unchanged) and for a name no
+ * style has (one line says so, as Claude Code falls back to the default).
+ */
+export function chosenStyle(
+  styles: readonly OutputStyle[],
+  name: string | undefined,
+  notices: string[],
+): OutputStyle | undefined {
+  if (name === undefined) return undefined;
+  const style = findOutputStyle(styles, name);
+  if (style === undefined)
+    notices.push(
+      `outputStyle "${name}" is not a style threadline found (${styles.map((known) => known.name).join(", ")}); the default style is used`,
+    );
+  return style === undefined || style.name === DEFAULT_OUTPUT_STYLE ? undefined : style;
 }
 
 /** The built-in subagent types with the custom ones (a custom type of a built-in's name replaces it); undefined without custom ones. */

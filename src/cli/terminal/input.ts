@@ -49,6 +49,8 @@ export class TerminalInput {
   #prompt = PROMPT_MARKER;
   #question: Question | undefined;
   #status: string | undefined;
+  /** A `statusLine` command's rows, drawn above the status line (cli/modes/status-command.ts). */
+  #commandStatus: readonly string[] | undefined;
   #activity: (() => string) | undefined;
   #spinnerTimer: NodeJS.Timeout | undefined;
   #frame = 0;
@@ -176,6 +178,12 @@ export class TerminalInput {
     this.#redraw();
   }
 
+  /** The `statusLine` command's rows (its own colours kept, each cut to the width); undefined hides them. */
+  setCommandStatus(rows: readonly string[] | undefined): void {
+    this.#commandStatus = rows;
+    this.#redraw();
+  }
+
   /** Shows a spinner line whose text `describe` gives (called on every frame). */
   startActivity(describe: () => string): void {
     this.#activity = describe;
@@ -281,6 +289,7 @@ export class TerminalInput {
         rows.push((index === 0 ? marker : CONTINUATION) + row);
       });
     }
+    for (const row of this.#commandStatus ?? []) rows.push(fitRow(row, columns));
     // Wrapped rather than cut: in a narrow window the cost at its end must still show.
     if (this.#status !== undefined) rows.push(...wrapLine(this.#style.dim(this.#status), columns - 1));
     this.#region.render(cursor !== undefined ? { rows, cursor } : { rows });

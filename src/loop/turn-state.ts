@@ -196,6 +196,7 @@ export function forkParent(turn: TurnState): ForkParent {
   return {
     provider: context.provider,
     onSideRequest: turn.sideRequests.onSideRequest,
+    onRequestFailed: turn.sideRequests.onRequestFailed,
     ...(state.budget !== undefined ? { budget: state.budget } : {}),
     ...(state.lastRequest ?? {
       settings: defaultRequestSettings(

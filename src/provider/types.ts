@@ -103,6 +103,11 @@ export interface StreamOptions {
    * Default: the same request with only the model replaced.
    */
   fallbackRequest?: AssembledRequest;
+  /**
+   * `complete` tells of each attempt it will retry here (`stream` yields them as `retry` events), so a caller
+   * can record what the server refused (docs/CONTEXT-BUDGET.md, "Refused requests"). Default: nobody is told.
+   */
+  onRetry?: (retry: Extract<ProviderEvent, { type: "retry" }>) => void;
 }
 
 export interface Provider {

@@ -1297,9 +1297,27 @@ export const MUTATIONS = [
     area: "refused-requests",
     guards: "inspect counts Claude Code's api_error retries and synthetic error replies as refused requests",
     file: "src/cli/inspect/refusals.ts",
-    find: "    const list = format === \"threadline\" ? this.#threadline : this.#claudeCode;",
+    find: '    const list = format === "threadline" ? this.#threadline : this.#claudeCode;',
     replace: "    const list = this.#threadline;",
     tests: ["test/cli/inspect-claude-code.test.ts"],
+  },
+  {
+    name: "count-tokens-undeclared",
+    area: "refused-requests",
+    guards: "no count_tokens request goes to a server that has not declared tokenCounting",
+    file: "src/loop/count-tokens.ts",
+    find: "  if (capabilities(turn).tokenCounting !== true || provider.countTokens === undefined) return false;",
+    replace: "  if (provider.countTokens === undefined) return false;",
+    tests: ["test/engine/token-counting.test.ts"],
+  },
+  {
+    name: "count-tokens-not-after-compaction",
+    area: "refused-requests",
+    guards: "where counting is declared, the first request after a compaction is counted before it is sent",
+    file: "src/loop/count-tokens.ts",
+    find: '  if (sessionBudget(turn).pendingTarget !== undefined) return "after-compaction";',
+    replace: "",
+    tests: ["test/engine/token-counting.test.ts"],
   },
 ];
 

@@ -80,6 +80,8 @@ export interface TurnState {
   readonly hookNotices: string[];
   /** Bodies the server rejected as too long this turn (budget-learning.ts `bodyKey`): never sent again. */
   readonly rejectedBodies: Set<string>;
+  /** Bodies the server counted this turn (count-tokens.ts): each is counted once. */
+  readonly countedBodies: Set<string>;
 }
 
 export function newTurnState(context: QueryContext): TurnState {
@@ -98,6 +100,7 @@ export function newTurnState(context: QueryContext): TurnState {
     lastText: "",
     hookNotices: [],
     rejectedBodies: new Set(),
+    countedBodies: new Set(),
   };
 }
 

@@ -11,7 +11,7 @@ import { type RequestLogEntry, startEmulator } from "@threadline/emulator";
 import type { CompactionSettings } from "../../src/compaction/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import { DEFAULT_MODEL } from "../../src/messages/index.js";
-import { AnthropicProvider } from "../../src/provider/index.js";
+import { AnthropicProvider, type ProviderCapabilities } from "../../src/provider/index.js";
 import { sessionCost } from "./cost.js";
 import { type PressureShape, pressurePrompt, pressureSteps, writePressureFiles } from "./pressure-session.js";
 
@@ -21,6 +21,8 @@ export interface PressureRunOptions {
   compaction: Partial<CompactionSettings>;
   /** The emulator's count per estimated token (EmulatorOptions.tokenRatio). Default 1. */
   tokenRatio?: number;
+  /** Declarations over the provider's profile (a loopback server is `compatible`). Default none. */
+  capabilities?: Partial<ProviderCapabilities>;
 }
 
 export interface PressureRun {
@@ -36,6 +38,8 @@ export interface PressureRun {
   peak: number;
   /** Input of the first main request after each compaction, as the server counted it. */
   afterCompaction: number[];
+  /** How many requests the emulator had logged at each compaction (the next one came after it). */
+  compactedAt: number[];
   /** Requests the server refused as too long. */
   rejected: number;
   cost: number;
@@ -70,7 +74,12 @@ export async function runPressure(options: PressureRunOptions): Promise<Pressure
   const engine = new QueryEngine({
     cwd: workspace,
     model: DEFAULT_MODEL,
-    provider: new AnthropicProvider({ baseURL: emulator.url, apiKey: "bench", sleep: async () => {} }),
+    provider: new AnthropicProvider({
+      baseURL: emulator.url,
+      apiKey: "bench",
+      sleep: async () => {},
+      ...(options.capabilities !== undefined ? { capabilities: options.capabilities } : {}),
+    }),
     permission: { mode: "bypassPermissions" },
     transcript: false,
     contextWindow: options.window,
@@ -123,6 +132,7 @@ export async function runPressure(options: PressureRunOptions): Promise<Pressure
     factsLost: figures.factsLost,
     peak: Math.max(0, ...requests.filter(isMain).map(serverCount)),
     afterCompaction,
+    compactedAt: afterIndexes,
     rejected: requests.filter((record) => record.path === "/v1/messages" && record.status === 400).length,
     cost: figures.cost,
     seconds: (performance.now() - started) / 1000,

@@ -17,7 +17,7 @@ import {
 import { AssistantEntries } from "../loop/assistant-entries.js";
 import type { ForkParent } from "../loop/query-context.js";
 import { createUserEntry, estimateRequestTokens, textBlock, type Usage } from "../messages/index.js";
-import { ProviderError } from "../provider/index.js";
+import { ProviderError, type ProviderEvent } from "../provider/index.js";
 import type { AssembledRequest } from "../request/index.js";
 import { assembleRequest } from "../request/index.js";
 
@@ -41,8 +41,17 @@ export function assembleForkedRequest(parent: ForkParent, request: ForkRequest):
 
 /** Sends one forked request and returns its text (its bill goes to `parent.onSideRequest`); throws the provider's error when it fails. */
 export async function runForkedAgent(parent: ForkParent, request: ForkRequest): Promise<ForkResult> {
-  const result = await sendForkedRequest(parent, request);
-  parent.onSideRequest?.({ purpose: request.purpose ?? "compact", model: parent.settings.model, usage: result.usage });
+  const purpose = request.purpose ?? "compact";
+  let result: ForkResult;
+  try {
+    result = await sendForkedRequest(parent, request);
+  } catch (error) {
+    // A refused summary is a request the server saw: the transcript says so (docs/CONTEXT-BUDGET.md).
+    if (error instanceof ProviderError)
+      parent.onRequestFailed?.({ purpose, model: parent.settings.model, error, retried: false });
+    throw error;
+  }
+  parent.onSideRequest?.({ purpose, model: parent.settings.model, usage: result.usage });
   return result;
 }
 
@@ -65,7 +74,14 @@ async function sendForkedRequest(parent: ForkParent, request: ForkRequest): Prom
   const estimatedInputTokens = estimateRequestTokens(assembled.body);
   const room = sideRequestRoom(parent, estimatedInputTokens);
   if (request.maxTokens > room) assembled = assembleForkedRequest(parent, { ...request, maxTokens: room });
-  const options = parent.signal !== undefined ? { signal: parent.signal } : {};
+  const onRetry = (retry: Extract<ProviderEvent, { type: "retry" }>): void =>
+    parent.onRequestFailed?.({
+      purpose: request.purpose ?? "compact",
+      model: parent.settings.model,
+      error: retry.error,
+      retried: true,
+    });
+  const options = { onRetry, ...(parent.signal !== undefined ? { signal: parent.signal } : {}) };
   if (parent.provider.complete !== undefined) {
     const reply = await parent.provider.complete(assembled, options);
     const text = reply.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
@@ -81,6 +97,7 @@ async function sendForkedRequest(parent: ForkParent, request: ForkRequest): Prom
       if (block.type === "text") text += block.text;
     }
     if (event.type === "message_end") usage = event.usage;
+    if (event.type === "retry") onRetry(event);
   }
   return { text, usage, estimatedInputTokens };
 }

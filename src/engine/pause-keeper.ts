@@ -15,6 +15,7 @@ import {
   refreshInterval,
   refreshStillPays,
 } from "../cache/index.js";
+import { failedRequestRecord } from "../loop/failed-requests.js";
 import type { TurnRecorder } from "../loop/turn-recorder.js";
 import {
   modelLimits,
@@ -23,7 +24,7 @@ import {
   type TimelineEntry,
   type Usage,
 } from "../messages/index.js";
-import type { Provider } from "../provider/index.js";
+import { type Provider, ProviderError } from "../provider/index.js";
 import { type AssembledRequest, serverFeaturesFromEntries } from "../request/index.js";
 import type { PauseClock, PauseOptions } from "./engine-options.js";
 
@@ -219,12 +220,24 @@ export class PauseKeeper {
   async #send(request: AssembledRequest, maxTokens: number): Promise<Usage | undefined> {
     const body = { ...request.body, max_tokens: maxTokens };
     const refresh: AssembledRequest = { body, betas: request.betas, json: JSON.stringify(body) };
+    const failed = (error: ProviderError, retried: boolean): void => {
+      const now = new Date(this.#clock.now());
+      const record = failedRequestRecord(
+        { purpose: "keep-warm", model: body.model, error, retried },
+        this.#options.sessionId,
+        now,
+      );
+      if (record !== undefined) this.#options.record(record);
+    };
     try {
       let usage: Usage | undefined;
-      for await (const event of this.#options.provider.stream(refresh))
+      for await (const event of this.#options.provider.stream(refresh)) {
         if (event.type === "message_end") usage = event.usage;
+        if (event.type === "retry") failed(event.error, true);
+      }
       return usage;
     } catch (error) {
+      if (error instanceof ProviderError) failed(error, false);
       this.#options.onRefreshError?.(`keep-warm request failed: ${(error as Error).message}`);
       return undefined;
     }

@@ -29,6 +29,7 @@ import { withoutServerFeatures } from "../request/index.js";
 import { filterGrowing, type Timeline } from "../timeline/index.js";
 import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
+import type { FailedRequest } from "./failed-requests.js";
 
 /** What a forked request inherits from its parent turn: the exact request settings, latches and pins. */
 export interface ForkParent {
@@ -41,6 +42,8 @@ export interface ForkParent {
   budget?: ContextBudget;
   /** Told of every forked request that was answered (it was billed). Default: nobody is told. */
   onSideRequest?: (bill: SideRequestBill) => void;
+  /** Told of every forked request (or attempt of one) the server refused or failed. Default: nobody is told. */
+  onRequestFailed?: (failed: FailedRequest) => void;
 }
 
 /** Makes compaction's ForkRunner for a parent (injected by the engine, which owns the forked agent). */

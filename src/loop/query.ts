@@ -11,6 +11,7 @@ import { addUsage, createUserEntry } from "../messages/index.js";
 import type { ThinkingConfig } from "../request/index.js";
 import { iterationLimits } from "./budget-learning.js";
 import { compactionInput } from "./compaction-input.js";
+import { countBeforeSending } from "./count-tokens.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import type { QueryContext } from "./query-context.js";
 import { assembleStage } from "./stage-assemble.js";
@@ -102,9 +103,16 @@ async function* iteration(turn: TurnState): AsyncGenerator<EngineEvent, Decision
     return stop("max_turns", `Reached the limit of ${config.maxTurns} model requests for this turn.`);
   turn.iterations++;
   // The window, learned window and calibration worked out in one place (docs/CONTEXT-BUDGET.md).
-  const limits = iterationLimits(turn);
-  const compaction = yield* compactStage(turn, limits);
-  const assembled = assembleStage(turn, compaction, limits);
+  let limits = iterationLimits(turn);
+  let compaction = yield* compactStage(turn, limits);
+  let assembled = assembleStage(turn, compaction, limits);
+  // Where the estimate is least certain, the server's count (where declared) calibrates before anything is
+  // sent; a ratio it moved up means this request's budgets were too small: budget it again (docs/CONTEXT-BUDGET.md).
+  if (assembled.type === "assembled" && (yield* countBeforeSending(turn, assembled.request))) {
+    limits = iterationLimits(turn);
+    compaction = yield* compactStage(turn, limits);
+    assembled = assembleStage(turn, compaction, limits);
+  }
   if (assembled.type === "recover") return yield* recoverStage(turn, assembled, limits);
   const streamed = yield* streamStage(turn, assembled, limits);
   if (streamed.type === "recover") return yield* recoverStage(turn, streamed, limits);

@@ -12,6 +12,7 @@ import {
   textBlock,
   type Usage,
 } from "../messages/index.js";
+import { ProviderError, type ProviderEvent } from "../provider/index.js";
 import { assembleRequest, type ServerToolDefinition } from "../request/index.js";
 import type { SideQuery, WebSearchAnswer, WebSearchQuery } from "../tools/index.js";
 import { AssistantEntries } from "./assistant-entries.js";
@@ -54,21 +55,31 @@ async function sideRequest(fork: ForkParent, side: SideRequest): Promise<Assista
     latches: fork.latches,
     pins: [],
   });
-  const options = fork.signal !== undefined ? { signal: fork.signal } : {};
+  const model = fork.settings.model;
+  // Each attempt the server refused is recorded, as for the conversation's own requests (failed-requests.ts).
+  const onRetry = (retry: Extract<ProviderEvent, { type: "retry" }>): void =>
+    fork.onRequestFailed?.({ purpose: side.purpose, model, error: retry.error, retried: true });
+  const options = { onRetry, ...(fork.signal !== undefined ? { signal: fork.signal } : {}) };
   const content: AssistantContentBlock[] = [];
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  if (fork.provider.complete !== undefined) {
-    const reply = await fork.provider.complete(request, options);
-    content.push(...reply.content);
-    usage = reply.usage;
-  } else {
-    const entries = new AssistantEntries(() => ({ sessionId: SIDE_QUERY_SESSION_ID, parentUuid: null }));
-    for await (const event of fork.provider.stream(request, options)) {
-      for (const entry of entries.push(event)) content.push(...entry.message.content);
-      if (event.type === "message_end") usage = event.usage;
+  try {
+    if (fork.provider.complete !== undefined) {
+      const reply = await fork.provider.complete(request, options);
+      content.push(...reply.content);
+      usage = reply.usage;
+    } else {
+      const entries = new AssistantEntries(() => ({ sessionId: SIDE_QUERY_SESSION_ID, parentUuid: null }));
+      for await (const event of fork.provider.stream(request, options)) {
+        for (const entry of entries.push(event)) content.push(...entry.message.content);
+        if (event.type === "message_end") usage = event.usage;
+        if (event.type === "retry") onRetry(event);
+      }
     }
+  } catch (error) {
+    if (error instanceof ProviderError) fork.onRequestFailed?.({ purpose: side.purpose, model, error, retried: false });
+    throw error;
   }
-  fork.onSideRequest?.({ purpose: side.purpose, model: fork.settings.model, usage });
+  fork.onSideRequest?.({ purpose: side.purpose, model, usage });
   return content;
 }
 

@@ -15,6 +15,7 @@ import type { MessagesRequest } from "../request/index.js";
 import { AssistantEntries } from "./assistant-entries.js";
 import { learnFromCount } from "./budget-learning.js";
 import type { EngineEvent } from "./events.js";
+import { type FailedRequest, failedRequestRecord } from "./failed-requests.js";
 import { requestFor } from "./request-settings.js";
 import {
   type Assembled,
@@ -38,6 +39,13 @@ function recordEntry(turn: TurnState, attempt: AttemptState, entry: AssistantEnt
   }
   if (block.type === "text") attempt.text += block.text;
   return { type: "assistant", entry };
+}
+
+/** Records an attempt the server refused or failed, beside the answered ones (docs/CONTEXT-BUDGET.md). */
+function recordFailure(turn: TurnState, failed: FailedRequest): void {
+  const { context } = turn;
+  const record = failedRequestRecord(failed, context.sessionId, context.now());
+  if (record !== undefined) turn.recorder.append(record);
 }
 
 /**
@@ -108,6 +116,9 @@ export async function* streamStage(
   const attempt = newAttempt(turn);
   const entries = new AssistantEntries(() => recorder.context());
   let end: Extract<ProviderEvent, { type: "message_end" }> | undefined;
+  // The model the current attempt went to (a fallback switches it for the attempts after).
+  let sentModel = assembled.request.body.model;
+  let nextModel = sentModel;
   try {
     for await (const event of context.provider.stream(assembled.request, streamOptions(turn, assembled))) {
       for (const entry of entries.push(event)) yield recordEntry(turn, attempt, entry);
@@ -124,6 +135,8 @@ export async function* streamStage(
           yield event;
           break;
         case "retry": {
+          recordFailure(turn, { purpose: "turn", model: sentModel, error: event.error, retried: true });
+          sentModel = nextModel;
           // The retried attempt starts over: what it recorded is superseded, its tools are cancelled.
           if (attempt.entries.length > 0)
             recorder.system("stream_superseded", "Partial response superseded by a retry.", {
@@ -140,6 +153,7 @@ export async function* streamStage(
         }
         case "fallback":
           state.model = event.to;
+          nextModel = event.to;
           yield recorder.notice("warning", `Model ${event.from} is overloaded; switched to ${event.to}.`);
           break;
         default:
@@ -152,6 +166,7 @@ export async function* streamStage(
     for (const item of attempt.channel.drain()) if (item.type !== "_result") yield item;
   } catch (error) {
     const failure = error instanceof ProviderError ? error : new ProviderError("connection", String(error));
+    recordFailure(turn, { purpose: "turn", model: sentModel, error: failure, retried: false });
     if (failure.options.cutAfterTools === undefined || context.signal.aborted)
       return { type: "recover", cause: "failed", attempt, failure, request: assembled.request };
     yield* keepCutMessage(turn, attempt, entries, failure);

@@ -87,6 +87,8 @@ export interface TurnState {
   readonly hookNotices: string[];
   /** Bodies the server rejected as too long this turn (budget-learning.ts `bodyKey`): never sent again. */
   readonly rejectedBodies: Set<string>;
+  /** Bodies the server counted this turn (count-tokens.ts): each is counted once. */
+  readonly countedBodies: Set<string>;
 }
 
 export function newTurnState(context: QueryContext): TurnState {
@@ -105,6 +107,7 @@ export function newTurnState(context: QueryContext): TurnState {
     lastText: "",
     hookNotices: [],
     rejectedBodies: new Set(),
+    countedBodies: new Set(),
   };
 }
 
@@ -203,6 +206,7 @@ export function forkParent(turn: TurnState): ForkParent {
   return {
     provider: context.provider,
     onSideRequest: turn.sideRequests.onSideRequest,
+    onRequestFailed: turn.sideRequests.onRequestFailed,
     ...(state.budget !== undefined ? { budget: state.budget } : {}),
     ...(state.lastRequest ?? {
       settings: defaultRequestSettings(

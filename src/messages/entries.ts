@@ -238,6 +238,31 @@ export interface SideRequestRecord {
   sessionId: string;
 }
 
+/** What a request that failed was for: a step of the conversation ("turn") or a side request. */
+export type FailedRequestPurpose = "turn" | SideRequestPurpose;
+
+/**
+ * A request that reached the server and was refused or failed (docs/CONTEXT-BUDGET.md, "Refused requests"):
+ * a 400 "prompt is too long", a 429 or 529 the provider retried, a summary request refused. Bookkeeping only:
+ * nothing of it is sent to the API and a resume or projection passes over it; without it the transcript would
+ * show only the requests that were answered (issue 38: "1 requests" where 10 were sent).
+ */
+export interface RequestFailedRecord {
+  type: "request-failed";
+  purpose: FailedRequestPurpose;
+  model: string;
+  /** The provider's classification (`prompt_too_long`, `rate_limited`, `overloaded`, `server`, …). */
+  kind: string;
+  /** HTTP status, when the server answered with one (absent for an error event after a 200). */
+  status?: number;
+  /** Another attempt of the same request followed (the provider retried it). */
+  retried: boolean;
+  /** The server's message, first line, secrets redacted. */
+  message: string;
+  timestamp: string;
+  sessionId: string;
+}
+
 /**
  * A request feature switched off for the rest of the session because the server refused it (a 400 naming
  * its field or beta). Records only add: a resumed session reads them all and never sends the feature again.
@@ -304,6 +329,7 @@ export type TimelineRecord =
   | CacheEditPinRecord
   | ToolArrivalRecord
   | SideRequestRecord
+  | RequestFailedRecord
   | FeatureOffRecord
   | PauseChoiceRecord
   | ContextBudgetRecord

@@ -4,6 +4,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import type {
+  MessageCountTokensParams,
   MessageCreateParamsNonStreaming,
   MessageCreateParamsStreaming,
 } from "@anthropic-ai/sdk/resources/messages";
@@ -17,6 +18,7 @@ import {
   providerProfile,
   requiresApiKey,
 } from "./capabilities.js";
+import { classifyError } from "./classify.js";
 import { ProviderError } from "./errors.js";
 import {
   type MessagesClient,
@@ -97,6 +99,26 @@ export class AnthropicProvider extends SdkProvider {
     return this.sdk;
   }
 
+  /**
+   * `POST /v1/messages/count_tokens` with the fields of the request that endpoint takes (docs/CONTEXT-BUDGET.md,
+   * "Token counting"): one attempt with a short timeout — a count is an aid, never worth a retry.
+   */
+  async countTokens(request: AssembledRequest, options: { signal?: AbortSignal } = {}): Promise<number> {
+    const sdk = this.client() as Anthropic;
+    const body = countTokensBody(request);
+    const betas = this.capabilities.betas === false ? [] : request.betas;
+    try {
+      const counted = await sdk.messages.countTokens(body, {
+        timeout: DEFAULT_COUNT_TOKENS_TIMEOUT_MS,
+        ...(options.signal !== undefined ? { signal: options.signal } : {}),
+        ...(betas.length > 0 ? { headers: { "anthropic-beta": betas.join(",") } } : {}),
+      });
+      return counted.input_tokens;
+    } catch (error) {
+      throw classifyError(error, this.secrets);
+    }
+  }
+
   // The assembled bytes go out as they are (plus "stream":true): they are what the prompt cache keys on,
   // and the SDK need not serialize a megabyte-long body again. `body` stays for the SDK's own checks.
   protected streamingRequest(request: AssembledRequest): OutgoingRequest<MessageCreateParamsStreaming> {
@@ -109,6 +131,19 @@ export class AnthropicProvider extends SdkProvider {
     const json = request.body.stream === undefined ? request.json : JSON.stringify(rest);
     return { body: rest as unknown as MessageCreateParamsNonStreaming, json };
   }
+}
+
+/** How long a count may take before the request goes out without it: 10 s. */
+export const DEFAULT_COUNT_TOKENS_TIMEOUT_MS = 10_000;
+
+/** The fields of a Messages request that `count_tokens` takes (the others — max_tokens, stream, metadata — it refuses). */
+const COUNT_TOKENS_FIELDS = ["model", "messages", "system", "tools", "tool_choice", "thinking", "context_management"];
+
+function countTokensBody(request: AssembledRequest): MessageCountTokensParams {
+  const source = request.body as unknown as Record<string, unknown>;
+  const body: Record<string, unknown> = {};
+  for (const field of COUNT_TOKENS_FIELDS) if (source[field] !== undefined) body[field] = source[field];
+  return body as unknown as MessageCountTokensParams;
 }
 
 /** `JSON.stringify({ ...request.body, stream: true })`, from the assembled bytes when the body has no stream key. */

@@ -21,6 +21,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderProfile, Readonly<Provid
     betas: true,
     cacheTtls: ["5m", "1h"] as const,
     webSearch: true,
+    tokenCounting: true,
   }),
   /** Any other server: the core Messages API only (no betas, no context_management, no cache edits). */
   compatible: Object.freeze({ cacheEdits: false, contextManagement: false, betas: false, cacheTtls: [] as const }),
@@ -31,6 +32,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderProfile, Readonly<Provid
     betas: true,
     cacheTtls: ["5m", "1h"] as const,
     webSearch: true,
+    tokenCounting: true,
   }),
 });
 
@@ -49,6 +51,7 @@ export const PROVIDER_ENV = {
   toolChanges: "THREADLINE_TOOL_CHANGES",
   serverCompaction: "THREADLINE_SERVER_COMPACTION",
   webSearch: "THREADLINE_WEB_SEARCH",
+  tokenCounting: "THREADLINE_TOKEN_COUNTING",
 } as const;
 
 /** Response header in which a server announces extra features (comma-separated). */
@@ -101,6 +104,8 @@ export function capabilitySwitches(env: Readonly<Record<string, string | undefin
   if (serverCompaction !== undefined) out.serverCompaction = serverCompaction;
   const webSearch = read(PROVIDER_ENV.webSearch);
   if (webSearch !== undefined) out.webSearch = webSearch;
+  const tokenCounting = read(PROVIDER_ENV.tokenCounting);
+  if (tokenCounting !== undefined) out.tokenCounting = tokenCounting;
   return out;
 }
 

@@ -144,6 +144,7 @@ export abstract class SdkProvider implements Provider {
     for (;;) {
       const next = await run.next();
       if (next.done === true) return next.value;
+      if (next.value.type === "retry") options.onRetry?.(next.value);
     }
   }
 

@@ -44,6 +44,13 @@ export interface ProviderCapabilities {
    * Default false.
    */
   webSearch?: boolean;
+  /**
+   * Answers `POST /v1/messages/count_tokens` (free on the first-party API): the loop then asks the server's count
+   * where the estimate is least certain — before the first request after a compaction and before a large tool
+   * result goes out (docs/CONTEXT-BUDGET.md, "Token counting"). The `anthropic` and `emulator` profiles declare
+   * it; a compatible server does not unless THREADLINE_TOKEN_COUNTING=on. Default false.
+   */
+  tokenCounting?: boolean;
 }
 
 /**
@@ -103,6 +110,11 @@ export interface StreamOptions {
    * Default: the same request with only the model replaced.
    */
   fallbackRequest?: AssembledRequest;
+  /**
+   * `complete` tells of each attempt it will retry here (`stream` yields them as `retry` events), so a caller
+   * can record what the server refused (docs/CONTEXT-BUDGET.md, "Refused requests"). Default: nobody is told.
+   */
+  onRetry?: (retry: Extract<ProviderEvent, { type: "retry" }>) => void;
 }
 
 export interface Provider {
@@ -117,6 +129,11 @@ export interface Provider {
   readonly fallbackModel?: string | undefined;
   /** Streams one model call with retries; throws `ProviderError` when it finally fails. */
   stream(request: AssembledRequest, options?: StreamOptions): AsyncIterable<ProviderEvent>;
+  /**
+   * The server's count of a request's input tokens (`POST /v1/messages/count_tokens`), for a server whose
+   * capabilities declare `tokenCounting`; one attempt, no retries. Throws `ProviderError` when it fails.
+   */
+  countTokens?(request: AssembledRequest, options?: { signal?: AbortSignal }): Promise<number>;
   /** A one-shot non-streaming call (summaries, forked agents); same retry policy. */
   complete?(request: AssembledRequest, options?: StreamOptions): Promise<CompletedMessage>;
 }

@@ -139,6 +139,17 @@ const sideRequestSchema = z.object({
   usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }),
 });
 
+const requestFailedSchema = z.object({
+  ...recordBase,
+  type: z.literal("request-failed"),
+  purpose: z.enum(["turn", ...SIDE_REQUEST_PURPOSES]),
+  model: z.string(),
+  kind: z.string().min(1),
+  status: z.number().int().optional(),
+  retried: z.boolean(),
+  message: z.string(),
+});
+
 const featureOffSchema = z.object({
   ...recordBase,
   type: z.literal("feature-off"),
@@ -186,6 +197,7 @@ export const ENTRY_SCHEMAS: { readonly [Type in TimelineEntry["type"]]: z.ZodTyp
   "cache-edit-pin": cacheEditPinSchema,
   "tool-arrival": toolArrivalSchema,
   "side-request": sideRequestSchema,
+  "request-failed": requestFailedSchema,
   "feature-off": featureOffSchema,
   "pause-choice": pauseChoiceSchema,
   "context-budget": contextBudgetSchema,

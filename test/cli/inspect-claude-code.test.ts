@@ -174,3 +174,59 @@ describe("threadline inspect on a Claude Code transcript", () => {
     expect(missing.stderr).toMatch(/^threadline inspect: no transcript for session no-such-session .*\n$/);
   });
 });
+
+describe("threadline inspect counts the requests Claude Code recorded as refused", () => {
+  it("counts its retry entries and its synthetic error replies, by kind", async () => {
+    const directory = await makeTempDir("inspect-cc-refused");
+    try {
+      const path = join(directory, "refused.jsonl");
+      // The shapes Claude Code writes: a `system` `api_error` per retried attempt, a synthetic assistant reply
+      // (`isApiErrorMessage`, model `<synthetic>`) for the one it gave up on.
+      const lines = [
+        { type: "user", uuid: "u1", timestamp: "2026-10-04T10:00:00.000Z", message: { role: "user", content: "hi" } },
+        {
+          type: "system",
+          subtype: "api_error",
+          level: "error",
+          timestamp: "2026-10-04T10:00:01.000Z",
+          retryAttempt: 1,
+          maxRetries: 10,
+          retryInMs: 500,
+          error: { status: 529, message: "overloaded" },
+        },
+        {
+          type: "assistant",
+          uuid: "a1",
+          timestamp: "2026-10-04T10:00:02.000Z",
+          message: {
+            id: "msg_1",
+            model: "claude-sonnet-4-20250514",
+            role: "assistant",
+            content: [{ type: "text", text: "Hello" }],
+            usage: { input_tokens: 10, output_tokens: 5 },
+          },
+        },
+        {
+          type: "assistant",
+          uuid: "a2",
+          timestamp: "2026-10-04T10:00:03.000Z",
+          isApiErrorMessage: true,
+          message: {
+            id: "m2",
+            model: "<synthetic>",
+            role: "assistant",
+            content: [{ type: "text", text: "Prompt is too long" }],
+          },
+        },
+      ];
+      await writeFile(path, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+      const result = await capture((io) => runInspect([path], io));
+      expect(result.code).toBe(0);
+      expect(result.stdout.split("\n")[0]).toContain(
+        "1 requests answered, 2 refused by the server: overloaded ×1, prompt too long ×1",
+      );
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});

@@ -62,10 +62,15 @@ describe("provider profiles", () => {
       cacheTtls: ["5m", "1h"],
       // The public API runs the web_search server tool (docs/API-SURFACE.md, "Server tools").
       webSearch: true,
+      // …and counts tokens for free (`POST /v1/messages/count_tokens`; docs/CONTEXT-BUDGET.md, "Token counting").
+      tokenCounting: true,
     });
-    // A compatible server runs no web search unless declared.
+    // A compatible server runs no web search and counts no tokens unless declared.
     expect(PROVIDER_PROFILES.compatible.webSearch).toBeUndefined();
     expect(capabilitySwitches({ THREADLINE_WEB_SEARCH: "on" })).toEqual({ webSearch: true });
+    expect(PROVIDER_PROFILES.compatible.tokenCounting).toBeUndefined();
+    expect(capabilitySwitches({ THREADLINE_TOKEN_COUNTING: "on" })).toEqual({ tokenCounting: true });
+    expect(capabilitySwitches({ THREADLINE_TOKEN_COUNTING: "off" })).toEqual({ tokenCounting: false });
   });
 
   it("speaks the emulator's announcement (the provider may not import the emulator, so the names are twins)", () => {

@@ -42,6 +42,47 @@ export const PURPOSE_WORDS: Readonly<Record<RequestPurpose, string>> = {
   "web-search": "WebSearch on the server's search tool",
 };
 
+/** Refused requests listed one by one in the text report (all of them are in `--json`). */
+export const DEFAULT_REFUSALS_SHOWN = 20;
+
+/** What a refusal's kind (the provider's classification) means, in words. */
+const KIND_WORDS: Readonly<Record<string, string>> = {
+  prompt_too_long: "prompt too long",
+  request_too_large: "request too large",
+  image_too_large: "image too large",
+  pdf_too_large: "PDF too large",
+  pdf_password_protected: "PDF password-protected",
+  pdf_invalid: "PDF invalid",
+  overloaded: "overloaded",
+  rate_limited: "rate limited",
+  auth: "authentication refused",
+  invalid_request: "invalid request",
+  unsupported_input: "unsupported input",
+  not_found: "not found",
+  server: "server error",
+  connection: "connection cut",
+  stream_error: "stream broken off",
+};
+
+/** A refusal kind in words (an unknown kind as it is). */
+export function kindWords(kind: string): string {
+  return KIND_WORDS[kind] ?? kind.replaceAll("_", " ");
+}
+
+/**
+ * "12 requests", or with refusals "12 requests answered, 9 refused by the server: prompt too long ×8,
+ * rate limited ×1" (issue 38: a session refused nine times showed "1 requests").
+ */
+export function requestsLine(report: InspectReport): string {
+  const answered = count(report.requests.length);
+  if (report.refused.requests === 0) return `${answered} requests`;
+  const kinds = Object.entries(report.refused.byKind)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([kind, number]) => `${kindWords(kind)} ×${count(number)}`)
+    .join(", ");
+  return `${answered} requests answered, ${count(report.refused.requests)} refused by the server: ${kinds}`;
+}
+
 /** The transcript format as a reader calls it. */
 export function formatName(format: TranscriptFormat): string {
   return format === "claude-code" ? "Claude Code" : format;
@@ -52,7 +93,7 @@ export function formatInspectReport(report: InspectReport, source?: string): str
   const lines: string[] = [];
   const where = source === undefined ? "" : `${source}: `;
   const kind = formatName(report.format);
-  lines.push(`${where}${kind} transcript, ${count(report.requests.length)} requests`);
+  lines.push(`${where}${kind} transcript, ${requestsLine(report)}`);
   for (const model of report.unknownModels)
     lines.push(
       `Warning: model ${model} is not in threadline's price table; its requests are priced at fallback rates ($3 / $15 per million input / output tokens) and may be wrong.`,
@@ -72,6 +113,17 @@ export function formatInspectReport(report: InspectReport, source?: string): str
     lines.push(
       `  of which side requests (summaries, session memory, keep-warm): ${count(side.length)}, ${dollars(cost)}`,
     );
+  }
+  if (report.refused.requests > 0) {
+    lines.push(`Refused by the server (${count(report.refused.requests)}, not billed):`);
+    for (const refusal of report.refused.list.slice(0, DEFAULT_REFUSALS_SHOWN)) {
+      const what = PURPOSE_WORDS[refusal.purpose] || (refusal.scope === MAIN_SCOPE ? "main" : `agent ${refusal.scope}`);
+      const status = refusal.status === null ? "" : `${refusal.status} `;
+      const retried = refusal.retried ? ", retried" : "";
+      lines.push(`  line ${refusal.line}, ${what}: ${status}${kindWords(refusal.kind)}${retried}: ${refusal.message}`);
+    }
+    const rest = report.refused.list.length - DEFAULT_REFUSALS_SHOWN;
+    if (rest > 0) lines.push(`  … and ${rest} more (all of them are in --json)`);
   }
   if (report.pauses !== undefined) {
     const price = report.requests[0] !== undefined ? modelLimits(report.requests[0].model).inputPricePerMTok : 0;

@@ -6,7 +6,7 @@
 import { basename } from "node:path";
 import { MAIN_SCOPE } from "../../cache/index.js";
 import { chartAssets } from "./chart-assets.js";
-import { count, dollars, formatName, PURPOSE_WORDS, percent } from "./format.js";
+import { count, dollars, formatName, kindWords, PURPOSE_WORDS, percent, requestsLine } from "./format.js";
 import { PAGE_SCRIPT } from "./page-script.js";
 import type { InspectEvent, InspectReport } from "./types.js";
 
@@ -58,12 +58,13 @@ ${report.unknownModels
   )
   .join("\n")}
 <div class="tiles">
-${tile("total cost", dollars(report.totals.costUsd), `${count(report.totals.requests)} requests`)}
+${tile("total cost", dollars(report.totals.costUsd), requestsLine(report))}
 ${tile("cache hit ratio", percent(report.totals.hitRatio), `${count(report.totals.cacheReadTokens)} tokens read from cache`)}
 ${tile("side requests", dollars(side.reduce((sum, request) => sum + request.costUsd, 0)), `${side.length} summaries / memory updates`)}
 ${tile("saved by compaction", dollars(saved), "at list prices")}
 ${tile("cache breaks", String(realBreaks), realBreaks === 0 ? "none unexplained" : "see the timeline")}
 </div>
+${refusalSection(report)}
 <h2>Context per request <span class="muted">(main conversation)</span></h2>
 <div id="context-chart" class="chart"></div>
 <h2>Cost per request and cumulative cost</h2>
@@ -123,6 +124,19 @@ function eventList(report: InspectReport): string {
       return `<li class="event-${escapeHtml(item.kind)}"><span class="tag">${escapeHtml(name)}</span> ${where}: ${escapeHtml(item.text)}</li>`;
     })
     .join("\n")}</ul>`;
+}
+
+/** The requests the server refused or failed (none: nothing), each with its status and the server's words. */
+function refusalSection(report: InspectReport): string {
+  if (report.refused.requests === 0) return "";
+  const rows = report.refused.list.map((refusal) => {
+    const what = PURPOSE_WORDS[refusal.purpose] || (refusal.scope === MAIN_SCOPE ? "main" : `agent ${refusal.scope}`);
+    return `<tr><td class="n">${refusal.line}</td><td>${escapeHtml(what)}</td><td class="n">${refusal.status ?? ""}</td><td>${escapeHtml(kindWords(refusal.kind))}</td><td>${refusal.retried ? "yes" : "no"}</td><td>${escapeHtml(refusal.message)}</td></tr>`;
+  });
+  return `<h2 id="refused">Refused by the server <span class="muted">(${escapeHtml(requestsLine(report))}; not billed)</span></h2>
+<table><thead><tr><th class="n">line</th><th>for</th><th class="n">status</th><th>why</th><th>retried</th><th>what the server said</th></tr></thead><tbody>
+${rows.join("\n")}
+</tbody></table>`;
 }
 
 function promptTable(report: InspectReport): string {

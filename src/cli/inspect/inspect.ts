@@ -7,7 +7,7 @@ import { stat, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { forEachJsonlLine, storeFromEnv } from "../../transcript/index.js";
-import { formatInspectReport } from "./format.js";
+import { formatInspectReport, requestsLine } from "./format.js";
 import { InspectAccumulator } from "./report.js";
 import { resolveTranscript } from "./resolve.js";
 import type { InspectReport } from "./types.js";
@@ -88,9 +88,7 @@ export async function runInspect(argv: string[], io: InspectIo): Promise<number>
     if (parsed.values.html !== undefined) {
       const { renderInspectPage } = await import("./html.js");
       await writeFile(parsed.values.html, renderInspectPage(report, resolved.path));
-      io.stdout.write(
-        `wrote ${parsed.values.html}: ${report.requests.length} requests, $${report.totals.costUsd.toFixed(4)}\n`,
-      );
+      io.stdout.write(`wrote ${parsed.values.html}: ${requestsLine(report)}, $${report.totals.costUsd.toFixed(4)}\n`);
       return 0;
     }
     io.stdout.write(
@@ -109,7 +107,8 @@ function unusableReason(report: InspectReport): string | null {
   if (report.records === 0) return "is not a JSONL transcript (no line is a JSON record)";
   if (report.format === "unknown")
     return "is not a threadline or Claude Code transcript (no conversation records in it)";
-  if (report.requests.length === 0) return "holds no model requests (nothing to price)";
+  if (report.requests.length === 0 && report.refused.requests === 0)
+    return "holds no model requests (nothing to price)";
   return null;
 }
 

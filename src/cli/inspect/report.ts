@@ -19,6 +19,7 @@ import { CompactionTally } from "./compaction.js";
 import { compactionOf } from "./compaction-list.js";
 import { estimateContentTokens } from "./estimate.js";
 import { groupByPrompt, promptText } from "./prompts.js";
+import { RefusalTally } from "./refusals.js";
 import { applyUsage, count, emptyRequest, serverCacheMiss, totalsOf } from "./request.js";
 import type {
   CompactionTier,
@@ -70,6 +71,7 @@ export class InspectAccumulator {
   readonly #pauseChoices: PauseChoiceShape[] = [];
   /** A compaction's copies of the kept tail are not prompts again (they would list twice, with 0 requests). */
   readonly #copies = new CompactionCopies();
+  readonly #refusals = new RefusalTally();
 
   /** Number of lines that parsed as JSON objects with a `type`. */
   get typedRecords(): number {
@@ -118,12 +120,15 @@ export class InspectAccumulator {
       case "side-request":
         this.#addSideRequest(record, line);
         return;
+      case "request-failed":
+        if (!this.#refusals.addRecord(record, line)) this.#skip("request-failed");
+        return;
       case "pause-choice":
         if (isPauseChoice(record)) this.#pauseChoices.push(record);
         else this.#skip("pause-choice");
         return;
       case "system":
-        this.#addSystem(record);
+        this.#addSystem(record, line);
         return;
       case "collapse-commit":
         if (typeof record.firstArchivedUuid === "string" && typeof record.lastArchivedUuid === "string")
@@ -175,6 +180,7 @@ export class InspectAccumulator {
       format: this.#format,
       records: this.#records,
       requests: table,
+      refused: this.#refusals.finish(this.#format),
       totals: totalsOf(table),
       scopes: scopeNames.map((scope) => ({ scope, ...totalsOf(table.filter((request) => request.scope === scope)) })),
       breaks,
@@ -218,6 +224,7 @@ export class InspectAccumulator {
     const message = asRecord(record.message);
     const model = typeof message?.model === "string" ? message.model : "unknown";
     if (message === null || record.isApiErrorMessage === true || model === "<synthetic>") {
+      this.#refusals.addClaudeCodeError(record, line, scopeOf(record));
       this.#skip("synthetic assistant");
       return;
     }
@@ -259,7 +266,7 @@ export class InspectAccumulator {
     }
   }
 
-  #addSystem(record: JsonRecord): void {
+  #addSystem(record: JsonRecord, line: number): void {
     this.#noteFormat();
     const scope = scopeOf(record);
     const subtype = String(record.subtype ?? "");
@@ -307,6 +314,9 @@ export class InspectAccumulator {
         });
         break;
       }
+      case "api_error":
+        this.#refusals.addClaudeCodeRetry(record, line, scope);
+        break;
       default: {
         const notice = typeof record.content === "string" ? parseCacheBreakNotice(record.content) : null;
         if (notice !== null) this.#notices.push(notice);

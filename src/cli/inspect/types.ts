@@ -145,11 +145,39 @@ export interface InspectCompaction {
   } | null;
 }
 
+/** A request the server refused or failed (docs/CONTEXT-BUDGET.md, "Refused requests"). */
+export interface InspectRefusal {
+  /** Line of the record that says so. */
+  line: number;
+  timestamp: string | null;
+  /** "main" or the subagent's id. */
+  scope: string;
+  purpose: RequestPurpose;
+  model: string;
+  /** `prompt_too_long`, `rate_limited`, `overloaded`, `server`, … (the provider's classification). */
+  kind: string;
+  /** HTTP status, when known. */
+  status: number | null;
+  /** The request was sent again after this (the client retried it). */
+  retried: boolean;
+  message: string;
+}
+
+/** Every refusal, and how many of each kind. */
+export interface InspectRefusals {
+  requests: number;
+  byKind: Record<string, number>;
+  list: InspectRefusal[];
+}
+
 export interface InspectReport {
   format: TranscriptFormat;
   /** Lines that parsed as JSON records. */
   records: number;
+  /** The requests that were answered (billed). */
   requests: InspectRequest[];
+  /** The requests the server refused or failed: not billed, not in `requests` (issue 38). */
+  refused: InspectRefusals;
   totals: TokenTotals;
   /** Totals per scope, main first. */
   scopes: Array<TokenTotals & { scope: string }>;

@@ -233,7 +233,7 @@ class Repl implements ReplHost {
       process.off("SIGINT", onSignal);
       this.#sink?.flush?.();
       this.#reader.close();
-      await this.#engine?.close("prompt_input_exit");
+      for (const line of (await this.#engine?.close("prompt_input_exit")) ?? []) this.print(line);
       await this.#mcp?.close();
       await this.#setup?.habits.save(this.#engine?.timeline.entries); // the session open at the end
     }

@@ -30,6 +30,7 @@ import { createStyle, type Style } from "../terminal/style.js";
 import type { TextSink } from "../terminal/text.js";
 import { describeChange, loadDiff } from "./edit-diff.js";
 import { type CliMcp, openMcp, settingsServers } from "./mcp-session.js";
+import { ModeCycle } from "./mode-cycle.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { approvePlan, type PlanApprovalHost, planPrompt } from "./plan-approval.js";
 import { TurnRenderer } from "./render.js";
@@ -78,6 +79,8 @@ class Repl implements ReplHost {
   readonly #terminal: TerminalInput | undefined;
   readonly #sink: (TextSink & { flush?: () => void }) | undefined;
   readonly #prompter: PermissionPrompter;
+  /** Shift+Tab's permission mode cycle, named in the status line. */
+  readonly #modes = new ModeCycle({ policy: () => this.#engine?.permissions, changed: () => this.showStatus() });
   /** Edit/Write changes captured when asked about, shown as diffs after they ran. */
   readonly #changes: ChangeCache = new Map();
   /** A plan accepted with "clear context": started in a fresh session once the turn that made it ends. */
@@ -101,12 +104,12 @@ class Repl implements ReplHost {
     this.#cli = cli;
     this.#io = io;
     this.#reload = reload;
-    const tty = io.stdin.isTTY === true && io.stdout.isTTY === true;
     this.#style = createStyle(io.stdout.isTTY === true, io.env);
-    if (tty) {
+    if (io.stdin.isTTY === true && io.stdout.isTTY === true) {
       const terminal = new TerminalInput({ stdin: io.stdin, stdout: io.stdout }, this.#style, {
         onInterrupt: () => this.#onInterrupt(),
         onEscape: () => this.#onEscape(),
+        onBackTab: () => this.#modes.next(),
         onExpand: () => {
           if (!this.#renderer.expandLastGroup()) this.print(this.#style.dim("No grouped tool calls to expand."));
         },
@@ -199,10 +202,8 @@ class Repl implements ReplHost {
       this.#setup = setup;
       this.customCommands = setup.commands;
       const stderr = { write: (text: string) => this.print(text.trimEnd()) };
-      this.#mcp = await openMcp(this.#cli, { cwd: this.#io.cwd, env: this.#io.env, stderr }, [
-        ...settingsServers(this.#cli),
-        ...setup.mcpServers,
-      ]);
+      const servers = [...settingsServers(this.#cli), ...setup.mcpServers];
+      this.#mcp = await openMcp(this.#cli, { cwd: this.#io.cwd, env: this.#io.env, stderr }, servers);
       this.#adopt(await openSession(this.#cli, this.#options()));
       for (const line of bannerLines(this.engine, this.#style)) this.print(line);
       for (const line of setup.notices) this.print(this.#style.warning(`! ${line}`));
@@ -224,7 +225,7 @@ class Repl implements ReplHost {
         if (isSlashCommand(text)) {
           if ((await this.#slash(text)) === "exit") break;
           // /compact, /clear and /resume change what the status line counts; it is redrawn from the account.
-          this.#terminal?.setStatus(formatStatusLine(this.stats));
+          this.#terminal?.setStatus(this.#modes.footer(formatStatusLine(this.stats)));
           continue;
         }
         await this.#turn(text);
@@ -347,7 +348,7 @@ class Repl implements ReplHost {
 
   /** The status line: kept at the bottom on a TTY, printed after the turn elsewhere. */
   showStatus(): void {
-    const line = formatStatusLine(this.stats);
+    const line = this.#modes.footer(formatStatusLine(this.stats));
     if (this.#terminal !== undefined) this.#terminal.setStatus(line);
     else this.print(this.#style.dim(line));
   }

@@ -1308,6 +1308,15 @@ export const MUTATIONS = [
     tests: ["test/cli/mode-cycle.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "background-end-untold",
+    area: "tools",
+    guards: "a background command that ends is told to the model at its next request (Claude Code's task-notification)",
+    file: "src/loop/query.ts",
+    find: "  yield* notifyFinishedTasks(turn);\n",
+    replace: "",
+    tests: ["test/tools/background-bash.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

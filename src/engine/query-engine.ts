@@ -219,6 +219,7 @@ export class QueryEngine {
       signal,
       forkFactory: createForkRunner,
       autoCompact: this.#autoCompact,
+      taskNotifications: true,
       ...(this.#hooks ? { hooks: this.#hooks } : {}),
       ...(this.memoryFiles ? { memory: this.memoryFiles } : {}),
     };

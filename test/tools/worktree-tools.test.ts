@@ -9,6 +9,8 @@ import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { DEFAULT_SUBAGENT_TYPES, subagentTools } from "../../src/engine/subagent.js";
+import { defaultTools, deferredBuiltinTools } from "../../src/tools/default-tools.js";
 import { enterWorktreeTool } from "../../src/tools/enter-worktree-tool.js";
 import { exitWorktreeTool } from "../../src/tools/exit-worktree-tool.js";
 import { collect } from "../../support/collect.js";
@@ -180,6 +182,15 @@ describe("EnterWorktree / ExitWorktree", () => {
     expect(turnEnd(await collect(harness.engine.submitMessage("write outside"))).reason).toBe("completed");
     expect(lastToolResult(posts(harness)[3])).toMatch(/outside/i);
     expect(existsSync(path.join(workspace, "escaped.txt"))).toBe(false);
+  });
+
+  it("a subagent does not get them (they would move the parent session's directory)", () => {
+    const tools = subagentTools([...defaultTools(), ...deferredBuiltinTools()], DEFAULT_SUBAGENT_TYPES[0]!);
+    const names = tools.map((tool) => tool.name);
+    expect(names).toContain("Read");
+    expect(names).toContain("TaskStop");
+    expect(names).not.toContain("EnterWorktree");
+    expect(names).not.toContain("ExitWorktree");
   });
 
   it("have Claude Code 2.1.328's fields (sdk-tools.d.ts EnterWorktreeInput, ExitWorktreeInput)", () => {

@@ -18,7 +18,7 @@ import type { ToolDefinition } from "../request/index.js";
 import { type OpenedSession, SessionManager } from "../sessions/index.js";
 import { accountSession, type SessionAccount, Timeline } from "../timeline/index.js";
 import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
-import { createToolRuntime, type SandboxStatus } from "../tools/index.js";
+import { createToolRuntime, type SandboxStatus, WorktreeSession } from "../tools/index.js";
 import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import type { CompactionNotes } from "./compaction-notes.js";
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
@@ -105,7 +105,8 @@ export class QueryEngine {
     this.#tools = new ToolRegistry(withCheckpoints(tools, this.checkpoints), () => this.#options.extraTools?.() ?? []);
     this.permissions = { mode: "default", allow: [], deny: [], ...options.permission };
     const { runtime, sandbox } = createToolRuntime(toolRuntimeOptions(options, env));
-    this.toolRuntime = { ...runtime, planMode: planModeControl(this.permissions) };
+    const worktree = new WorktreeSession(this.cwd, () => runtime.secrets.toolEnv);
+    this.toolRuntime = { ...runtime, planMode: planModeControl(this.permissions), worktree };
     this.sandbox = sandbox;
     this.#hooks = hookRunnerFor(options, {
       cwd: this.cwd,
@@ -218,6 +219,7 @@ export class QueryEngine {
       signal,
       forkFactory: createForkRunner,
       autoCompact: this.#autoCompact,
+      taskNotifications: true,
       ...(this.#hooks ? { hooks: this.#hooks } : {}),
       ...(this.memoryFiles ? { memory: this.memoryFiles } : {}),
     };
@@ -333,19 +335,23 @@ export class QueryEngine {
 
   /**
    * Wait for background work, stop background commands, run the SessionEnd hooks (with `reason`, Claude Code's: "clear", "logout",
-   * "prompt_input_exit" or "other"; default "other"), flush and close the transcript.
+   * "prompt_input_exit" or "other"; default "other"), flush and close the transcript. Returns lines for a person
+   * about what the session leaves behind (a worktree kept because it holds work: tools/worktree-session.ts).
    */
-  async close(reason = "other"): Promise<void> {
+  async close(reason = "other"): Promise<string[]> {
     this.#pauses.stop();
     await this.#pauses.settled();
     await this.#finisher.idle();
     await this.toolRuntime.background?.close();
+    const left = (await this.toolRuntime.worktree?.close()) ?? [];
+    for (const line of left) this.#note(line);
     this.#hooks?.cancelAsync();
     if (this.#hooks?.has("SessionEnd") === true) {
       const outcome = await this.#hooks.run("SessionEnd", { reason }, reason);
       for (const notice of outcome.notices) this.#note(notice);
     }
     await this.transcript.close();
+    return left;
   }
 
   /** SessionStart hooks, once, before the first prompt (session-hooks.ts). */

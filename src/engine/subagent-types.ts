@@ -21,8 +21,11 @@ export interface SubagentType {
 /** Model requests a subagent may make before it is stopped: 50. */
 export const DEFAULT_SUBAGENT_MAX_TURNS = 50;
 
-/** Tools a subagent never gets: Agent (no recursion) and Snip (it acts on the parent's conversation). */
-export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = ["Agent", "Snip"];
+/**
+ * Tools a subagent never gets: Agent (no recursion), Snip (it acts on the parent's conversation), EnterWorktree
+ * and ExitWorktree (they move the parent session's working directory; docs/TOOLS.md "Worktrees").
+ */
+export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = ["Agent", "Snip", "EnterWorktree", "ExitWorktree"];
 
 /** The first line of every built-in subagent prompt (tests and people can tell a subagent's requests apart). */
 export const SUBAGENT_PROMPT_PREFIX = "You are a threadline subagent.";

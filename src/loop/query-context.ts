@@ -119,6 +119,11 @@ export interface QueryContext {
   /** Which event runs when the loop is about to stop: "SubagentStop" inside a subagent. Default "Stop". */
   stopHookEvent?: "Stop" | "SubagentStop";
   /**
+   * Tell the model about background commands that ended, at its next request (task-notifications.ts). Only the
+   * session's own loop sets it, so a subagent sharing the runtime does not take them. Default false.
+   */
+  taskNotifications?: boolean;
+  /**
    * The session's memory files: nested ones are attached when a tool first touches their subtree, and every
    * loaded one is attached again when a tier took it out of the view. Default none (memory files off).
    */

@@ -20,6 +20,7 @@ import { decideStage } from "./stage-decide.js";
 import { recoverStage } from "./stage-recover.js";
 import { streamStage } from "./stage-stream.js";
 import type { StopFailureType } from "./stop-failure.js";
+import { notifyFinishedTasks } from "./task-notifications.js";
 import {
   type Decision,
   newTurnState,
@@ -99,6 +100,7 @@ async function* iteration(turn: TurnState): AsyncGenerator<EngineEvent, Decision
   const { config, signal } = turn.context;
   recordAnnouncements(turn);
   if (signal.aborted) return stop("aborted");
+  yield* notifyFinishedTasks(turn);
   if (config.maxTurns !== undefined && turn.iterations >= config.maxTurns)
     return stop("max_turns", `Reached the limit of ${config.maxTurns} model requests for this turn.`);
   turn.iterations++;

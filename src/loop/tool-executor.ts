@@ -109,7 +109,8 @@ export class ToolExecutor {
     let readOnly = false;
     if (tool) {
       const parsed = tool.inputSchema.safeParse(block.input);
-      readOnly = parsed.success ? safeIsReadOnly(tool, parsed.data, this.#options) : false;
+      const scope = { ...this.#options, cwd: this.#options.runtime?.worktree?.cwd() ?? this.#options.cwd };
+      readOnly = parsed.success ? safeIsReadOnly(tool, parsed.data, scope) : false;
     }
     this.#items.push({
       block,
@@ -219,7 +220,8 @@ export class ToolExecutor {
       tool,
       input,
       {
-        cwd: options.cwd,
+        // An entered worktree is the working directory and workspace root (tools/worktree-session.ts).
+        cwd: options.runtime?.worktree?.cwd() ?? options.cwd,
         additionalDirectories: options.additionalDirectories,
         signal,
         toolUseId: item.block.id,

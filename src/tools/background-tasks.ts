@@ -27,6 +27,9 @@ export interface BackgroundTask {
   readonly pid: number;
   state: BackgroundState;
   exitCode: number | null;
+  /** Bash's `description` and the tool_use that started it, for the notification when it ends. */
+  readonly description?: string;
+  readonly toolUseId?: string;
 }
 
 interface Running {
@@ -43,6 +46,8 @@ export interface BackgroundStart {
   timeoutMs: number;
   sandbox?: SandboxSettings;
   writableRoots?: readonly string[];
+  description?: string;
+  toolUseId?: string;
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
@@ -77,6 +82,8 @@ export class BackgroundTasks {
   #next = 1;
   #directory: string | undefined;
   #closed = false;
+  /** Tasks that ended by themselves (exit or timeout) and the model has not been told about yet. */
+  #unreported: BackgroundTask[] = [];
 
   /** Starts `command` detached; returns at once. Throws when the session is closed or bash cannot start. */
   start(options: BackgroundStart): BackgroundTask {
@@ -106,11 +113,22 @@ export class BackgroundTasks {
     child.unref();
     const pid = child.pid;
     if (pid === undefined) throw new Error(`bash could not start for: ${options.command}`);
-    const task: BackgroundTask = { id, command: options.command, outputFile, pid, state: "running", exitCode: null };
+    const task: BackgroundTask = {
+      id,
+      command: options.command,
+      outputFile,
+      pid,
+      state: "running",
+      exitCode: null,
+      ...(options.description !== undefined ? { description: options.description } : {}),
+      ...(options.toolUseId !== undefined ? { toolUseId: options.toolUseId } : {}),
+    };
     const exited = new Promise<void>((resolve) => {
       child.on("exit", (code) => {
         if (task.state === "running") task.state = "exited";
         task.exitCode = code;
+        // TaskStop's caller already knows; a session closing has no one left to tell.
+        if (!this.#closed && (task.state === "exited" || task.state === "timed-out")) this.#unreported.push(task);
         resolve();
       });
       child.on("error", () => resolve());
@@ -120,6 +138,11 @@ export class BackgroundTasks {
     this.#tasks.set(id, { task, child, exited, timer });
     track(this);
     return task;
+  }
+
+  /** The tasks that ended by themselves since the last call (the loop tells the model: task-notifications.ts). */
+  takeFinished(): BackgroundTask[] {
+    return this.#unreported.splice(0);
   }
 
   get(id: string): BackgroundTask | undefined {

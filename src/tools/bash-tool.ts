@@ -125,6 +125,8 @@ function startInBackground(input: BashInput, context: ToolContext): ToolOutput {
   const task = runtime.background.start({
     command: input.command,
     cwd: context.cwd,
+    toolUseId: context.toolUseId,
+    ...(input.description !== undefined ? { description: input.description } : {}),
     timeoutMs,
     env: runtime.secrets.toolEnv,
     ...(runtime.sandbox !== undefined ? { sandbox: runtime.sandbox, writableRoots: allowedRoots(context) } : {}),

@@ -1,7 +1,9 @@
 /** The built-in tool set, in the fixed order sent to the API. */
 import { bashTool } from "./bash-tool.js";
 import { editTool } from "./edit-tool.js";
+import { enterWorktreeTool } from "./enter-worktree-tool.js";
 import { exitPlanModeTool } from "./exit-plan-mode-tool.js";
+import { exitWorktreeTool } from "./exit-worktree-tool.js";
 import { globTool } from "./glob-tool.js";
 import { grepTool } from "./grep-tool.js";
 import { notebookEditTool } from "./notebook-edit-tool.js";
@@ -20,10 +22,18 @@ export function defaultTools(): AnyTool[] {
 
 /**
  * Claude Code's built-in tools that it defers behind ToolSearch (listed by name, loaded on request): WebFetch and
- * NotebookEdit, TaskStop, TodoWrite, ExitPlanMode, in a fixed order, and WebSearch last where the server declares
- * web search (docs/TOOLS.md).
+ * NotebookEdit, TaskStop, TodoWrite, ExitPlanMode, EnterWorktree, ExitWorktree, in a fixed order, and WebSearch
+ * last where the server declares web search (docs/TOOLS.md).
  */
 export function deferredBuiltinTools(options: { webSearch?: boolean } = {}): AnyTool[] {
-  const tools: AnyTool[] = [webFetchTool, notebookEditTool, taskStopTool, todoWriteTool, exitPlanModeTool];
+  const tools: AnyTool[] = [
+    webFetchTool,
+    notebookEditTool,
+    taskStopTool,
+    todoWriteTool,
+    exitPlanModeTool,
+    enterWorktreeTool,
+    exitWorktreeTool,
+  ];
   return options.webSearch === true ? [...tools, webSearchTool] : tools;
 }

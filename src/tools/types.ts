@@ -6,6 +6,7 @@ import type { AssistantContentBlock, TimelineEntry, ToolResultContentBlock } fro
 import type { BackgroundTasks } from "./background-tasks.js";
 import type { SandboxSettings } from "./sandbox.js";
 import type { SecretEnvironment } from "./secret-env.js";
+import type { WorktreeSession } from "./worktree-session.js";
 
 /** What a tool may see of the session (Snip and Agent need it; most tools ignore it). */
 export interface ToolSessionAccess {
@@ -71,6 +72,11 @@ export interface ToolRuntime {
   background?: BackgroundTasks;
   /** How ExitPlanMode leaves plan mode; absent outside an engine. */
   planMode?: PlanModeControl;
+  /**
+   * The session's worktree (EnterWorktree / ExitWorktree): while one is entered, its folder is every call's
+   * working directory and workspace root. Absent outside an engine.
+   */
+  worktree?: WorktreeSession;
 }
 
 /** How a session leaves plan mode (ExitPlanMode): the engine asks the person (engine/plan-mode.ts). */

@@ -15,7 +15,7 @@ import { readEachFileScenario, sourceFileNames, writeSourceFiles } from "../../s
 
 const MODEL = "claude-sonnet-4-20250514";
 const STEPS = 12;
-const running: Array<{ close(): Promise<void> }> = [];
+const running: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {
   for (const item of running.splice(0)) await item.close();
 });

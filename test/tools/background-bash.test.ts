@@ -207,6 +207,32 @@ setTimeout(() => process.exit(0), 500);
     expect(types(ours)).toEqual(expected);
   });
 
+  // Mutation caught: finished tasks never drained into the loop, the model is not told (no notification sent).
+  it("a background command that ends is told to the model at its next request, once, as Claude Code words it", async () => {
+    const bash = (command: string, description: string) => ({
+      content: [{ type: "tool_use" as const, name: "Bash", input: { command, description, run_in_background: true } }],
+    });
+    const scenario = [
+      bash("echo finished-output", "print a word"),
+      bash("exit 3", "fail on purpose"),
+      { content: [{ type: "tool_use" as const, name: "Bash", input: { command: "sleep 1" } }] },
+      "Both ended.",
+    ];
+    harness = await startHarness({ scenario }, { sandbox: false });
+    expect(turnEnd(await collect(harness.engine.submitMessage("run two"))).reason).toBe("completed");
+    const posts = harness.emulator.requests.filter((entry) => entry.path === "/v1/messages");
+    const last = JSON.stringify((posts.at(-1)?.body as { messages?: unknown[] } | undefined)?.messages);
+    const count = (text: string) => last.split(text).length - 1;
+    expect(count("<task-id>bash_1</task-id>")).toBe(1);
+    expect(count("<task-id>bash_2</task-id>")).toBe(1);
+    expect(last).toContain('<summary>Background command \\"print a word\\" completed (exit code 0)</summary>');
+    expect(last).toContain("<status>failed</status>");
+    expect(last).toContain('<summary>Background command \\"fail on purpose\\" failed with exit code 3</summary>');
+    expect(last).toContain("Read the output file to retrieve the result: ");
+    // Told at a request, never before the command ended: the first request (before any command) has none.
+    expect(JSON.stringify(posts[0]?.body)).not.toContain("task-notification");
+  });
+
   it("TaskStop has Claude Code 2.1.328's fields (sdk-tools.d.ts TaskStopInput)", () => {
     const schema = z.toJSONSchema(taskStopTool.inputSchema) as {
       properties: Record<string, { type: string }>;

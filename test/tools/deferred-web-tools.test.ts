@@ -65,7 +65,9 @@ describe("deferred built-ins behind ToolSearch", () => {
     expect(names).not.toContain("WebFetch");
     expect(names).not.toContain("NotebookEdit");
     const search = turns[0]?.tools?.find((tool) => tool.name === "ToolSearch");
-    expect(search?.description).toContain("ExitPlanMode NotebookEdit TaskStop TodoWrite WebFetch");
+    expect(search?.description).toContain(
+      "EnterWorktree ExitPlanMode ExitWorktree NotebookEdit TaskStop TodoWrite WebFetch",
+    );
     // Byte-stable: the tools block never changes in the session; each request extends the one before.
     expect(new Set(turns.map((body) => JSON.stringify([body.system, body.tools]))).size).toBe(1);
     // The search result carries WebFetch's definition.
@@ -117,8 +119,10 @@ describe("schemas match Claude Code 2.1.328's", () => {
   const ours: AnyTool[] = [...deferredBuiltinTools(), readTool as AnyTool];
   it("the fixture is Claude Code 2.1.328 and holds every tool compared", () => {
     expect(fixture.version).toBe("2.1.328");
-    // TaskStop and TodoWrite are not in the recording; background-bash and todo-write tests compare them with sdk-tools.d.ts.
-    for (const tool of ours.filter((each) => !["TaskStop", "TodoWrite", "ExitPlanMode"].includes(each.name)))
+    // TaskStop, TodoWrite and the worktree tools are not in the recording; background-bash, todo-write and
+    // worktree-tools tests compare them with sdk-tools.d.ts.
+    const unrecorded = ["TaskStop", "TodoWrite", "ExitPlanMode", "EnterWorktree", "ExitWorktree"];
+    for (const tool of ours.filter((each) => !unrecorded.includes(each.name)))
       expect(fixture.tools.map((entry) => entry.name)).toContain(tool.name);
   });
 

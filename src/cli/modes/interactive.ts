@@ -28,6 +28,7 @@ import { createStyle, type Style } from "../terminal/style.js";
 import type { TextSink } from "../terminal/text.js";
 import { describeChange, loadDiff } from "./edit-diff.js";
 import { type CliMcp, openMcp, settingsServers } from "./mcp-session.js";
+import { ModeCycle } from "./mode-cycle.js";
 import { OutputStyleChoice } from "./output-style-command.js";
 import { PermissionPrompter, type PromptReader } from "./permission-prompt.js";
 import { approvePlan, type PlanApprovalHost, planPrompt } from "./plan-approval.js";
@@ -79,6 +80,8 @@ class Repl implements ReplHost {
   readonly #terminal: TerminalInput | undefined;
   readonly #sink: (TextSink & { flush?: () => void }) | undefined;
   readonly #prompter: PermissionPrompter;
+  /** Shift+Tab's permission mode cycle, named in the status line. */
+  readonly #modes = new ModeCycle({ policy: () => this.#engine?.permissions, changed: () => this.showStatus() });
   /** Edit/Write changes captured when asked about, shown as diffs after they ran. */
   readonly #changes: ChangeCache = new Map();
   /** A plan accepted with "clear context": started in a fresh session once the turn that made it ends. */
@@ -110,6 +113,7 @@ class Repl implements ReplHost {
     const opened = openReplTerminal(cli, io, this.#style, this.#changes, {
       onInterrupt: () => this.#onInterrupt(),
       onEscape: () => this.#onEscape(),
+      onBackTab: () => this.#modes.next(),
       onExpand: (renderer) => {
         if (!renderer.expandLastGroup()) this.print(this.#style.dim("No grouped tool calls to expand."));
       },
@@ -120,6 +124,7 @@ class Repl implements ReplHost {
       stats: () => this.stats,
       openEngine: () => this.#engine,
       sessionOutputStyle: () => this.outputStyle.sessionOutputStyle,
+      footer: (line) => this.#modes.footer(line),
       printDim: (text) => this.print(this.#style.dim(text)),
       warn: (text) => this.print(this.#style.warning(text)),
     });
@@ -192,10 +197,8 @@ class Repl implements ReplHost {
       this.#setup = setup;
       this.customCommands = setup.commands;
       const stderr = { write: (text: string) => this.print(text.trimEnd()) };
-      this.#mcp = await openMcp(this.#cli, { cwd: this.#io.cwd, env: this.#io.env, stderr }, [
-        ...settingsServers(this.#cli),
-        ...setup.mcpServers,
-      ]);
+      const servers = [...settingsServers(this.#cli), ...setup.mcpServers];
+      this.#mcp = await openMcp(this.#cli, { cwd: this.#io.cwd, env: this.#io.env, stderr }, servers);
       this.#adopt(await openSession(this.#cli, this.#options()));
       for (const line of bannerLines(this.engine, this.#style)) this.print(line);
       for (const line of setup.notices) this.print(this.#style.warning(`! ${line}`));
@@ -228,7 +231,7 @@ class Repl implements ReplHost {
       this.#status.close();
       this.#sink?.flush?.();
       this.#reader.close();
-      await this.#engine?.close("prompt_input_exit");
+      for (const line of (await this.#engine?.close("prompt_input_exit")) ?? []) this.print(line);
       await this.#mcp?.close();
       await this.#setup?.habits.save(this.#engine?.timeline.entries); // the session open at the end
     }

@@ -162,7 +162,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   } finally {
     process.off("SIGINT", onSigint);
     countdown?.stop();
-    await engine.close();
+    for (const line of await engine.close()) io.stderr.write(`threadline: ${line}\n`);
     await mcp.close();
     if (reachedServer) await setup.habits.save(engine.timeline.entries);
   }

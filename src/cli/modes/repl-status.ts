@@ -22,6 +22,8 @@ export interface ReplStatusHost {
   sessionOutputStyle(): string;
   printDim(text: string): void;
   warn(text: string): void;
+  /** The status line as shown: the permission mode's words first (mode-cycle.ts). */
+  footer(line: string): string;
 }
 
 export class ReplStatus {
@@ -80,7 +82,7 @@ export class ReplStatus {
    * printed when `print` says so (after a turn, not after a slash command).
    */
   show(print = true): void {
-    const line = formatStatusLine(this.#host.stats());
+    const line = this.#host.footer(formatStatusLine(this.#host.stats()));
     if (this.#terminal !== undefined) this.#terminal.setStatus(line);
     else if (print) this.#host.printDim(line);
     this.#command?.request();

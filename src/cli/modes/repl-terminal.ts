@@ -25,6 +25,8 @@ export interface ReplTerminal {
 export interface ReplKeys {
   onInterrupt(): void;
   onEscape(): void;
+  /** Shift+Tab: the next permission mode (mode-cycle.ts). */
+  onBackTab(): void;
   /** Ctrl-O: show the calls behind the last grouped line. */
   onExpand(renderer: TurnRenderer): void;
   /** A line the pipe reader prints (its own prompts). */
@@ -43,6 +45,7 @@ export function openReplTerminal(
     const terminal = new TerminalInput({ stdin: io.stdin, stdout: io.stdout }, style, {
       onInterrupt: () => keys.onInterrupt(),
       onEscape: () => keys.onEscape(),
+      onBackTab: () => keys.onBackTab(),
       onExpand: () => {
         if (renderer !== undefined) keys.onExpand(renderer);
       },

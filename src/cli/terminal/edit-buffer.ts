@@ -95,6 +95,7 @@ export class EditBuffer {
       case "escape":
       case "clear-screen":
       case "expand":
+      case "back-tab":
         return "unhandled";
       default: {
         const unknown: never = key;

@@ -33,6 +33,8 @@ export interface TerminalInputHandlers {
   onEscape(): void;
   /** Ctrl-O (show the last group of tool calls). Default: nothing. */
   onExpand?(): void;
+  /** Shift-Tab (cycle the permission mode). Default: nothing. */
+  onBackTab?(): void;
 }
 
 type Question = { keys: readonly string[]; resolve: (key: string | null) => void; text: string };
@@ -228,6 +230,9 @@ export class TerminalInput {
           continue;
         case "expand":
           this.#handlers.onExpand?.();
+          continue;
+        case "back-tab":
+          this.#handlers.onBackTab?.();
           continue;
         case "clear-screen":
           this.#streams.stdout.write("\x1b[2J\x1b[H");

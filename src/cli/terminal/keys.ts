@@ -29,7 +29,9 @@ export type Key =
   | { type: "clear-screen" }
   /** Ctrl-O: show the calls behind the last grouped tool line. */
   | { type: "expand" }
-  | { type: "tab" };
+  | { type: "tab" }
+  /** Shift-Tab (back-tab, ESC [ Z): cycles the permission mode. */
+  | { type: "back-tab" };
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -66,6 +68,7 @@ const SEQUENCES: ReadonlyArray<[string, Key]> = [
   ["\x1bf", { type: "word-right" }],
   ["\x1bb", { type: "word-left" }],
   ["\x1b\x7f", { type: "delete-word" }],
+  ["\x1b[Z", { type: "back-tab" }],
 ];
 
 const CONTROL_KEYS: Readonly<Record<string, Key>> = {

@@ -9,16 +9,19 @@
  *   node scripts/mutation-check.mjs --only a,b  the named ones
  *   node scripts/mutation-check.mjs --list      names, files and tests
  *   node scripts/mutation-check.mjs --after-suite  skip the unmutated baseline (CI: npm test just passed)
+ *   node scripts/mutation-check.mjs --jobs N    N copies, N mutations at a time (default: 2, or 1 on one core)
  *
  * How: the tracked and untracked-but-not-ignored files are copied once (timestamps kept) into a temporary
  * directory beside a symlink to node_modules and a copy of dist/. The named test files first run unmutated
- * (a baseline that fails proves nothing). Then, one at a time, each mutation replaces one exact text in one
- * file, runs its test files with vitest, and is put back. A mutation "is caught" when vitest reports at
+ * (a baseline that fails proves nothing). Then each mutation replaces one exact text in one file of a copy,
+ * runs its test files with vitest, and is put back. `--jobs` copies work side by side, each taking the next
+ * mutation from the list (CI's budget is 30 minutes on 2 cores; one at a time took about 16 of them, mostly
+ * vitest starting up and waiting on spawned processes, which two copies overlap). A mutation "is caught" when vitest reports at
  * least one failed test; a mutation whose text is no longer in the file, or whose run fails without a failed
  * test (a syntax error), or whose tests were skipped, is reported as such and fails the check: the list must
  * follow the code it mutates. Exit code 0 only when every mutation was caught.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -31,9 +34,10 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { transformSync } from "esbuild";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -1539,7 +1543,7 @@ function markBuild(copy, current) {
  * and the bundle rebuilt, then the build is marked current. A whole `tsc -p tsconfig.build.json` per mutation
  * (twice: mutated, then restored) cost CI about 40 s each; this costs about 2.
  */
-function rebuildOne(copy, file) {
+async function rebuildOne(copy, file) {
   if (file.startsWith("src/") && file.endsWith(".ts")) {
     const code = transformSync(readFileSync(join(copy, file), "utf8"), {
       loader: "ts",
@@ -1549,34 +1553,92 @@ function rebuildOne(copy, file) {
     }).code;
     writeFileSync(join(copy, "dist", `${file.slice("src/".length, -".ts".length)}.js`), code);
   }
-  execFileSync(process.execPath, [join(copy, "scripts", "bundle.mjs")], { cwd: copy, stdio: "ignore" });
+  await execFileAsync(process.execPath, [join(copy, "scripts", "bundle.mjs")], { cwd: copy });
   markBuild(copy, true);
 }
 
+const execFileAsync = promisify(execFile);
+
 /** Runs vitest on `tests` in `copy`: its exit code and what it reported. */
 function runTests(copy, tests, extra = []) {
-  const run = spawnSync(
-    process.execPath,
-    [join(copy, "node_modules", "vitest", "vitest.mjs"), "run", ...extra, ...tests],
-    {
-      cwd: copy,
-      encoding: "utf8",
-      env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
-  const output = `${run.stdout ?? ""}\n${run.stderr ?? ""}`;
-  const failed = Number(/Tests\s+(\d+) failed/.exec(output)?.[1] ?? 0);
-  const passed = Number(/(\d+) passed/.exec(/Tests\s+[^\n]*/.exec(output)?.[0] ?? "")?.[1] ?? 0);
-  const skipped = Number(/(\d+) skipped/.exec(/Tests\s+[^\n]*/.exec(output)?.[0] ?? "")?.[1] ?? 0);
-  return { code: run.status ?? 1, failed, passed, skipped, output };
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [join(copy, "node_modules", "vitest", "vitest.mjs"), "run", ...extra, ...tests],
+      {
+        cwd: copy,
+        env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("close", (code) => {
+      const failed = Number(/Tests\s+(\d+) failed/.exec(output)?.[1] ?? 0);
+      const passed = Number(/(\d+) passed/.exec(/Tests\s+[^\n]*/.exec(output)?.[0] ?? "")?.[1] ?? 0);
+      const skipped = Number(/(\d+) skipped/.exec(/Tests\s+[^\n]*/.exec(output)?.[0] ?? "")?.[1] ?? 0);
+      resolve({ code: code ?? 1, failed, passed, skipped, output });
+    });
+  });
 }
 
 function tail(text, lines = 25) {
   return text.trimEnd().split("\n").slice(-lines).join("\n");
 }
 
-function main() {
+/** One mutation in `copy`: applied, its tests run, put back. Returns its report line and its problem, if any. */
+async function runMutation(copy, mutation) {
+  const path = join(copy, mutation.file);
+  const missing = mutation.tests.filter((test) => !existsSync(join(copy, test)));
+  if (!existsSync(path) || missing.length > 0) {
+    const what = !existsSync(path) ? mutation.file : missing.join(", ");
+    return {
+      line: `✗ ${mutation.name}: not run, ${what} does not exist`,
+      problem: `${mutation.name}: ${what} does not exist`,
+    };
+  }
+  const original = readFileSync(path, "utf8");
+  if (!original.includes(mutation.find))
+    return {
+      line: `✗ ${mutation.name}: the text to mutate is no longer in ${mutation.file}; update the entry`,
+      problem: `${mutation.name}: text not found in ${mutation.file}`,
+    };
+  writeFileSync(path, original.replace(mutation.find, mutation.replace));
+  const ran = performance.now();
+  let result;
+  try {
+    if (mutation.cli === true) await rebuildOne(copy, mutation.file);
+    else markBuild(copy, true);
+    result = await runTests(copy, mutation.tests, ["--bail", "1"]);
+  } finally {
+    writeFileSync(path, original);
+    // A CLI mutation was compiled into the copy's dist/: the original goes back the same way.
+    if (mutation.cli === true) await rebuildOne(copy, mutation.file);
+  }
+  const seconds = ((performance.now() - ran) / 1000).toFixed(1);
+  if (result.failed > 0) return { line: `✓ ${mutation.name}: caught, ${result.failed} failed (${seconds} s)` };
+  if (result.code === 0 && result.skipped > 0 && result.passed === 0)
+    return {
+      line: `✗ ${mutation.name}: its tests were skipped here, so it could not be caught (${seconds} s)`,
+      problem: `${mutation.name}: tests skipped`,
+    };
+  if (result.code === 0)
+    return {
+      line: `✗ ${mutation.name}: SURVIVED, ${mutation.tests.join(", ")} still pass (${seconds} s)`,
+      problem: `${mutation.name}: survived (${mutation.guards})`,
+    };
+  return {
+    line: `✗ ${mutation.name}: the run failed without a failing test:\n${tail(result.output)}`,
+    problem: `${mutation.name}: run failed without a failing test`,
+  };
+}
+
+async function main() {
   const args = process.argv.slice(2);
   if (args.includes("--list")) {
     for (const mutation of MUTATIONS)
@@ -1597,10 +1659,16 @@ function main() {
     console.error(`mutation-check: no mutation named ${unknown.join(", ")}; see --list`);
     return 2;
   }
+  const jobsAt = args.indexOf("--jobs");
+  const jobs = Math.max(
+    1,
+    Math.min(chosen.length, jobsAt === -1 ? Math.min(2, availableParallelism()) : Number(args[jobsAt + 1]) || 1),
+  );
   const started = performance.now();
-  const copy = makeCopy();
+  const copies = [makeCopy()];
   const problems = [];
   try {
+    const copy = copies[0];
     const testFiles = [...new Set(chosen.flatMap((mutation) => mutation.tests))];
     const missingTests = testFiles.filter((test) => !existsSync(join(copy, test)));
     const present = testFiles.filter((test) => existsSync(join(copy, test)));
@@ -1608,7 +1676,7 @@ function main() {
     // `--after-suite`: CI ran the whole suite unmutated just before (.ci/run), so the baseline is already known.
     if (args.includes("--after-suite")) console.log("baseline: the whole suite passed unmutated just before");
     else if (present.length > 0) {
-      const baseline = runTests(copy, present);
+      const baseline = await runTests(copy, present);
       if (baseline.code !== 0) {
         console.log(`baseline (unmutated) fails: ${tail(baseline.output)}`);
         problems.push("the unmutated baseline fails, so no mutation result means anything");
@@ -1618,55 +1686,28 @@ function main() {
     // broken build: the first CLI mutation's file is rebuilt unmutated and its tests must still pass.
     const firstCli = chosen.find((mutation) => mutation.cli === true && existsSync(join(copy, mutation.file)));
     if (firstCli !== undefined) {
-      rebuildOne(copy, firstCli.file);
-      const rebuilt = runTests(copy, firstCli.tests);
+      await rebuildOne(copy, firstCli.file);
+      const rebuilt = await runTests(copy, firstCli.tests);
       if (rebuilt.code !== 0) {
         console.log(`one-file rebuild breaks the CLI: ${tail(rebuilt.output)}`);
         problems.push("the one-file rebuild of dist/ fails unmutated, so no CLI mutation result means anything");
       } else console.log(`one-file rebuild: ${firstCli.tests.join(", ")} pass unmutated`);
     }
-    for (const mutation of chosen) {
-      const path = join(copy, mutation.file);
-      const missing = mutation.tests.filter((test) => !existsSync(join(copy, test)));
-      if (!existsSync(path) || missing.length > 0) {
-        const what = !existsSync(path) ? mutation.file : missing.join(", ");
-        console.log(`✗ ${mutation.name}: not run, ${what} does not exist`);
-        problems.push(`${mutation.name}: ${what} does not exist`);
-        continue;
+    // Further copies are made after the rebuild check, so each starts from the same checked build.
+    while (copies.length < jobs) copies.push(makeCopy());
+    if (jobs > 1) console.log(`${jobs} copies, ${jobs} mutations at a time`);
+    let next = 0;
+    const worker = async (each) => {
+      while (next < chosen.length) {
+        const mutation = chosen[next++];
+        const result = await runMutation(each, mutation);
+        console.log(result.line);
+        if (result.problem !== undefined) problems.push(result.problem);
       }
-      const original = readFileSync(path, "utf8");
-      if (!original.includes(mutation.find)) {
-        console.log(`✗ ${mutation.name}: the text to mutate is no longer in ${mutation.file}; update the entry`);
-        problems.push(`${mutation.name}: text not found in ${mutation.file}`);
-        continue;
-      }
-      writeFileSync(path, original.replace(mutation.find, mutation.replace));
-      if (mutation.cli === true) rebuildOne(copy, mutation.file);
-      else markBuild(copy, true);
-      const ran = performance.now();
-      let result;
-      try {
-        result = runTests(copy, mutation.tests, ["--bail", "1"]);
-      } finally {
-        writeFileSync(path, original);
-        // A CLI mutation was compiled into the copy's dist/: the original goes back the same way.
-        if (mutation.cli === true) rebuildOne(copy, mutation.file);
-      }
-      const seconds = ((performance.now() - ran) / 1000).toFixed(1);
-      if (result.failed > 0) console.log(`✓ ${mutation.name}: caught, ${result.failed} failed (${seconds} s)`);
-      else if (result.code === 0 && result.skipped > 0 && result.passed === 0) {
-        console.log(`✗ ${mutation.name}: its tests were skipped here, so it could not be caught (${seconds} s)`);
-        problems.push(`${mutation.name}: tests skipped`);
-      } else if (result.code === 0) {
-        console.log(`✗ ${mutation.name}: SURVIVED, ${mutation.tests.join(", ")} still pass (${seconds} s)`);
-        problems.push(`${mutation.name}: survived (${mutation.guards})`);
-      } else {
-        console.log(`✗ ${mutation.name}: the run failed without a failing test:\n${tail(result.output)}`);
-        problems.push(`${mutation.name}: run failed without a failing test`);
-      }
-    }
+    };
+    await Promise.all(copies.map((each) => worker(each)));
   } finally {
-    rmSync(copy, { recursive: true, force: true });
+    for (const each of copies) rmSync(each, { recursive: true, force: true });
   }
   const total = ((performance.now() - started) / 1000).toFixed(0);
   if (problems.length === 0) {
@@ -1679,4 +1720,6 @@ function main() {
 
 // Run only as a script: test/architecture/mutation-list.test.ts imports MUTATIONS to check the list itself.
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === realpathSync(process.argv[1]))
-  process.exitCode = main();
+  main().then((code) => {
+    process.exitCode = code;
+  });

@@ -234,8 +234,17 @@ async function rulerMain(): Promise<void> {
         factLag: 3,
       };
       const run = await runPressure({ window, shape, compaction: {}, tokenRatio: ratio });
-      const target = compactionTargetTokens(MODEL, Math.floor(window / ratio)) * ratio;
-      const worst = Math.max(0, ...run.afterCompaction) / target;
+      // The target in the server's tokens: 40 % of the threshold, or the prefix the server counted (system and
+      // tools, which no compaction removes) plus a fifth of the room above it where that is more
+      // (docs/CONTEXT-BUDGET.md "The fixed prefix").
+      const threshold = autoCompactThreshold(MODEL, window);
+      const worst = Math.max(
+        0,
+        ...run.afterCompaction.map((count, index) => {
+          const prefix = run.afterCompactionPrefix[index] ?? 0;
+          return count / Math.max(threshold * 0.4, prefix + (threshold - prefix) * 0.2);
+        }),
+      );
       console.error(`  done: ${window / 1000}K ×${ratio} (${run.seconds.toFixed(1)} s)`);
       rows.push(
         `| ${window / 1000}K | ×${ratio} | ${run.finished ? "yes" : run.stoppedBy} | ${run.summaries} | ${run.compactions} | ${run.rereads} | ${run.factsLost} | ${run.rejected} | ${run.compactions === 0 ? "–" : `${(worst * 100).toFixed(1)} %`} | ${format(run.cost)} |`,
@@ -257,7 +266,7 @@ async function rulerMain(): Promise<void> {
     "compaction-pressure-ruler",
     [
       `Written by \`node --import tsx bench/compaction-pressure.ts --ruler\` (${rows.length - 2} runs, one at a time, ${seconds.toFixed(0)} s wall).`,
-      "Default settings, public path, closed-loop model; the emulator counts the given multiple of the estimate (`tokenRatio`). Results average 3 % of the window by the server's count; 7 tasks of four reads, an Edit and an answer needing a fact read three tasks back. \"After compaction / target\": the largest first main request after a compaction as the server counted it, over the compaction target in the server's tokens.",
+      'Default settings, public path, closed-loop model; the emulator counts the given multiple of the estimate (`tokenRatio`). Results average 3 % of the window by the server\'s count; 7 tasks of four reads, an Edit and an answer needing a fact read three tasks back. "After compaction / target": the largest first main request after a compaction as the server counted it, over the compaction target in the server\'s tokens: 40 % of the autocompact threshold, or where more, the prefix the server counts for that request\'s system and tools plus a fifth of the room above it. The tools block goes lean once it takes over a quarter of the window (docs/CONTEXT-BUDGET.md "The fixed prefix").',
       "",
       table,
     ].join("\n"),

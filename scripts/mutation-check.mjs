@@ -1503,6 +1503,33 @@ export const MUTATIONS = [
     replace: "",
     tests: ["test/tools/background-bash.test.ts"],
   },
+  {
+    name: "lean-tools-never",
+    area: "compaction",
+    guards: "a session whose tools block takes over a quarter of the server's window switches to lean definitions",
+    file: "src/compaction/context-budget.ts",
+    find: "    this.leanTools = true;\n    return true;",
+    replace: "    return false;",
+    tests: ["test/engine/lean-tools.test.ts"],
+  },
+  {
+    name: "summary-max-tokens-whole-reserve",
+    area: "compaction",
+    guards: "a summary's max_tokens leaves the kept tail room under the compaction target",
+    file: "src/compaction/compact-conversation.ts",
+    find: "  return Math.max(DEFAULT_MIN_SUMMARY_TOKENS, Math.min(reserve, room));",
+    replace: "  return Math.max(DEFAULT_MIN_SUMMARY_TOKENS, reserve);",
+    tests: ["test/engine/compaction-16k-target.test.ts"],
+  },
+  {
+    name: "compaction-target-ignores-prefix",
+    area: "compaction",
+    guards: "the compaction target leaves the conversation room above a prefix that takes most of the threshold",
+    file: "src/compaction/thresholds.ts",
+    find: "  return Math.max(plain, Math.floor(fixed + (threshold - fixed) * MIN_CONVERSATION_ROOM_RATIO));",
+    replace: "  return plain;",
+    tests: ["test/compaction/thresholds.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -23,6 +23,8 @@ export interface PressureRunOptions {
   tokenRatio?: number;
   /** Declarations over the provider's profile (a loopback server is `compatible`). Default none. */
   capabilities?: Partial<ProviderCapabilities>;
+  /** Called with each system entry's subtype and text (a look at what the tiers did). */
+  onSystem?: (subtype: string, text: string) => void;
 }
 
 export interface PressureRun {
@@ -38,6 +40,11 @@ export interface PressureRun {
   peak: number;
   /** Input of the first main request after each compaction, as the server counted it. */
   afterCompaction: number[];
+  /**
+   * The server's own count (count_tokens) of each of those requests' system prompt and tools with a one-word
+   * message: the prefix no compaction removes.
+   */
+  afterCompactionPrefix: number[];
   /** How many requests the emulator had logged at each compaction (the next one came after it). */
   compactedAt: number[];
   /** Requests the server refused as too long. */
@@ -58,6 +65,17 @@ export function serverCount(record: Pick<RequestLogEntry, "usage">): number {
 /** A main-loop request (the scripted model's own step, or a re-read it asked for), not a side request. */
 function isMain(record: RequestLogEntry): boolean {
   return record.path === "/v1/messages" && (record.source === "scenario" || record.source === "reread");
+}
+
+/** The server's count (its count_tokens endpoint) of `body`'s system prompt and tools with a one-word message. */
+async function prefixCount(url: string, body: unknown): Promise<number> {
+  const { system, tools, model } = body as { system?: unknown; tools?: unknown; model: string };
+  const response = await fetch(`${url}/v1/messages/count_tokens`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": "bench", "anthropic-version": "2023-06-01" },
+    body: JSON.stringify({ model, system, tools, messages: [{ role: "user", content: "x" }] }),
+  });
+  return ((await response.json()) as { input_tokens: number }).input_tokens;
 }
 
 export async function runPressure(options: PressureRunOptions): Promise<PressureRun> {
@@ -94,6 +112,8 @@ export async function runPressure(options: PressureRunOptions): Promise<Pressure
     for (let task = 0; task < options.shape.tasks; task++) {
       let reason = "";
       for await (const event of engine.submitMessage(pressurePrompt(task))) {
+        if (event.type === "entry" && event.entry.type === "system")
+          options.onSystem?.(event.entry.subtype, event.entry.content);
         if (event.type === "entry" && event.entry.type === "system" && event.entry.subtype === "compact_boundary") {
           compactions++;
           afterIndexes.push(emulator.requests.length);
@@ -114,14 +134,17 @@ export async function runPressure(options: PressureRunOptions): Promise<Pressure
     await engine.close();
   }
   const requests = [...emulator.requests];
+  const afterCompaction: number[] = [];
+  const afterCompactionPrefix: number[] = [];
+  for (const index of afterIndexes) {
+    const next = requests.slice(index).find((record) => isMain(record) && record.usage !== undefined);
+    if (next === undefined) continue;
+    afterCompaction.push(serverCount(next));
+    afterCompactionPrefix.push(await prefixCount(emulator.url, next.body));
+  }
   await emulator.close();
   await rm(workspace, { recursive: true, force: true });
   const figures = sessionCost(requests);
-  const afterCompaction: number[] = [];
-  for (const index of afterIndexes) {
-    const next = requests.slice(index).find((record) => isMain(record) && record.usage !== undefined);
-    if (next !== undefined) afterCompaction.push(serverCount(next));
-  }
   return {
     finished,
     stoppedBy,
@@ -132,6 +155,7 @@ export async function runPressure(options: PressureRunOptions): Promise<Pressure
     factsLost: figures.factsLost,
     peak: Math.max(0, ...requests.filter(isMain).map(serverCount)),
     afterCompaction,
+    afterCompactionPrefix,
     compactedAt: afterIndexes,
     rejected: requests.filter((record) => record.path === "/v1/messages" && record.status === 400).length,
     cost: figures.cost,

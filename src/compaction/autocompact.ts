@@ -127,7 +127,7 @@ export async function autoCompact(
   if (input.fork === undefined || tokens < autoCompactTriggerTokens(input)) return unchanged;
   const session = input.autoCompact ?? newAutoCompactSession();
   const threshold = autoCompactThreshold(input.model, input.contextWindow);
-  const target = compactionTargetTokens(input.model, input.contextWindow);
+  const target = compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens);
   // On the cached path microcompact deletes from the cache instead; a client-side clear would rewrite it.
   const clear =
     input.settings.microcompact && !cacheEditingEnabled(input) ? planRoomClear(input, view, tokens) : undefined;

@@ -24,6 +24,15 @@ export const MIN_CALIBRATION_ESTIMATE = 256;
 /** The largest ratio believed (a count 50× the estimate is a broken report, not a tokenizer). */
 export const MAX_TOKEN_RATIO = 50;
 
+/**
+ * The session switches to lean tool definitions (request/lean-tool-definitions.ts) when the fixed prefix — system
+ * and tools — takes more than this share of the server's window by its count: 25 %. Below it the full
+ * descriptions are worth their tokens (at 200K the prefix is ~2 %); above it the conversation is left so little
+ * room that every compaction misses its target (a 16,384 window counted ×4.1: an 11,144-token prefix, the session
+ * stopped "Context is full" at its sixth request).
+ */
+export const LEAN_PREFIX_SHARE = 0.25;
+
 /** A ratio change smaller than this share is not recorded again (the calibration drifts with content): 5 %. */
 export const RATIO_RECORD_CHANGE = 0.05;
 
@@ -78,6 +87,10 @@ export class ContextBudget {
   learnedWindow: number | undefined;
   /** Target of the last compaction, in the server's tokens, until the next response reports its count. */
   pendingTarget: number | undefined;
+  /** Lean tool definitions from here on (recorded; never switched back, so the prefix changes once at most). */
+  leanTools = false;
+  /** The fixed prefix (system and tools) of the last request counted, in estimate units (compaction targets). */
+  fixedTokens = 0;
   #lastReported = 0;
   #lastEstimated = 0;
 
@@ -89,6 +102,7 @@ export class ContextBudget {
       if (entry.type !== "context-budget") continue;
       budget.ratio = Math.max(1, Math.min(MAX_TOKEN_RATIO, entry.ratio));
       budget.learnedWindow = entry.learnedWindow;
+      budget.leanTools = entry.leanTools === true;
       break;
     }
     return budget;
@@ -136,6 +150,18 @@ export class ContextBudget {
     };
   }
 
+  /**
+   * Whether a request whose fixed prefix the estimate puts at `prefixEstimate` takes more than LEAN_PREFIX_SHARE
+   * of the server's `serverWindow` by the calibrated count: then lean definitions from now on. Returns whether it
+   * switched (once per session at most).
+   */
+  considerLeanTools(prefixEstimate: number, serverWindow: number): boolean {
+    if (this.leanTools || !(serverWindow > 0)) return false;
+    if (this.toServer(prefixEstimate) <= serverWindow * LEAN_PREFIX_SHARE) return false;
+    this.leanTools = true;
+    return true;
+  }
+
   /** A server's own overflow error named its window: kept for the session when smaller. Returns whether it changed. */
   learnWindow(window: number | undefined): boolean {
     if (window === undefined || !(window > 0)) return false;
@@ -150,6 +176,7 @@ export class ContextBudget {
       type: "context-budget",
       ratio: this.ratio,
       ...(this.learnedWindow !== undefined ? { learnedWindow: this.learnedWindow } : {}),
+      ...(this.leanTools ? { leanTools: true } : {}),
       reported: this.#lastReported,
       estimated: this.#lastEstimated,
       timestamp: now.toISOString(),

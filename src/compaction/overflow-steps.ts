@@ -106,7 +106,7 @@ export const dropOverflowStep: OverflowStep = {
     const tokens = countOf(overflow, view);
     const overhead = Math.max(0, tokens - estimateEntriesTokens(view));
     const room = Math.min(
-      compactionTargetTokens(input.model, input.contextWindow),
+      compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens ?? overhead),
       effectiveContextWindow(input.model, overflow.maxTokens ?? input.contextWindow),
     );
     let keep = rounds.length - 1;
@@ -121,7 +121,8 @@ export const dropOverflowStep: OverflowStep = {
     const tail = rounds.slice(-keep).flatMap((round) => round.entries);
     const marker = markerKeepingPrompt(dropped.length, droppedTokens, droppedEntries, tail);
     const logicalParent = chain.context().parentUuid;
-    const postTokens = kept + estimateTextTokens(marker);
+    // The whole request after the cut, as `tokens` counts the one before it (system and tools included).
+    const postTokens = overhead + kept + estimateTextTokens(marker);
     chain.push(
       createSystemEntry(
         { ...chain.context(), parentUuid: null },

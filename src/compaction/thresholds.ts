@@ -52,6 +52,16 @@ export const COLLAPSE_URGENT_RATIO = 0.95;
  */
 export const DEFAULT_COMPACTION_TARGET_RATIO = 0.4;
 
+/**
+ * The least share of the room above the fixed prefix (system prompt and tools, which no compaction removes) a
+ * compaction target leaves the conversation: 20 %. Where the prefix is under 25 % of the threshold (every
+ * ordinary session) the plain 40 % target is larger and this changes nothing. Where a small window or a server
+ * that counts many times the estimate makes the prefix most of the threshold (40K counted ×10: a 25K prefix
+ * under a 29.4K threshold), 40 % of the threshold is below the prefix itself — a target no compaction can meet,
+ * so every compaction "missed" it and the drop step cut to one round (docs/CONTEXT-BUDGET.md "The fixed prefix").
+ */
+export const MIN_CONVERSATION_ROOM_RATIO = 0.2;
+
 /** `tokens`, or `ratio` of the window if that is smaller. */
 function scaled(tokens: number, contextWindow: number, ratio: number): number {
   return Math.min(tokens, Math.floor(contextWindow * ratio));
@@ -80,9 +90,16 @@ export function autoCompactThreshold(model: string, contextWindow: number): numb
   return effectiveContextWindow(model, contextWindow) - autoCompactBufferTokens(contextWindow);
 }
 
-/** The context a compaction must leave at most: DEFAULT_COMPACTION_TARGET_RATIO of the autocompact threshold. */
-export function compactionTargetTokens(model: string, contextWindow: number): number {
-  return Math.floor(autoCompactThreshold(model, contextWindow) * DEFAULT_COMPACTION_TARGET_RATIO);
+/**
+ * The context a compaction must leave at most: DEFAULT_COMPACTION_TARGET_RATIO of the autocompact threshold, or,
+ * when the fixed prefix (`fixedTokens`: system and tools, estimate units) is so large that this leaves the
+ * conversation less than MIN_CONVERSATION_ROOM_RATIO of the room above it, the prefix plus that share.
+ */
+export function compactionTargetTokens(model: string, contextWindow: number, fixedTokens = 0): number {
+  const threshold = autoCompactThreshold(model, contextWindow);
+  const plain = Math.floor(threshold * DEFAULT_COMPACTION_TARGET_RATIO);
+  const fixed = Math.min(Math.max(0, fixedTokens), threshold);
+  return Math.max(plain, Math.floor(fixed + (threshold - fixed) * MIN_CONVERSATION_ROOM_RATIO));
 }
 
 /** Token count at which the UI warns (autocompact − 20,000 at 200K and up). */

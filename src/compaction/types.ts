@@ -30,6 +30,11 @@ export interface CompactionInput {
    * are divided by it before they meet an estimate. Default 1.
    */
   tokenRatio?: number;
+  /**
+   * The request's fixed prefix (system and tools) in estimate units, as last sent: what no compaction removes,
+   * so the compaction target leaves room above it (thresholds.ts `compactionTargetTokens`). Default 0.
+   */
+  fixedTokens?: number;
   /** Chain context for the records created. */
   sessionId: string;
   parentUuid: string | null;

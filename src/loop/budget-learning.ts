@@ -45,7 +45,18 @@ export function* learnFromCount(
   const { context, recorder } = turn;
   const windowChanged = budget.learnWindow(learnedWindow);
   const seen = budget.observe(reported, estimateRequestTokens(body));
-  if (seen.changed || windowChanged) recorder.append(budget.record(context.sessionId, context.now()));
+  budget.fixedTokens = estimateRequestTokens({ ...body, messages: [] });
+  const serverWindow = budget.serverWindow(context.state.model, context.config.modelOverrides);
+  const lean = budget.considerLeanTools(budget.fixedTokens, serverWindow);
+  if (seen.changed || windowChanged || lean) recorder.append(budget.record(context.sessionId, context.now()));
+  if (lean) {
+    // The prefix changes once, on purpose: the cache-break detector is told, the person too.
+    context.cacheDetector?.expectDrop("lean tool definitions");
+    yield recorder.notice(
+      "warning",
+      `The tools and system prompt take ~${budget.toServer(budget.fixedTokens).toLocaleString("en-US")} of the server's ${serverWindow.toLocaleString("en-US")}-token window: tool definitions are sent lean (first sentence, no field descriptions) from now on.`,
+    );
+  }
   if (seen.missedTarget === undefined || context.autoCompact === undefined) return;
   const { reported: count, target } = seen.missedTarget;
   const why =
@@ -69,5 +80,7 @@ export function budgetWindow(turn: TurnState): string {
 /** A compaction just happened: its target, in the server's tokens, is checked against the next response. */
 export function expectCompactionTarget(turn: TurnState, limits: BudgetLimits): void {
   const budget = sessionBudget(turn);
-  budget.pendingTarget = budget.toServer(compactionTargetTokens(turn.context.state.model, limits.contextWindow));
+  budget.pendingTarget = budget.toServer(
+    compactionTargetTokens(turn.context.state.model, limits.contextWindow, budget.fixedTokens),
+  );
 }

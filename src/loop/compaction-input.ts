@@ -26,6 +26,7 @@ export function compactionInput(turn: TurnState, limits: BudgetLimits): Compacti
     model: state.model,
     contextWindow: limits.contextWindow,
     ...(state.budget !== undefined && state.budget.ratio !== 1 ? { tokenRatio: state.budget.ratio } : {}),
+    ...(state.budget?.fixedTokens ? { fixedTokens: state.budget.fixedTokens } : {}),
     sessionId: context.sessionId,
     parentUuid: timeline.lastMessage?.uuid ?? null,
     compactableTools: compactableToolNames(context.tools),

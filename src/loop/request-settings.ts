@@ -15,14 +15,14 @@ import {
 } from "../request/index.js";
 import { defaultRequestSettings, pinsFromEntries } from "./query-context.js";
 import { arrivalsFromEntries, offersToolChanges } from "./tool-arrivals.js";
-import { capabilities, type TurnState } from "./turn-state.js";
+import { capabilities, requestToolDefinitions, type TurnState } from "./turn-state.js";
 
 /** The session defaults (what forked requests use before any request), with this pass's decisions. */
 export function settingsFor(turn: TurnState, compaction: CompactionOutput, model: string): RequestSettings {
-  const { config, toolDefinitions } = turn.context;
+  const { config } = turn.context;
   return withoutServerFeatures(
     {
-      ...defaultRequestSettings(config, model, toolDefinitions, capabilities(turn)),
+      ...defaultRequestSettings(config, model, requestToolDefinitions(turn), capabilities(turn)),
       ...(turn.maxTokens.override !== undefined ? { maxTokens: turn.maxTokens.override } : {}),
       snipTags: compaction.snipTags,
       cacheEditing: compaction.cacheEditing,

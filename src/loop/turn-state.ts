@@ -13,7 +13,13 @@ import {
   type TurnUsage,
 } from "../messages/index.js";
 import type { ProviderCapabilities, ProviderError } from "../provider/index.js";
-import { type AssembledRequest, latchRecord, type ServerFeature } from "../request/index.js";
+import {
+  type AssembledRequest,
+  latchRecord,
+  leanToolDefinitions,
+  type ServerFeature,
+  type ToolDefinition,
+} from "../request/index.js";
 import { Channel } from "./channel.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
 import type { MaxTokensState } from "./max-tokens.js";
@@ -197,6 +203,17 @@ export function recordSideRequests(turn: TurnState): void {
 }
 
 /**
+ * The tools block this session sends: lean definitions once the budget switched to them (a window the full
+ * block would crowd out: docs/CONTEXT-BUDGET.md "The fixed prefix"), else the turn's definitions as they are.
+ */
+export function requestToolDefinitions(turn: TurnState): readonly ToolDefinition[] {
+  const { context } = turn;
+  return context.state.budget?.leanTools === true
+    ? leanToolDefinitions(context.toolDefinitions)
+    : context.toolDefinitions;
+}
+
+/**
  * What forked requests build on: the last request's settings exactly (its cache); before any, the
  * session's defaults.
  */
@@ -212,7 +229,7 @@ export function forkParent(turn: TurnState): ForkParent {
       settings: defaultRequestSettings(
         config,
         state.model,
-        context.toolDefinitions,
+        requestToolDefinitions(turn),
         capabilities(turn),
         turn.featuresOff,
       ),

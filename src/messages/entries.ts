@@ -308,6 +308,11 @@ export interface ContextBudgetRecord {
   ratio: number;
   /** The window a server's overflow error named, when smaller than the model table's. Default none. */
   learnedWindow?: number;
+  /**
+   * The session sends lean tool definitions from here on: the full tools block took more than a quarter of the
+   * server's window by its count (docs/CONTEXT-BUDGET.md "The fixed prefix"). Default false.
+   */
+  leanTools?: boolean;
   /** What the calibration learned from: the server's count and the estimate of that request. */
   reported: number;
   estimated: number;

@@ -2,6 +2,7 @@ export * from "./assemble.js";
 export * from "./betas.js";
 export * from "./cache-breakpoints.js";
 export * from "./latches.js";
+export * from "./lean-tool-definitions.js";
 export { NormalizeMemo, normalizeIncrementally } from "./normalize/incremental.js";
 export * from "./normalize/index.js";
 export * from "./params.js";

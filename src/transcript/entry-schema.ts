@@ -174,6 +174,7 @@ const contextBudgetSchema = z.object({
   type: z.literal("context-budget"),
   ratio: z.number().positive(),
   learnedWindow: z.number().int().positive().optional(),
+  leanTools: z.boolean().optional(),
   reported: z.number().nonnegative(),
   estimated: z.number().nonnegative(),
 });

@@ -33,6 +33,19 @@ describe("window thresholds", () => {
     expect(autoCompactThreshold(MODEL, 1_000_000)).toBe(967_000);
   });
 
+  // Mutation caught (`compaction-target-ignores-prefix`): the plain 40 % at every prefix — at a 4,000 window (40K
+  // counted ×10) with a 2,500-token prefix the target would be 1,176, under the prefix itself, which no compaction
+  // can reach (docs/CONTEXT-BUDGET.md "The fixed prefix").
+  it("leaves the conversation a fifth of the room above a prefix over a quarter of the threshold", () => {
+    // 4,000: threshold 2,940 (4,000 − 800 − 260). Plain target 1,176; 2,500 + 20 % of 440 = 2,588.
+    expect(compactionTargetTokens(MODEL, 4_000, 2_500)).toBe(2_588);
+    // 16,000: threshold 11,760; prefix 4,000 → 4,000 + 20 % of 7,760 = 5,552 (plain 4,704).
+    expect(compactionTargetTokens(MODEL, 16_000, 4_000)).toBe(5_552);
+    // A prefix under a quarter of the threshold changes nothing: 2,000 at 16K and 3,000 at 200K.
+    expect(compactionTargetTokens(MODEL, 16_000, 2_000)).toBe(4_704);
+    expect(compactionTargetTokens(MODEL, 200_000, 3_000)).toBe(66_800);
+  });
+
   it("reserves only the model's max output when it is below 20,000", () => {
     // claude-3-5-haiku's max output is 8,192.
     expect(effectiveContextWindow("claude-3-5-haiku-20241022", 200_000)).toBe(191_808);

@@ -190,7 +190,7 @@ const { values } = parseArgs({
     "no-readme": { type: "boolean", default: false },
     ruler: { type: "boolean", default: false },
     ratios: { type: "string", default: "1,2,4,10" },
-    "ruler-windows": { type: "string", default: "40000,120000,400000" },
+    "ruler-windows": { type: "string", default: "16000,40000,120000,400000" },
     child: { type: "string" },
   },
 });

@@ -23,8 +23,6 @@ export interface PressureRunOptions {
   tokenRatio?: number;
   /** Declarations over the provider's profile (a loopback server is `compatible`). Default none. */
   capabilities?: Partial<ProviderCapabilities>;
-  /** Called with each system entry's subtype and text (a look at what the tiers did). */
-  onSystem?: (subtype: string, text: string) => void;
 }
 
 export interface PressureRun {
@@ -67,8 +65,11 @@ function isMain(record: RequestLogEntry): boolean {
   return record.path === "/v1/messages" && (record.source === "scenario" || record.source === "reread");
 }
 
-/** The server's count (its count_tokens endpoint) of `body`'s system prompt and tools with a one-word message. */
-async function prefixCount(url: string, body: unknown): Promise<number> {
+/**
+ * The server's count (its count_tokens endpoint) of `body`'s system prompt and tools with a one-word message: the
+ * prefix no compaction removes. Also the oracle of test/engine/compaction-16k-target.test.ts.
+ */
+export async function prefixCount(url: string, body: unknown): Promise<number> {
   const { system, tools, model } = body as { system?: unknown; tools?: unknown; model: string };
   const response = await fetch(`${url}/v1/messages/count_tokens`, {
     method: "POST",
@@ -112,8 +113,6 @@ export async function runPressure(options: PressureRunOptions): Promise<Pressure
     for (let task = 0; task < options.shape.tasks; task++) {
       let reason = "";
       for await (const event of engine.submitMessage(pressurePrompt(task))) {
-        if (event.type === "entry" && event.entry.type === "system")
-          options.onSystem?.(event.entry.subtype, event.entry.content);
         if (event.type === "entry" && event.entry.type === "system" && event.entry.subtype === "compact_boundary") {
           compactions++;
           afterIndexes.push(emulator.requests.length);

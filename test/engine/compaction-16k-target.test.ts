@@ -11,6 +11,7 @@
 
 import type { RequestLogEntry, ScenarioStep } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
+import { prefixCount } from "../../bench/lib/pressure-run.js";
 import { formatInspectReport, inspectRecords } from "../../src/cli/inspect/inspect.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
@@ -58,17 +59,6 @@ function usageTokens(usage: {
   cache_creation_input_tokens?: number | null;
 }): number {
   return usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
-}
-
-/** The server's own count (count_tokens) of `body`'s system prompt and tools with a one-word message. */
-async function prefixCount(url: string, body: unknown): Promise<number> {
-  const { system, tools, model } = body as { system: unknown; tools: unknown; model: string };
-  const response = await fetch(`${url}/v1/messages/count_tokens`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": "test", "anthropic-version": "2023-06-01" },
-    body: JSON.stringify({ model, system, tools, messages: [{ role: "user", content: "x" }] }),
-  });
-  return ((await response.json()) as { input_tokens: number }).input_tokens;
 }
 
 /** What one logged summary request cost, recomputed from the emulator's usage with literal prices. */

@@ -1530,6 +1530,43 @@ export const MUTATIONS = [
     replace: "  return plain;",
     tests: ["test/compaction/thresholds.test.ts"],
   },
+  {
+    name: "trail-budget-ignored",
+    area: "compaction",
+    guards: "the artifact trail rendered for a budget lists only what fits, the most recent first",
+    file: "src/compaction/artifact-trail.ts",
+    find: "    if (estimateTextTokens(text) <= maxTokens) return text;",
+    replace: "    if (text !== maxTokens.toString()) return text;",
+    tests: ["test/compaction/artifact-trail.test.ts"],
+  },
+  {
+    name: "trail-unbudgeted",
+    area: "compaction",
+    guards: "a compaction fits the artifact trail to a share of the room it leaves (40K counted ×10 within target)",
+    file: "src/compaction/compact-conversation.ts",
+    find: "  const trailText = renderArtifactTrail(trail, Math.floor(roomAfter * TRAIL_ROOM_SHARE));",
+    replace: "  const trailText = renderArtifactTrail(trail);",
+    tests: ["test/engine/token-ratio.test.ts"],
+  },
+
+  {
+    name: "prompt-lost-on-second-drop",
+    area: "compaction",
+    guards: "a drop step keeps the person's prompt an earlier drop marker carried (the task is never dropped)",
+    file: "src/compaction/kept-prompt.ts",
+    find: "      if (at >= 0) return text.slice(at + KEPT_PROMPT_LABEL.length);",
+    replace: "      if (at < -1) return text;",
+    tests: ["test/compaction/context-budget.test.ts"],
+  },
+  {
+    name: "prompt-not-kept-after-summary",
+    area: "compaction",
+    guards: "the person's current prompt goes on after a summary when the kept tail does not hold it",
+    file: "src/compaction/compact-conversation.ts",
+    find: "  const summaryText = compactSummaryText(summary, currentPrompt(kept) === undefined ? withPrompt : trailText);",
+    replace: "  const summaryText = compactSummaryText(summary, trailText);",
+    tests: ["test/engine/token-ratio.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { TimelineEntry, ToolResultBlock, ToolUseBlock } from "../messages/index.js";
-import { contentText } from "../messages/index.js";
+import { contentText, estimateTextTokens } from "../messages/index.js";
 
 /** Most commands the rendered trail lists (the most recent ones; the count of older ones is stated): 40. */
 export const DEFAULT_TRAIL_MAX_COMMANDS = 40;
@@ -169,20 +169,46 @@ function describeFile(file: FileArtifact): string {
   return `- ${file.path}: ${what.join("; ")}`;
 }
 
-/** The trail as text: files (most recently touched first), then commands (in order); "" when empty. */
-export function renderArtifactTrail(trail: ArtifactTrail): string {
+/**
+ * The trail as text: files (most recently touched first), then commands (in order); "" when empty. With
+ * `maxTokens` (estimate units) it lists fewer — the most recent files and commands, stating how many older ones
+ * are left out — until it fits; "" when not even the frame fits. A compaction's room can be smaller than the whole
+ * trail: a 40K window counted ×10 leaves the conversation ~1,400 characters after a compaction, and a 25-file trail
+ * alone took 1,300 of them, so every first request after a compaction came back over its target
+ * (docs/CONTEXT-BUDGET.md "The artifact trail").
+ */
+export function renderArtifactTrail(trail: ArtifactTrail, maxTokens = Number.POSITIVE_INFINITY): string {
   if (trail.files.length === 0 && trail.commands.length === 0) return "";
-  const lines = ["<artifact-trail>", "Files this session touched (most recent first):"];
   const files = [...trail.files].sort((left, right) => right.lastTouchOrder - left.lastTouchOrder);
-  for (const file of files.slice(0, DEFAULT_TRAIL_MAX_FILES)) lines.push(describeFile(file));
-  if (files.length > DEFAULT_TRAIL_MAX_FILES) lines.push(`- … and ${files.length - DEFAULT_TRAIL_MAX_FILES} more`);
+  let fileLimit = Math.min(files.length, DEFAULT_TRAIL_MAX_FILES);
+  let commandLimit = Math.min(trail.commands.length, DEFAULT_TRAIL_MAX_COMMANDS);
+  for (;;) {
+    const text = renderLimited(files, trail.commands, fileLimit, commandLimit);
+    if (estimateTextTokens(text) <= maxTokens) return text;
+    if (fileLimit === 0 && commandLimit === 0) return "";
+    // Shorten the longer list by a fifth (at least one line): a few renders, not one per line.
+    if (fileLimit >= commandLimit) fileLimit -= Math.max(1, Math.ceil(fileLimit / 5));
+    else commandLimit -= Math.max(1, Math.ceil(commandLimit / 5));
+  }
+}
+
+/** The trail with at most `fileLimit` files and the last `commandLimit` commands listed. */
+function renderLimited(
+  files: readonly FileArtifact[],
+  commands: readonly CommandArtifact[],
+  fileLimit: number,
+  commandLimit: number,
+): string {
+  const lines = ["<artifact-trail>", "Files this session touched (most recent first):"];
+  for (const file of files.slice(0, fileLimit)) lines.push(describeFile(file));
+  if (files.length > fileLimit) lines.push(`- … and ${files.length - fileLimit} more`);
   if (files.length === 0) lines.push("- (none)");
   lines.push("Commands run (exit code):");
-  const skipped = Math.max(0, trail.commands.length - DEFAULT_TRAIL_MAX_COMMANDS);
+  const skipped = commands.length - commandLimit;
   if (skipped > 0) lines.push(`- … ${skipped} earlier commands`);
-  for (const command of trail.commands.slice(skipped))
+  for (const command of commands.slice(skipped))
     lines.push(`- ${JSON.stringify(command.command)} → ${command.exitCode === null ? "killed" : command.exitCode}`);
-  if (trail.commands.length === 0) lines.push("- (none)");
+  if (commands.length === 0) lines.push("- (none)");
   lines.push("</artifact-trail>");
   return lines.join("\n");
 }

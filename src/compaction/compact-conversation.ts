@@ -23,6 +23,7 @@ import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds
 import { buildArtifactTrail, renderArtifactTrail } from "./artifact-trail.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
 import type { ForkRunner } from "./fork-runner.js";
+import { currentPrompt, keptPromptSection } from "./kept-prompt.js";
 import {
   DEFAULT_POST_COMPACT_RESTORE_WINDOW_RATIO,
   type RestoredFiles,
@@ -62,6 +63,19 @@ export const DEFAULT_MIN_TAIL_AIM_RATIO = 0.1;
 
 /** Smallest `max_tokens` a summary request gets, however little room the target leaves: 256. */
 export const DEFAULT_MIN_SUMMARY_TOKENS = 256;
+
+/**
+ * The largest share of the room after a compaction (its aim less system, tools and attachments) the artifact trail
+ * may take: 25 %. The rest is the summary's and the kept tail's. At 200K the trail never comes near it.
+ */
+export const TRAIL_ROOM_SHARE = 0.25;
+
+/**
+ * The largest share of that room the person's current prompt takes when it goes on after the summary (a longer
+ * one keeps its beginning and end; kept-prompt.ts): 50 %. A typed prompt is a few hundred tokens; a pasted log
+ * can be the whole window.
+ */
+export const KEPT_PROMPT_ROOM_SHARE = 0.5;
 
 /**
  * The summary's output cap: the output reserve, or what the aim leaves after system and tools, attachments, the
@@ -182,8 +196,10 @@ export async function compactConversation(
   options: CompactOptions,
 ): Promise<CompactOutcome> {
   const effective = effectiveContextWindow(input.model, input.contextWindow);
+  // 40 % of the threshold, not the prefix-aware target autocompact's breaker checks (thresholds.ts): aiming lower
+  // than the bound leaves more room before the next compaction (the ruler grid at 16K ×4: 3 compactions, 5
+  // re-reads, cost 154K aiming here; 4, 7 and 196K aiming at the bound).
   const target = compactionTargetTokens(input.model, input.contextWindow);
-  const aim = Math.floor(target * DEFAULT_TARGET_AIM_RATIO);
   const viewTokens = estimateEntriesTokens(view);
   // System and tools (they stay as they are): the fork's estimate of a request without messages, else what the
   // count before compaction holds beyond the messages (a server's count can run well above the estimate).
@@ -191,14 +207,23 @@ export async function compactConversation(
     input.fork !== undefined
       ? requestOverhead(input.fork, input.sessionId)
       : Math.min(Math.max(0, options.preTokens - viewTokens), Math.floor(target * MAX_OVERHEAD_SHARE));
+  const aim = Math.floor(target * DEFAULT_TARGET_AIM_RATIO);
   const attachments = (input.restoreAttachments ?? []).filter((text) => text !== "");
   const attachmentTokens =
     attachments.reduce((sum, text) => sum + estimateTextTokens(text), 0) + (input.reservedAttachmentTokens ?? 0);
   const maxTail = Math.floor(effective * DEFAULT_TAIL_BUDGET_RATIO);
   const rounds = groupByApiRound(view);
-  // Built from the whole timeline: what earlier compactions summarized away is still listed.
+  // Built from the whole timeline: what earlier compactions summarized away is still listed — as much of it as
+  // a share of the room after the compaction holds (the most recent first; artifact-trail.ts).
   const trail = buildArtifactTrail(input.entries);
-  const trailText = renderArtifactTrail(trail);
+  const roomAfter = Math.max(0, aim - overhead - attachmentTokens);
+  const trailText = renderArtifactTrail(trail, Math.floor(roomAfter * TRAIL_ROOM_SHARE));
+  // The person's current prompt, carried after the summary when the kept tail does not hold it (kept-prompt.ts):
+  // room is kept for it from the start, since whether the tail holds it is known only at the end.
+  const prompt = currentPrompt(view);
+  const promptSection =
+    prompt === undefined ? "" : keptPromptSection(prompt, Math.floor(roomAfter * KEPT_PROMPT_ROOM_SHARE));
+  const withPrompt = [trailText, promptSection].filter((part) => part !== "").join("\n\n");
   let summary: string | undefined;
   let tail: MessageEntry[] | undefined;
   let tailFit = { cleared: 0, cut: 0, droppedRounds: 0 };
@@ -210,7 +235,7 @@ export async function compactConversation(
   const memory = instructions === undefined ? input.autoCompact?.sessionMemory?.() : undefined;
   if (memory !== undefined) {
     const room =
-      target - overhead - attachmentTokens - estimateTextTokens(compactSummaryText(memory.summary, trailText));
+      target - overhead - attachmentTokens - estimateTextTokens(compactSummaryText(memory.summary, withPrompt));
     tail = memoryTail(rounds, memory.throughUuid, Math.min(maxTail, room));
     if (tail !== undefined) summary = memory.summary;
   }
@@ -219,7 +244,7 @@ export async function compactConversation(
     const fork = input.fork;
     if (fork === undefined) throw new Error("no model is available for the summary request");
     const reserve = outputReserveTokens(input.model, fork.contextWindow);
-    const frame = estimateTextTokens(compactSummaryText("", trailText));
+    const frame = estimateTextTokens(compactSummaryText("", withPrompt));
     const maxTokens = summaryMaxTokens(reserve, aim, overhead + attachmentTokens + frame);
     const result = await summarizeConversation(view, {
       fork,
@@ -234,13 +259,13 @@ export async function compactConversation(
     // Priced from what the server reported, at the model's cache prices (docs/ARCHITECTURE.md "Compaction target").
     summaryUsage = emptyUsage();
     for (const usage of result.usages) addResponseUsage(summaryUsage, usage, modelLimits(input.model));
-    const room = aim - overhead - attachmentTokens - estimateTextTokens(compactSummaryText(summary, trailText));
+    const room = aim - overhead - attachmentTokens - estimateTextTokens(compactSummaryText(summary, withPrompt));
     const fitted = budgetTail(rounds, effectiveKeepRecent(input.settings), Math.max(0, Math.min(maxTail, room)));
     tail = fitted.entries;
     tailFit = { cleared: fitted.cleared, cut: fitted.cut, droppedRounds: fitted.droppedRounds };
   }
   const kept = tail ?? [];
-  const summaryText = compactSummaryText(summary, trailText);
+  const summaryText = compactSummaryText(summary, currentPrompt(kept) === undefined ? withPrompt : trailText);
   const used = overhead + attachmentTokens + estimateTextTokens(summaryText) + estimateEntriesTokens(kept);
   let restored: RestoredFiles | undefined;
   // Not while recovering from "prompt is too long": the server's window is smaller than the client thought.

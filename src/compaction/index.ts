@@ -15,6 +15,7 @@ export * from "./compactable-results.js";
 export * from "./context-budget.js";
 export * from "./entry-tokens.js";
 export type { ForkFailure, ForkRequest, ForkResult, ForkRunner, SideRequestBill } from "./fork-runner.js";
+export { currentPrompt, KEPT_PROMPT_LABEL, keptPromptSection } from "./kept-prompt.js";
 export type { CachedDeleteBatch, CachedDeleteInput } from "./microcompact/cached.js";
 export {
   cachedDeleteBudget,
@@ -32,7 +33,7 @@ export {
 export { cacheEditingEnabled, runMicrocompact } from "./microcompact/run-microcompact.js";
 export type { TimeBasedClear, TimeBasedClearInput } from "./microcompact/time-based.js";
 export { lastAssistantTime, planTimeBasedClear, timeClearedToolIds } from "./microcompact/time-based.js";
-export { clearOverflowStep, currentPrompt, dropOverflowStep, droppedRoundsMarker } from "./overflow-steps.js";
+export { clearOverflowStep, dropOverflowStep, droppedRoundsMarker } from "./overflow-steps.js";
 export * from "./post-compact-restore.js";
 export { projectApiView } from "./project-view.js";
 export { RecordChain } from "./record-chain.js";

@@ -11,6 +11,7 @@ import { groupByApiRound, startsWithResponse } from "./api-rounds.js";
 import { planRoomClear, recordRoomClear } from "./clear-for-room.js";
 import { copyTail } from "./compact-conversation.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
+import { currentPrompt, keptPromptSection } from "./kept-prompt.js";
 import { projectApiView } from "./project-view.js";
 import { compactionTargetTokens, effectiveContextWindow, tokenCountWithEstimation } from "./thresholds.js";
 import type { OverflowFacts, OverflowStep } from "./tier.js";
@@ -61,20 +62,6 @@ export function droppedRoundsMarker(rounds: number, tokens: number, entries: rea
   );
 }
 
-/** The text of the person's latest typed prompt in `entries` (not a meta message, not a tool result), if any. */
-export function currentPrompt(entries: readonly MessageEntry[]): string | undefined {
-  for (let index = entries.length - 1; index >= 0; index--) {
-    const entry = entries[index]!;
-    if (entry.type !== "user" || entry.isMeta === true || entry.isCompactSummary === true) continue;
-    const content = entry.message.content;
-    if (typeof content === "string") return content;
-    if (content.some((block) => block.type === "tool_result")) continue;
-    const text = content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
-    if (text !== "") return text;
-  }
-  return undefined;
-}
-
 /**
  * The dropped rounds' marker, with the person's current prompt kept verbatim when it was among them: the task
  * is never dropped (docs/CONTEXT-BUDGET.md "The task is never dropped").
@@ -87,9 +74,7 @@ function markerKeepingPrompt(
 ): string {
   const marker = droppedRoundsMarker(rounds, tokens, dropped);
   const prompt = currentPrompt(kept) === undefined ? currentPrompt(dropped) : undefined;
-  return prompt === undefined
-    ? marker
-    : `${marker}\n\nThe request being worked on, kept as the person wrote it:\n${prompt}`;
+  return prompt === undefined ? marker : `${marker}\n\n${keptPromptSection(prompt, Number.POSITIVE_INFINITY)}`;
 }
 
 /**

@@ -62,6 +62,34 @@ describe("artifact trail", () => {
     expect(renderArtifactTrail(buildArtifactTrail([]))).toBe("");
   });
 
+  // Oracle: characters ÷ 4 rounded up (the estimate's definition, docs/ARCHITECTURE.md), worked here on the text.
+  // Mutation caught: `trail-budget-ignored` (renderArtifactTrail lists every file whatever the budget).
+  it("with a token budget lists the most recent files that fit and says how many older ones are left out", () => {
+    const builder = new TimelineBuilder();
+    builder.user("Read them all.");
+    for (let file = 0; file < 30; file++) {
+      const read = builder.toolUse("Read", { file_path: `src/module-${file}.ts` });
+      builder.toolResults([read], [`     1\texport const value${file} = ${file};`]);
+    }
+    const trail = buildArtifactTrail(builder.entries);
+    const whole = renderArtifactTrail(trail);
+    expect(whole.split("\n").filter((line) => line.startsWith("- src/module-"))).toHaveLength(30);
+    const budget = 150;
+    const fitted = renderArtifactTrail(trail, budget);
+    expect(Math.ceil(fitted.length / 4)).toBeLessThanOrEqual(budget);
+    const listed = fitted.split("\n").filter((line) => line.startsWith("- src/module-"));
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.length).toBeLessThan(30);
+    // The most recent first: module-29, module-28, …
+    expect(listed[0]).toMatch(/^- src\/module-29\.ts: read lines 1/);
+    expect(listed.at(-1)).toMatch(new RegExp(`^- src/module-${30 - listed.length}\\.ts:`));
+    expect(fitted).toContain(`- … and ${30 - listed.length} more`);
+    // A budget the frame alone does not fit: nothing rather than a trail over it.
+    expect(renderArtifactTrail(trail, 10)).toBe("");
+    // A roomy budget changes nothing.
+    expect(renderArtifactTrail(trail, 100_000)).toBe(whole);
+  });
+
   it("rides in the summary instruction and follows the summary verbatim", () => {
     const text = renderArtifactTrail(buildArtifactTrail(session().entries));
     expect(summaryInstruction(undefined, text)).toContain(text);

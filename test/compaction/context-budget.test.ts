@@ -4,7 +4,13 @@
  * too short, the current prompt kept by the drop step).
  */
 import { describe, expect, it } from "vitest";
-import { budgetLimits, ContextBudget, currentPrompt, summaryTooShort } from "../../src/compaction/index.js";
+import {
+  budgetLimits,
+  ContextBudget,
+  currentPrompt,
+  keptPromptSection,
+  summaryTooShort,
+} from "../../src/compaction/index.js";
 import { sideRequestRoom } from "../../src/engine/forked-agent.js";
 import type { ForkParent } from "../../src/loop/query-context.js";
 import { createUserEntry, type MessageEntry, textBlock, toolResultBlock } from "../../src/messages/index.js";
@@ -83,5 +89,40 @@ describe("guards around the budget", () => {
       createUserEntry({ ...CONTEXT, uuid: "u3" }, [textBlock("continue")], { isMeta: true }),
     ];
     expect(currentPrompt(entries)).toBe("Fix the checksum in mod-0.ts.");
+  });
+
+  // A second drop step must find the prompt the first one carried in its marker (16K counted ×10 dropped rounds
+  // 25 times in a session; from the second drop on, no request held the task).
+  // Mutation caught: `prompt-lost-on-second-drop` (a compact summary entry skipped like any meta message).
+  it("the current prompt is also the one an earlier drop marker carries", () => {
+    const marker =
+      "[3 earlier rounds of this conversation (~217 tokens) were dropped to fit the context window, without a summary. They included: Read mod-26.ts. Read a file again if you need what it said.]" +
+      "\n\nThe request being worked on, kept as the person wrote it:\nFix the checksum in mod-24.ts.\nThen run the tests.";
+    const entries: MessageEntry[] = [
+      createUserEntry({ ...CONTEXT, uuid: "u1" }, [textBlock(marker)], { isCompactSummary: true, isMeta: true }),
+      createUserEntry({ ...CONTEXT, uuid: "u2" }, [toolResultBlock("toolu_1", "file text")]),
+    ];
+    expect(currentPrompt(entries)).toBe("Fix the checksum in mod-24.ts.\nThen run the tests.");
+    // A summary compaction's entry carries no prompt of its own: the search goes on past it.
+    const summary = createUserEntry({ ...CONTEXT, uuid: "u0" }, [textBlock("This session is being continued…")], {
+      isCompactSummary: true,
+      isMeta: true,
+    });
+    expect(currentPrompt([summary, entries[1]!])).toBeUndefined();
+  });
+
+  it("a kept prompt too long for its room keeps its beginning and end and says how much is out", () => {
+    const prompt = `${"a".repeat(5_000)}${"b".repeat(5_000)}`;
+    const label = "The request being worked on, kept as the person wrote it:\n";
+    expect(keptPromptSection("Fix it.", 100)).toBe(`${label}Fix it.`);
+    const section = keptPromptSection(prompt, 500); // 500 tokens: about 2,000 characters
+    expect(section.startsWith(`${label}aaaa`)).toBe(true);
+    expect(section.endsWith("bbbb")).toBe(true);
+    expect(section.length).toBeLessThanOrEqual(2_000);
+    const out = Number(/\[… ([\d,]+) characters of the request left out/.exec(section)![1]!.replace(/,/g, ""));
+    const kept = (text: string) => (text.match(/a{2,}|b{2,}/g) ?? []).join("").length;
+    expect(out + kept(section)).toBe(10_000);
+    // Never below 400 characters, however small the room: the task matters more than the target.
+    expect(kept(keptPromptSection(prompt, 1))).toBe(400);
   });
 });

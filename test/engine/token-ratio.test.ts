@@ -44,6 +44,40 @@ describe("a server that counts differently from the estimate", () => {
     expect(run.factsLost).toBe(0);
   }, 240_000);
 
+  // 40,000 at ×10: output reserve 8,000, autocompact buffer 2,600, threshold 29,400 of the server's tokens; the
+  // lean system and tools alone count ~9,300 there, over a quarter of it, so the target is that prefix (the
+  // server's own count_tokens of each request's system and tools) plus a fifth of the room above it. Each
+  // compaction lists more files in its artifact trail; before the trail was fitted to the room after a compaction
+  // the fourth first-request-after landed at 140 % of its target.
+  // Mutation caught: `trail-unbudgeted` (the whole trail attached).
+  it("at 40K ×10, where the prefix takes over a quarter of the window, every compaction lands within its target", async () => {
+    const run = await runPressure({ window: 40_000, tokenRatio: 10, shape: shape(40_000, 10), compaction: {} });
+    expect(run.finished).toBe(true);
+    expect(run.compactions).toBeGreaterThanOrEqual(3);
+    expect(run.afterCompaction).toHaveLength(run.compactions);
+    run.afterCompaction.forEach((count, index) => {
+      const prefix = run.afterCompactionPrefix[index]!;
+      expect(prefix).toBeGreaterThan(29_400 / 4);
+      expect(count).toBeLessThanOrEqual(Math.max(11_760, Math.floor(prefix + (29_400 - prefix) * 0.2)));
+    });
+    expect(run.factsLost).toBe(0);
+    // The task is never dropped: every main request holds the prompt of the task being worked on, verbatim, though
+    // the summaries here come back cut at their max_tokens (a few dozen words). The task a request belongs to is the
+    // latest whose prompt any request so far held (a task's first request always holds its own).
+    // Mutation caught: `prompt-not-kept-after-summary`.
+    let task = 0;
+    const main = run.requests.filter(
+      (record) => record.path === "/v1/messages" && (record.source === "scenario" || record.source === "reread"),
+    );
+    expect(main.length).toBeGreaterThan(20);
+    for (const record of main) {
+      const text = JSON.stringify((record.body as { messages: unknown }).messages);
+      while (task < 6 && text.includes(`Task ${task + 1}: review the next modules`)) task++;
+      expect(text).toContain(`Task ${task}: review the next modules, fix the checksum in the first one, and report.`);
+    }
+    expect(task).toBe(6);
+  }, 240_000);
+
   // 400,000 at ×10: 40,000 estimated, target 11,760 estimated = 117,600 of the server's tokens.
   it("at ×10 a 400K-window session finishes, every request under the window, no compaction over its target", async () => {
     const run = await runPressure({ window: 400_000, tokenRatio: 10, shape: shape(400_000, 10), compaction: {} });

@@ -221,8 +221,8 @@ async function rulerMain(): Promise<void> {
   const ratios = values.ratios.split(",").map(Number);
   const started = performance.now();
   const header =
-    "| window | server counts | finished | summary requests | compactions | re-reads | lost | rejected | after compaction / target | cost |";
-  const rows = [header, "|---|---|---|---|---|---|---|---|---|---|"];
+    "| window | server counts | finished | summary requests | compactions | re-reads | lost | rejected | prefix / threshold | after compaction / target | cost |";
+  const rows = [header, "|---|---|---|---|---|---|---|---|---|---|---|"];
   for (const window of windows) {
     for (const ratio of ratios) {
       const mean = (window * 0.03) / ratio;
@@ -245,9 +245,13 @@ async function rulerMain(): Promise<void> {
           return count / Math.max(threshold * 0.4, prefix + (threshold - prefix) * 0.2);
         }),
       );
+      // The share of the threshold system and tools take by the server's count: near 1, no compaction can reach a
+      // target above them (16K ×10: the lean prefix alone is ~79 %).
+      const prefixShare =
+        run.afterCompactionPrefix.length === 0 ? undefined : run.afterCompactionPrefix[0]! / threshold;
       console.error(`  done: ${window / 1000}K ×${ratio} (${run.seconds.toFixed(1)} s)`);
       rows.push(
-        `| ${window / 1000}K | ×${ratio} | ${run.finished ? "yes" : run.stoppedBy} | ${run.summaries} | ${run.compactions} | ${run.rereads} | ${run.factsLost} | ${run.rejected} | ${run.compactions === 0 ? "–" : `${(worst * 100).toFixed(1)} %`} | ${format(run.cost)} |`,
+        `| ${window / 1000}K | ×${ratio} | ${run.finished ? "yes" : run.stoppedBy} | ${run.summaries} | ${run.compactions} | ${run.rereads} | ${run.factsLost} | ${run.rejected} | ${prefixShare === undefined ? "–" : `${(prefixShare * 100).toFixed(0)} %`} | ${run.compactions === 0 ? "–" : `${(worst * 100).toFixed(1)} %`} | ${format(run.cost)} |`,
       );
       reportResult({
         bench: "compaction-pressure",
@@ -266,7 +270,7 @@ async function rulerMain(): Promise<void> {
     "compaction-pressure-ruler",
     [
       `Written by \`node --import tsx bench/compaction-pressure.ts --ruler\` (${rows.length - 2} runs, one at a time, ${seconds.toFixed(0)} s wall).`,
-      'Default settings, public path, closed-loop model; the emulator counts the given multiple of the estimate (`tokenRatio`). Results average 3 % of the window by the server\'s count; 7 tasks of four reads, an Edit and an answer needing a fact read three tasks back. "After compaction / target": the largest first main request after a compaction as the server counted it, over the compaction target in the server\'s tokens: 40 % of the autocompact threshold, or where more, the prefix the server counts for that request\'s system and tools plus a fifth of the room above it. The tools block goes lean once it takes over a quarter of the window (docs/CONTEXT-BUDGET.md "The fixed prefix").',
+      'Default settings, public path, closed-loop model; the emulator counts the given multiple of the estimate (`tokenRatio`). Results average 3 % of the window by the server\'s count; 7 tasks of four reads, an Edit and an answer needing a fact read three tasks back. "After compaction / target": the largest first main request after a compaction as the server counted it, over the compaction target in the server\'s tokens: 40 % of the autocompact threshold, or where more, the prefix the server counts for that request\'s system and tools plus a fifth of the room above it. The tools block goes lean once it takes over a quarter of the window (docs/CONTEXT-BUDGET.md "The fixed prefix"). "Prefix / threshold": system and tools as the server counts them, over the autocompact threshold (where a compaction ran); near 100 % no compaction can leave the conversation room, and the first request after one holds at least the task and the last exchange.',
       "",
       table,
     ].join("\n"),

@@ -223,15 +223,22 @@ async function rulerMain(): Promise<void> {
   const header =
     "| window | server counts | finished | summary requests | compactions | re-reads | lost | rejected | prefix / threshold | after compaction / target | cost |";
   const rows = [header, "|---|---|---|---|---|---|---|---|---|---|---|"];
+  // Each window: the emulator scaling its real tokenizer's count, then real content the estimate misjudges
+  // unevenly (Chinese notes ~3.3×, minified JSON ~1.7×, code ~1.5× characters ÷ 4) under the unscaled tokenizer.
+  const cells = [
+    ...ratios.map((ratio) => ({ ratio, filler: "tilde" as const, label: `×${ratio}`, sizeRatio: ratio })),
+    { ratio: 1, filler: "cjk-json" as const, label: "CJK / JSON", sizeRatio: 1 },
+  ];
   for (const window of windows) {
-    for (const ratio of ratios) {
-      const mean = (window * 0.03) / ratio;
+    for (const { ratio, filler, label, sizeRatio } of cells) {
+      const mean = (window * 0.03) / sizeRatio;
       const shape = {
         tasks: 7,
         readsPerTask: READS_PER_TASK,
         minTokens: Math.round(mean / 4),
         maxTokens: Math.round((mean * 7) / 4),
         factLag: 3,
+        filler,
       };
       const run = await runPressure({ window, shape, compaction: {}, tokenRatio: ratio });
       // The target in the server's tokens: 40 % of the threshold, or the prefix the server counted (system and
@@ -249,13 +256,13 @@ async function rulerMain(): Promise<void> {
       // target above them (16K ×10: the lean prefix alone is ~79 %).
       const prefixShare =
         run.afterCompactionPrefix.length === 0 ? undefined : run.afterCompactionPrefix[0]! / threshold;
-      console.error(`  done: ${window / 1000}K ×${ratio} (${run.seconds.toFixed(1)} s)`);
+      console.error(`  done: ${window / 1000}K ${label} (${run.seconds.toFixed(1)} s)`);
       rows.push(
-        `| ${window / 1000}K | ×${ratio} | ${run.finished ? "yes" : run.stoppedBy} | ${run.summaries} | ${run.compactions} | ${run.rereads} | ${run.factsLost} | ${run.rejected} | ${prefixShare === undefined ? "–" : `${(prefixShare * 100).toFixed(0)} %`} | ${run.compactions === 0 ? "–" : `${(worst * 100).toFixed(1)} %`} | ${format(run.cost)} |`,
+        `| ${window / 1000}K | ${label} | ${run.finished ? "yes" : run.stoppedBy} | ${run.summaries} | ${run.compactions} | ${run.rereads} | ${run.factsLost} | ${run.rejected} | ${prefixShare === undefined ? "–" : `${(prefixShare * 100).toFixed(0)} %`} | ${run.compactions === 0 ? "–" : `${(worst * 100).toFixed(1)} %`} | ${format(run.cost)} |`,
       );
       reportResult({
         bench: "compaction-pressure",
-        metric: `cost, ${window / 1000}K window, server counts ×${ratio}`,
+        metric: `cost, ${window / 1000}K window, server counts ${label}`,
         value: Math.round(run.cost),
         unit: "input-eq tokens",
         note: `${run.finished ? "finished" : run.stoppedBy}, ${run.compactions} compactions, ${run.rereads} re-reads, worst after/target ${(worst * 100).toFixed(1)} %`,
@@ -270,7 +277,7 @@ async function rulerMain(): Promise<void> {
     "compaction-pressure-ruler",
     [
       `Written by \`node --import tsx bench/compaction-pressure.ts --ruler\` (${rows.length - 2} runs, one at a time, ${seconds.toFixed(0)} s wall).`,
-      'Default settings, public path, closed-loop model; the emulator counts the given multiple of the estimate (`tokenRatio`). Results average 3 % of the window by the server\'s count; 7 tasks of four reads, an Edit and an answer needing a fact read three tasks back. "After compaction / target": the largest first main request after a compaction as the server counted it, over the compaction target in the server\'s tokens: 40 % of the autocompact threshold, or where more, the prefix the server counts for that request\'s system and tools plus a fifth of the room above it. The tools block goes lean once it takes over a quarter of the window (docs/CONTEXT-BUDGET.md "The fixed prefix"). "Prefix / threshold": system and tools as the server counts them, over the autocompact threshold (where a compaction ran); near 100 % no compaction can leave the conversation room, and the first request after one holds at least the task and the last exchange.',
+      'Default settings, public path, closed-loop model; the emulator counts the given multiple of its real tokenizer\'s count (`tokenRatio`; that tokenizer counts these modules\' code lines ~1.5× characters ÷ 4 and their `~` padding ~0.14×). Module sizes are 3 % of the window ÷ the multiple, in the estimate\'s units. "CJK / JSON": the ×1 sizes padded with Chinese notes (even modules, ~3.3× characters ÷ 4) and minified JSON (odd ones, ~1.7×) instead, under the unscaled tokenizer: content the estimate misjudges unevenly. 7 tasks of four reads, an Edit and an answer needing a fact read three tasks back. "After compaction / target": the largest first main request after a compaction as the server counted it, over the compaction target in the server\'s tokens: 40 % of the autocompact threshold, or where more, the prefix the server counts for that request\'s system and tools plus a fifth of the room above it. The tools block goes lean once it takes over a quarter of the window (docs/CONTEXT-BUDGET.md "The fixed prefix"). "Prefix / threshold": system and tools as the server counts them, over the autocompact threshold (where a compaction ran); near 100 % no compaction can leave the conversation room, and the first request after one holds at least the task and the last exchange.',
       "",
       table,
     ].join("\n"),

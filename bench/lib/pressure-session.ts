@@ -18,6 +18,32 @@ export interface PressureShape {
   maxTokens: number;
   /** How many tasks back the module is whose first line a task's answer quotes. */
   factLag: number;
+  /**
+   * What pads each line to its width: `tilde` (default, counted close to the estimate) or `cjk-json` — Chinese
+   * notes in even modules, minified JSON in odd ones, the content a real tokenizer counts well above characters ÷ 4
+   * and unevenly (issue 38's "content where the estimate is wrong").
+   */
+  filler?: "tilde" | "cjk-json";
+}
+
+/** Chinese notes of the kind a workspace's comments hold (a real tokenizer counts them ~2–4× characters ÷ 4). */
+const CJK_NOTES = [
+  "该函数在构建开始前读取每个模块，并缓存找到的每个符号，以便后续检查名称、类型和导入。",
+  "注意：修改校验和之前先运行测试，确认结果与上一次发布记录一致。",
+  "这里的数值来自配置文件，请勿手动更改；如需调整，请联系负责该模块的同事。",
+  "缓存失效时重新计算，结果写入项目目录下以项目名称命名的文件夹。",
+];
+
+/** Padding of `width` characters for line `line` of module `file`. */
+function padding(shape: PressureShape, file: number, line: number, width: number): string {
+  if (shape.filler !== "cjk-json") return "~".repeat(width);
+  let text = "";
+  for (let part = 0; text.length < width; part++)
+    text +=
+      file % 2 === 0
+        ? CJK_NOTES[(line + part) % CJK_NOTES.length]!
+        : JSON.stringify({ id: file * 1000 + line, part, tags: ["build", "cache", "io"], w: [(line % 7) / 8, 0.5] });
+  return text.slice(0, width);
 }
 
 /** The module name of file `index`. */
@@ -55,7 +81,7 @@ export async function writePressureFiles(workspace: string, shape: PressureShape
     const width = Math.floor(chars / lines) - 8; // the Read tool's line-number column
     const body = Array.from({ length: lines }, (_, line) => {
       const text = pressureLine(file, line);
-      return text.length + 4 >= width ? text : `${text} // ${"~".repeat(width - text.length - 4)}`;
+      return text.length + 4 >= width ? text : `${text} // ${padding(shape, file, line, width - text.length - 4)}`;
     });
     await writeFile(join(workspace, pressureModule(file)), `${body.join("\n")}\n`);
   }

@@ -1567,6 +1567,15 @@ export const MUTATIONS = [
     replace: "  const summaryText = compactSummaryText(summary, trailText);",
     tests: ["test/engine/token-ratio.test.ts"],
   },
+  {
+    name: "manual-compact-keeps-old-prompt",
+    area: "compaction",
+    guards: "a manual /compact between turns does not carry the answered prompt on as the request being worked on",
+    file: "src/compaction/compact-conversation.ts",
+    find: '  const prompt = options.trigger === "manual" ? undefined : currentPrompt(view);',
+    replace: "  const prompt = currentPrompt(view);",
+    tests: ["test/engine/compact-entrance.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

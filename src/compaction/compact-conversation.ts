@@ -219,8 +219,9 @@ export async function compactConversation(
   const roomAfter = Math.max(0, aim - overhead - attachmentTokens);
   const trailText = renderArtifactTrail(trail, Math.floor(roomAfter * TRAIL_ROOM_SHARE));
   // The person's current prompt, carried after the summary when the kept tail does not hold it (kept-prompt.ts):
-  // room is kept for it from the start, since whether the tail holds it is known only at the end.
-  const prompt = currentPrompt(view);
+  // room is kept for it from the start, since whether the tail holds it is known only at the end. Not for a manual
+  // /compact: it runs between turns, when the latest prompt may be answered already.
+  const prompt = options.trigger === "manual" ? undefined : currentPrompt(view);
   const promptSection =
     prompt === undefined ? "" : keptPromptSection(prompt, Math.floor(roomAfter * KEPT_PROMPT_ROOM_SHARE));
   const withPrompt = [trailText, promptSection].filter((part) => part !== "").join("\n\n");

@@ -147,6 +147,9 @@ describe("compaction's one entrance", () => {
     const after = emulator.requests.filter((record) => record.source === "scenario").at(-1)!;
     expect(JSON.stringify(after.body)).toContain("Project rule 89");
     expect(inputTokens(after)).toBeLessThanOrEqual(TARGET);
+    // Between turns the last prompt is answered: a manual /compact does not carry it on as "being worked on"
+    // (docs/CONTEXT-BUDGET.md "The task is never dropped"). Mutation caught: `manual-compact-keeps-old-prompt`.
+    expect(JSON.stringify(after.body)).not.toContain("The request being worked on");
   }, 180_000);
 
   // Mutation caught: the learned window dropped from the one place the window is worked out

@@ -26,12 +26,7 @@ export interface AgentWorktree {
   base: string;
 }
 
-/** A request the run cannot start with: one line for the model, nothing created. */
-export class IsolationError extends Error {
-  override readonly name = "IsolationError";
-}
-
-/** Makes the agent's worktree from `cwd`'s repository HEAD; throws an `IsolationError` (one line) when it cannot. */
+/** Makes the agent's worktree from `cwd`'s repository HEAD; throws one line (nothing created) when it cannot. */
 export async function createAgentWorktree(
   cwd: string,
   agentId: string,
@@ -39,12 +34,10 @@ export async function createAgentWorktree(
 ): Promise<AgentWorktree> {
   const root = await repositoryRoot(cwd, env);
   if (root === undefined)
-    throw new IsolationError(
-      `isolation "worktree" needs a git repository, and ${cwd} is not in one; no agent was started`,
-    );
+    throw new Error(`isolation "worktree" needs a git repository, and ${cwd} is not in one; no agent was started`);
   const base = (await git(root, ["rev-parse", "HEAD"], env).catch(() => "")).trim();
   if (base === "")
-    throw new IsolationError(
+    throw new Error(
       `isolation "worktree" needs a commit to check out, and the repository at ${root} has none; no agent was started`,
     );
   const name = `agent-${agentId}`;
@@ -54,7 +47,7 @@ export async function createAgentWorktree(
     await git(root, ["worktree", "add", "-b", branch, target, base], env);
   } catch (error) {
     const why = error instanceof WorktreeGitError ? error.message : String(error);
-    throw new IsolationError(`git worktree add failed: ${why}; no agent was started`);
+    throw new Error(`git worktree add failed: ${why}; no agent was started`);
   }
   return { root, path: await realpath(target), branch, base };
 }

@@ -95,8 +95,15 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentInput> {
         toolUseId: context.toolUseId,
         onProgress: context.onProgress,
       };
-      if (input.run_in_background === true) return launchInBackground(options.run, request, context, newAgentId());
-      return agentOutput(await options.run(request), input.description);
+      try {
+        if (input.run_in_background === true)
+          return await launchInBackground(options.run, request, context, newAgentId());
+        return agentOutput(await options.run(request), input.description);
+      } catch (error) {
+        // The runner throws only for a request it cannot start (an unknown type or model, no repository for a
+        // worktree): its message is the one line the model gets.
+        return { content: error instanceof Error ? error.message : String(error), isError: true };
+      }
     },
   };
 }

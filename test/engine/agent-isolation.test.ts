@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
-import type { EmulatorRequest, ScenarioStep } from "@threadline/emulator";
+import type { EmulatorRequest, ScenarioStep, Turn } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { SUBAGENT_PROMPT_PREFIX } from "../../src/engine/subagent.js";
@@ -70,12 +70,12 @@ const use = (name: string, input: Record<string, unknown>) => ({
  * A parent that calls Agent once with `input` and then ends, and a subagent that plays `subagentSteps` in order
  * (one per request of its own). Returns the router and the requests each side made.
  */
-function scripted(input: Record<string, unknown>, subagentSteps: Array<(request: EmulatorRequest) => unknown>) {
+function scripted(input: Record<string, unknown>, subagentSteps: Array<(request: EmulatorRequest) => Turn>) {
   const seen = { parent: [] as EmulatorRequest[], subagent: [] as EmulatorRequest[] };
   const router: ScenarioStep = (request) => {
     if (isSubagent(request)) {
       seen.subagent.push(request);
-      return subagentSteps[seen.subagent.length - 1]!(request) as ReturnType<ScenarioStep>;
+      return subagentSteps[seen.subagent.length - 1]!(request);
     }
     seen.parent.push(request);
     return seen.parent.length === 1 ? use("Agent", input) : "Parent done.";

@@ -1623,6 +1623,15 @@ export const MUTATIONS = [
       '    await Promise.all([...this.#tasks.keys()].filter((id) => this.#tasks.get(id)?.task.kind === "command").map((id) => this.#end(id, "stopped")));',
     tests: ["test/engine/agent-background.test.ts"],
   },
+  {
+    name: "agent-background-asks",
+    area: "tools",
+    guards: "a background agent's call that needs approval is refused, never asked between other turns",
+    file: "src/engine/subagent.ts",
+    find: "      policy: request.background === true ? withoutQuestions(environment.policy) : environment.policy,",
+    replace: "      policy: environment.policy,",
+    tests: ["test/engine/agent-background.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -173,7 +173,7 @@ async function runIn(
       tools: new Map(tools.map((tool) => [tool.name, tool])),
       // Deferred MCP tools stay out of a subagent's tools block too (it finds them with ToolSearch).
       toolDefinitions: toolDefinitions(tools.filter((tool) => tool.deferLoading !== true)),
-      policy: environment.policy,
+      policy: request.background === true ? withoutQuestions(environment.policy) : environment.policy,
       ...(toolRuntime ? { toolRuntime } : {}),
       cwd,
       additionalDirectories: environment.additionalDirectories,
@@ -211,6 +211,14 @@ async function runIn(
     usage: tokens,
     toolUseCount,
   };
+}
+
+/**
+ * The parent's policy, read live (a mode the person switches to applies), with no one to ask: what would need a
+ * question is refused with the permission layer's own "no way to ask" line.
+ */
+function withoutQuestions(policy: PermissionPolicy): PermissionPolicy {
+  return new Proxy(policy, { get: (target, key) => (key === "ask" ? undefined : Reflect.get(target, key)) });
 }
 
 /** The parent's runtime without its entered worktree when the run has a worktree of its own. */

@@ -84,6 +84,7 @@ export async function launchInBackground(
     // The turn that launched it is over before the run is: nothing is shown as the tool's progress.
     onProgress: () => {},
     onReady: ready,
+    background: true,
   });
   // Whichever comes first: the run started, or it settled (a runner that never says it is ready). A bad request
   // rejects before either, and that rejection is this call's error line.

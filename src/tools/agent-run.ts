@@ -25,6 +25,11 @@ export interface AgentRunRequest {
   agentId?: string;
   /** Called once the run's checks passed and it has started (before its first request). */
   onReady?: () => void;
+  /**
+   * A background run: no one is waiting on it, so a call that needs a person's approval is refused instead of
+   * asked (the question would come between other turns).
+   */
+  background?: boolean;
   /** Aborted when the parent turn is interrupted. */
   signal: AbortSignal;
   /** The parent's tool_use id (the link from the parent to the sidechain). */

@@ -5,7 +5,9 @@
  * tokens are counted with the parent's records. Oracles: the emulator's logged requests, the sidechain file, git.
  */
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
+import path from "node:path";
 import type { EmulatorRequest, ScenarioStep } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { SUBAGENT_PROMPT_PREFIX, subagentUsage } from "../../src/engine/subagent.js";
@@ -194,5 +196,41 @@ describe("Agent run_in_background", () => {
     expect(git("worktree", "list", "--porcelain").trim().split("\n")[0]).toBe(`worktree ${main}`);
     expect(git("worktree", "list", "--porcelain")).not.toContain("agent-");
     expect(git("branch", "--format=%(refname:short)").trim()).toBe("main");
+  });
+  // Mutation caught: agent-background-asks (a background run's calls ask the person between other turns).
+  it("a background run asks no one: a call that needs approval is refused, and the person's ask is never called", async () => {
+    const asked: string[] = [];
+    const subagent: EmulatorRequest[] = [];
+    let parentRequests = 0;
+    const router: ScenarioStep = async (request) => {
+      if (isSubagent(request)) {
+        subagent.push(request);
+        return subagent.length === 1
+          ? use("Write", { file_path: "bg.txt", content: "from the background\n" })
+          : "Done.";
+      }
+      parentRequests++;
+      if (parentRequests === 1)
+        return use("Agent", { description: "Write a file", prompt: "write", run_in_background: true });
+      const background = harness!.engine.toolRuntime.background!;
+      await eventually(() => background.list().every((task) => task.state !== "running"));
+      return "Launched.";
+    };
+    harness = await startHarness(
+      { scenario: Array.from({ length: 6 }, () => router) },
+      {
+        permission: {
+          mode: "default",
+          ask: async (question) => {
+            asked.push(question.tool);
+            return true;
+          },
+        },
+      },
+    );
+    expect(turnEnd(await collect(harness.engine.submitMessage("write in the background"))).reason).toBe("completed");
+    expect(asked).toEqual([]);
+    expect(existsSync(path.join(harness.workspace, "bg.txt"))).toBe(false);
+    expect(lastToolResult(subagent[1]!)).toContain('permission mode "default" has no way to ask the user');
   });
 });

@@ -4,10 +4,10 @@
  * parent's provider, permission policy and workspace. It runs the ordinary query loop and hands back the final
  * text; the parent's conversation receives only that text as the Agent tool's result.
  */
-import { randomBytes } from "node:crypto";
 import { type HookRunner, hookContextEntries } from "../hooks/index.js";
 import { type LoopConfig, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
+import { MODEL_ALIASES } from "../memory/index.js";
 import { createUserEntry, emptyUsage, type TurnUsage } from "../messages/index.js";
 import type { Provider } from "../provider/index.js";
 import { emptyLatches, toolDefinitions } from "../request/index.js";
@@ -22,7 +22,8 @@ import type {
   PermissionPolicy,
   ToolRuntime,
 } from "../tools/index.js";
-import { summarizeToolCall } from "../tools/index.js";
+import { defaultToolRuntime, newAgentId, summarizeToolCall } from "../tools/index.js";
+import { type AgentWorktree, createAgentWorktree, finishAgentWorktree } from "./subagent-isolation.js";
 import { DEFAULT_SUBAGENT_MAX_TURNS, SUBAGENT_EXCLUDED_TOOLS, type SubagentType } from "./subagent-types.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 
@@ -54,11 +55,6 @@ export interface SubagentEnvironment {
   hooks?: HookRunner;
 }
 
-/** A fresh subagent id: 16 hex digits. */
-export function newAgentId(): string {
-  return randomBytes(8).toString("hex");
-}
-
 /** The subagent type a request names (the first type when it names none); throws for unknown names. */
 export function resolveSubagentType(types: readonly SubagentType[], name: string | undefined): SubagentType {
   const wanted = name ?? types[0]?.name;
@@ -79,11 +75,56 @@ export function subagentTools(parentTools: readonly AnyTool[], type: SubagentTyp
   );
 }
 
-/** Runs one subagent to the end of its turn. Throws only for an unknown type; failures come back as a status. */
+/** The model id an Agent call's `model` alias names; throws for one threadline's table has no model for. */
+export function resolveAgentModel(alias: string): string {
+  const model = MODEL_ALIASES[alias];
+  if (model === undefined)
+    throw new Error(`Unknown model "${alias}". Available: ${Object.keys(MODEL_ALIASES).join(", ")}.`);
+  return model;
+}
+
+/**
+ * Runs one subagent to the end of its turn. Throws only for a bad request (an unknown type or model, a worktree
+ * that cannot be made), before anything is created; failures after the start come back as a status.
+ */
 export async function runSubagent(environment: SubagentEnvironment, request: AgentRunRequest): Promise<AgentRunResult> {
   const type = resolveSubagentType(environment.types, request.subagentType);
-  const agentId = newAgentId();
+  const model = request.model !== undefined ? resolveAgentModel(request.model) : type.model;
+  const agentId = request.agentId ?? newAgentId();
   const tools = subagentTools(environment.tools(), type);
+  const runtime = environment.toolRuntime ?? defaultToolRuntime();
+  const env = runtime.secrets.toolEnv;
+  // The parent's working directory now (an entered worktree's), which an isolated run's worktree is made from.
+  const parentCwd = runtime.worktree?.cwd() ?? environment.cwd;
+  const worktree = request.isolation === "worktree" ? await createAgentWorktree(parentCwd, agentId, env) : undefined;
+  try {
+    const result = await runIn(environment, request, { type, model, agentId, tools, worktree });
+    const kept = worktree !== undefined ? await finishAgentWorktree(worktree, env) : undefined;
+    return { ...result, ...(kept !== undefined ? { worktree: kept } : {}) };
+  } catch (error) {
+    if (worktree !== undefined) await finishAgentWorktree(worktree, env);
+    throw error;
+  }
+}
+
+interface RunSetup {
+  type: SubagentType;
+  model: string | undefined;
+  agentId: string;
+  tools: AnyTool[];
+  /** The run's own worktree (`isolation: "worktree"`): its working directory and workspace. */
+  worktree: AgentWorktree | undefined;
+}
+
+async function runIn(
+  environment: SubagentEnvironment,
+  request: AgentRunRequest,
+  { type, model, agentId, tools, worktree }: RunSetup,
+): Promise<AgentRunResult> {
+  // In its own worktree the subagent's tools work there, not where the parent session is (the parent's entered
+  // worktree, which the executor would otherwise read per call, is not passed on).
+  const cwd = worktree?.path ?? environment.cwd;
+  const toolRuntime = isolatedRuntime(environment.toolRuntime, worktree !== undefined);
   const transcript = await openSidechainTranscript(
     { sessionId: environment.sessionId, cwd: environment.cwd, path: environment.parentTranscriptPath },
     agentId,
@@ -111,11 +152,12 @@ export async function runSubagent(environment: SubagentEnvironment, request: Age
       for (const notice of started.notices) request.onProgress(notice);
     }
     await recorder.flush();
+    request.onReady?.();
     const config: LoopConfig = {
       ...environment.config,
-      model: type.model ?? environment.model(),
+      model: model ?? environment.model(),
       systemPrompt: buildSystemPrompt({
-        cwd: environment.cwd,
+        cwd,
         systemPrompt: type.systemPrompt,
         date: environment.now(),
       }),
@@ -131,9 +173,9 @@ export async function runSubagent(environment: SubagentEnvironment, request: Age
       tools: new Map(tools.map((tool) => [tool.name, tool])),
       // Deferred MCP tools stay out of a subagent's tools block too (it finds them with ToolSearch).
       toolDefinitions: toolDefinitions(tools.filter((tool) => tool.deferLoading !== true)),
-      policy: environment.policy,
-      ...(environment.toolRuntime ? { toolRuntime: environment.toolRuntime } : {}),
-      cwd: environment.cwd,
+      policy: request.background === true ? withoutQuestions(environment.policy) : environment.policy,
+      ...(toolRuntime ? { toolRuntime } : {}),
+      cwd,
       additionalDirectories: environment.additionalDirectories,
       config,
       state: { latches: emptyLatches(), model: config.model },
@@ -169,6 +211,21 @@ export async function runSubagent(environment: SubagentEnvironment, request: Age
     usage: tokens,
     toolUseCount,
   };
+}
+
+/**
+ * The parent's policy, read live (a mode the person switches to applies), with no one to ask: what would need a
+ * question is refused with the permission layer's own "no way to ask" line.
+ */
+function withoutQuestions(policy: PermissionPolicy): PermissionPolicy {
+  return new Proxy(policy, { get: (target, key) => (key === "ask" ? undefined : Reflect.get(target, key)) });
+}
+
+/** The parent's runtime without its entered worktree when the run has a worktree of its own. */
+function isolatedRuntime(runtime: ToolRuntime | undefined, isolated: boolean): ToolRuntime | undefined {
+  if (runtime === undefined || !isolated) return runtime;
+  const { worktree: _parentWorktree, ...rest } = runtime;
+  return rest;
 }
 
 /** The Agent tool's runner for a session. */

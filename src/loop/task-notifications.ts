@@ -1,16 +1,17 @@
 /**
- * Background commands that ended by themselves (Bash `run_in_background`: exited, or stopped by their timeout) are
- * told to the model at its next request, as Claude Code does: one `<task-notification>` user message per task,
+ * Background work that ended by itself (Bash `run_in_background`: exited, or stopped by its timeout; Agent
+ * `run_in_background`: the subagent finished) is told to the model at its next request, as Claude Code does: one
+ * `<task-notification>` user message per task (a job's is worded by its owner, tools/agent-background.ts),
  * recorded at the start of an iteration, so it is sent in that request and kept in the transcript (docs/TOOLS.md
  * "Background work"). Only the session's own loop drains them (`QueryContext.taskNotifications`), not a subagent's.
  */
 import { createUserEntry } from "../messages/index.js";
-import type { BackgroundTask } from "../tools/index.js";
+import type { BackgroundCommand } from "../tools/index.js";
 import type { EngineEvent } from "./events.js";
 import type { TurnState } from "./turn-state.js";
 
 /** Claude Code's notification text for a finished background command. */
-export function taskNotificationText(task: BackgroundTask): string {
+export function taskNotificationText(task: BackgroundCommand): string {
   const what = `Background command "${task.description ?? task.command}"`;
   const status = task.state === "timed-out" ? "killed" : task.exitCode === 0 ? "completed" : "failed";
   const summary =
@@ -36,7 +37,14 @@ export function* notifyFinishedTasks(turn: TurnState): Generator<EngineEvent> {
   const { context, recorder } = turn;
   if (context.taskNotifications !== true) return;
   for (const task of context.toolRuntime?.background?.takeFinished() ?? []) {
-    const entry = createUserEntry(recorder.context(), taskNotificationText(task), { isMeta: true });
+    const text = task.kind === "command" ? taskNotificationText(task) : (task.outcome?.notification ?? "");
+    // A job's display (an Agent run's totals) is recorded with it, so the run's tokens are counted like a
+    // foreground Agent result's (engine/subagent-usage.ts).
+    const display = task.kind === "job" ? task.outcome?.display : undefined;
+    const entry = createUserEntry(recorder.context(), text, {
+      isMeta: true,
+      ...(display !== undefined ? { toolUseResult: display } : {}),
+    });
     recorder.append(entry);
     yield { type: "entry", entry };
   }

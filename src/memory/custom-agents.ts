@@ -35,6 +35,8 @@ export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   sonnet: "claude-sonnet-5-5",
   opus: "claude-opus-5-5",
   haiku: "claude-haiku-5-5",
+  // Claude Code 2.1.328's Agent tool offers `fable` too (its `model` enum).
+  fable: "claude-fable-5-2",
 };
 
 /** A `model:` value as a model id: aliases resolved, `inherit` (or nothing) undefined. */

@@ -2,58 +2,49 @@
  * The Agent tool: hands a task to a subagent with its own timeline, transcript, tools and system prompt, and
  * returns the subagent's final text. The subagent itself is run by an injected `AgentRunner` (the engine's),
  * so this layer never imports the loop. Agent calls are "read-only" for the executor so several of them run
- * together; the subagent's own tools still go through permissions one by one.
+ * together; the subagent's own tools still go through permissions one by one. `run_in_background` hands the run
+ * to the session's background tasks (agent-background.ts); `isolation: "worktree"` is the runner's
+ * (engine/subagent-isolation.ts).
  */
 import * as z from "zod";
-import type { TerminalReason, TokenUsage } from "../messages/index.js";
+import { launchInBackground } from "./agent-background.js";
+import { type AgentRunner, type AgentRunRequest, agentOutput, newAgentId } from "./agent-run.js";
 import type { Tool, ToolOutput } from "./types.js";
 
 /** The tool's name (Claude Code's). */
 export const AGENT_TOOL_NAME = "Agent";
 
-/** Text returned when a subagent finished without saying anything. */
-export const EMPTY_AGENT_RESULT = "(The subagent finished without a final message.)";
+/** Claude Code 2.1.328's `model` choices (test/fixtures/claude-code-tools.json); the engine resolves them. */
+export const AGENT_MODEL_ALIASES = ["sonnet", "opus", "haiku", "fable"] as const;
 
+// Fields and types as Claude Code 2.1.328 records them, except `effort` (threadline sends no effort setting, so
+// it is left out rather than accepted and ignored). Descriptions say what threadline does: a run is in the
+// foreground unless `run_in_background` is true (Claude Code's default is the background).
 const agentInputSchema = z.strictObject({
   description: z.string().min(1).describe("A short (3-5 word) description of the task"),
   prompt: z.string().min(1).describe("The task for the agent to perform"),
   subagent_type: z.string().min(1).optional().describe("The type of specialized agent to use for this task"),
+  model: z
+    .enum(AGENT_MODEL_ALIASES)
+    .optional()
+    .describe(
+      "Optional model override for this agent. Takes precedence over the agent definition's model frontmatter. If omitted, uses the agent definition's model, else the parent's model.",
+    ),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe(
+      "Set to true to run this agent in the background; the call returns at once with the agent's ID and you will be notified when it completes. Leave it out when your next action depends on the agent's result.",
+    ),
+  isolation: z
+    .enum(["worktree", "remote"])
+    .optional()
+    .describe(
+      'Isolation mode. "worktree" creates a temporary git worktree so the agent works on an isolated copy of the repo (removed at the end if unchanged). "remote" is not available here.',
+    ),
 });
 
 export type AgentInput = z.infer<typeof agentInputSchema>;
-
-/** How a subagent run ended: the query loop's terminal reason. */
-export type AgentRunStatus = TerminalReason;
-
-export interface AgentRunRequest {
-  description: string;
-  prompt: string;
-  /** Undefined means the runner's default type. */
-  subagentType: string | undefined;
-  /** Aborted when the parent turn is interrupted. */
-  signal: AbortSignal;
-  /** The parent's tool_use id (the link from the parent to the sidechain). */
-  toolUseId: string;
-  onProgress: (message: string) => void;
-}
-
-export interface AgentRunResult {
-  agentId: string;
-  /** The sidechain transcript file; undefined when the parent keeps its transcript in memory. */
-  transcriptPath: string | undefined;
-  subagentType: string;
-  status: AgentRunStatus;
-  /** The subagent's final text. */
-  text: string;
-  /** Why the run failed, when it did. */
-  error?: string;
-  /** Tokens the subagent used over its whole run. */
-  usage: TokenUsage;
-  toolUseCount: number;
-}
-
-/** Runs one subagent to completion; throws only for a bad request (e.g. an unknown subagent type). */
-export type AgentRunner = (request: AgentRunRequest) => Promise<AgentRunResult>;
 
 /** A subagent type as the model sees it in the tool description. */
 export interface AgentTypeSummary {
@@ -65,19 +56,6 @@ export interface AgentToolOptions {
   run: AgentRunner;
   /** Types listed in the description; the first one is the default. */
   types: readonly AgentTypeSummary[];
-}
-
-/** What the parent's tool_result records as `toolUseResult` (never sent to the model). */
-export interface AgentToolDisplay {
-  kind: "agent";
-  agentId: string;
-  transcriptPath: string | undefined;
-  subagentType: string;
-  description: string;
-  status: AgentRunStatus;
-  /** Tokens the subagent used over its whole run. */
-  usage: TokenUsage;
-  toolUseCount: number;
 }
 
 function describeTool(types: readonly AgentTypeSummary[]): string {
@@ -101,40 +79,31 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentInput> {
     isReadOnly: () => true,
     compactable: false,
     async call(input, context): Promise<ToolOutput> {
-      const result = await options.run({
+      if (input.isolation === "remote")
+        return {
+          content:
+            'isolation "remote" (a cloud environment) is not available in threadline; nothing was started. Use "worktree" or leave isolation out.',
+          isError: true,
+        };
+      const request: AgentRunRequest = {
         description: input.description,
         prompt: input.prompt,
         subagentType: input.subagent_type,
+        ...(input.model !== undefined ? { model: input.model } : {}),
+        ...(input.isolation !== undefined ? { isolation: input.isolation } : {}),
         signal: context.signal,
         toolUseId: context.toolUseId,
         onProgress: context.onProgress,
-      });
-      const display: AgentToolDisplay = {
-        kind: "agent",
-        agentId: result.agentId,
-        transcriptPath: result.transcriptPath,
-        subagentType: result.subagentType,
-        description: input.description,
-        status: result.status,
-        usage: result.usage,
-        toolUseCount: result.toolUseCount,
       };
-      if (result.status === "completed") {
-        return { content: result.text.trim() === "" ? EMPTY_AGENT_RESULT : result.text, display };
+      try {
+        if (input.run_in_background === true)
+          return await launchInBackground(options.run, request, context, newAgentId());
+        return agentOutput(await options.run(request), input.description);
+      } catch (error) {
+        // The runner throws only for a request it cannot start (an unknown type or model, no repository for a
+        // worktree): its message is the one line the model gets.
+        return { content: error instanceof Error ? error.message : String(error), isError: true };
       }
-      const reason = result.error ?? `the subagent stopped (${result.status})`;
-      const partial = result.text.trim() === "" ? "" : `\nIts last message:\n${result.text}`;
-      return { content: `Subagent did not finish: ${reason}.${partial}`, isError: true, display };
     },
   };
-}
-
-/** Whether a `toolUseResult` value is an Agent tool's display record. */
-export function isAgentToolDisplay(value: unknown): value is AgentToolDisplay {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as { kind?: unknown }).kind === "agent" &&
-    typeof (value as { agentId?: unknown }).agentId === "string"
-  );
 }

@@ -1,8 +1,10 @@
 /**
- * Background commands of a session (Bash `run_in_background`, docs/TOOLS.md "Background work"). Each runs in its
- * own process group, detached from the turn, with stdout and stderr appended to a file the model reads with Read
- * (so its output is compactable like any Read result). Every group is killed when the session closes, and
- * synchronously at process exit, so no command outlives the session that started it.
+ * Background work of a session (docs/TOOLS.md "Background work"): commands (Bash `run_in_background`) and jobs
+ * (Agent `run_in_background`: a subagent's loop in this process). Each command runs in its own process group,
+ * detached from the turn, with stdout and stderr appended to a file the model reads with Read (so its output is
+ * compactable like any Read result). A job is a promise with an abort controller. Every group is killed and every
+ * job aborted when the session closes (groups also synchronously at process exit), so no background work outlives
+ * the session that started it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
@@ -19,24 +21,63 @@ const STOP_GRACE_MS = 1000;
 
 export type BackgroundState = "running" | "exited" | "stopped" | "timed-out";
 
-export interface BackgroundTask {
+interface TaskShared {
   readonly id: string;
-  readonly command: string;
-  readonly outputFile: string;
-  /** The process group id (the shell's pid). */
-  readonly pid: number;
   state: BackgroundState;
-  exitCode: number | null;
-  /** Bash's `description` and the tool_use that started it, for the notification when it ends. */
+  /** What the model called it (Bash's or Agent's `description`) and the tool_use that started it. */
   readonly description?: string;
   readonly toolUseId?: string;
 }
 
-interface Running {
-  task: BackgroundTask;
-  child: ChildProcess;
-  exited: Promise<void>;
-  timer: NodeJS.Timeout;
+/** A background command (Bash `run_in_background`). */
+export interface BackgroundCommand extends TaskShared {
+  readonly kind: "command";
+  readonly command: string;
+  readonly outputFile: string;
+  /** The process group id (the shell's pid). */
+  readonly pid: number;
+  exitCode: number | null;
+}
+
+/** How a job ended by itself: what the model is told, and what the telling records. */
+export interface BackgroundJobOutcome {
+  status: "completed" | "failed";
+  /** The whole `<task-notification>` message (the job's owner words it: tools/agent-background.ts). */
+  notification: string;
+  /** Recorded as the notification's `toolUseResult` (an Agent run's totals, so its tokens are counted). */
+  display?: unknown;
+}
+
+/** A background job in this process (Agent `run_in_background`). */
+export interface BackgroundJob extends TaskShared {
+  readonly kind: "job";
+  /** Claude Code's task type (`local_agent`), for TaskStop's record. */
+  readonly taskType: string;
+  /** One line naming it (TaskStop's "Successfully stopped task: <id> (<label>)"). */
+  readonly label: string;
+  /** Set when the job has settled (also after a stop: the run's record up to the stop). */
+  outcome?: BackgroundJobOutcome;
+}
+
+export type BackgroundTask = BackgroundCommand | BackgroundJob;
+
+type Running =
+  | { task: BackgroundCommand; child: ChildProcess; exited: Promise<void>; timer: NodeJS.Timeout }
+  | { task: BackgroundJob; controller: AbortController; exited: Promise<void> };
+
+export interface BackgroundJobStart {
+  /** The task id (an Agent job's is its agent id, as in Claude Code); must not be taken. */
+  id: string;
+  taskType: string;
+  label: string;
+  description?: string;
+  toolUseId?: string;
+  /** Aborted by TaskStop and by the session's end; the job's work must listen to it. */
+  controller: AbortController;
+  /** The job's work, already started; it settles with the outcome (a rejection is reported as a failure). */
+  done: Promise<BackgroundJobOutcome>;
+  /** The notification of a job whose `done` rejected. */
+  failure: (error: unknown) => BackgroundJobOutcome;
 }
 
 export interface BackgroundStart {
@@ -85,8 +126,13 @@ export class BackgroundTasks {
   /** Tasks that ended by themselves (exit or timeout) and the model has not been told about yet. */
   #unreported: BackgroundTask[] = [];
 
+  /** Whether the session has ended (no task can start). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Starts `command` detached; returns at once. Throws when the session is closed or bash cannot start. */
-  start(options: BackgroundStart): BackgroundTask {
+  start(options: BackgroundStart): BackgroundCommand {
     if (this.#closed) throw new Error("the session has ended; no background command can start");
     this.#directory ??= mkdtempSync(path.join(tmpdir(), "threadline-tasks-"));
     const id = `bash_${this.#next++}`;
@@ -113,7 +159,8 @@ export class BackgroundTasks {
     child.unref();
     const pid = child.pid;
     if (pid === undefined) throw new Error(`bash could not start for: ${options.command}`);
-    const task: BackgroundTask = {
+    const task: BackgroundCommand = {
+      kind: "command",
       id,
       command: options.command,
       outputFile,
@@ -140,6 +187,34 @@ export class BackgroundTasks {
     return task;
   }
 
+  /**
+   * Tracks a job already running (its `done` promise); returns at once. Throws when the session is closed or the id
+   * is taken (the caller then aborts its controller).
+   */
+  startJob(options: BackgroundJobStart): BackgroundJob {
+    if (this.#closed) throw new Error("the session has ended; no background task can start");
+    if (this.#tasks.has(options.id)) throw new Error(`a background task with ID ${options.id} exists already`);
+    const task: BackgroundJob = {
+      kind: "job",
+      id: options.id,
+      taskType: options.taskType,
+      label: options.label,
+      state: "running",
+      ...(options.description !== undefined ? { description: options.description } : {}),
+      ...(options.toolUseId !== undefined ? { toolUseId: options.toolUseId } : {}),
+    };
+    const exited = options.done
+      .catch((error: unknown) => options.failure(error))
+      .then((outcome) => {
+        task.outcome = outcome;
+        if (task.state !== "running") return; // stopped: TaskStop's caller knows, a closing session has no one to tell
+        task.state = "exited";
+        if (!this.#closed) this.#unreported.push(task);
+      });
+    this.#tasks.set(options.id, { task, controller: options.controller, exited });
+    return task;
+  }
+
   /** The tasks that ended by themselves since the last call (the loop tells the model: task-notifications.ts). */
   takeFinished(): BackgroundTask[] {
     return this.#unreported.splice(0);
@@ -156,7 +231,8 @@ export class BackgroundTasks {
   /** The task output file `filePath` names (absolute or not), so Read may open it outside the workspace. */
   outputFileFor(filePath: string): string | undefined {
     const wanted = path.resolve(filePath);
-    for (const { task } of this.#tasks.values()) if (task.outputFile === wanted) return task.outputFile;
+    for (const { task } of this.#tasks.values())
+      if (task.kind === "command" && task.outputFile === wanted) return task.outputFile;
     return undefined;
   }
 
@@ -169,6 +245,13 @@ export class BackgroundTasks {
   async #end(id: string, why: "stopped" | "timed-out"): Promise<void> {
     const running = this.#tasks.get(id);
     if (running === undefined) return;
+    if ("controller" in running) {
+      // A job ends when its work sees the abort (a subagent's loop cancels its request and tools, then cleans up).
+      if (running.task.state === "running") running.task.state = "stopped";
+      running.controller.abort();
+      await running.exited;
+      return;
+    }
     clearTimeout(running.timer);
     const { task } = running;
     if (task.state === "running") {
@@ -184,11 +267,14 @@ export class BackgroundTasks {
 
   /** Synchronous last resort at process exit: SIGKILL every group, remove the output files. */
   killAllNow(): void {
-    for (const { task } of this.#tasks.values()) killGroup(task.pid, "SIGKILL");
+    for (const running of this.#tasks.values()) {
+      if ("controller" in running) running.controller.abort();
+      else killGroup(running.task.pid, "SIGKILL");
+    }
     if (this.#directory !== undefined) rmSync(this.#directory, { recursive: true, force: true });
   }
 
-  /** Ends the session's background work: every group stopped, the output files removed. */
+  /** Ends the session's background work: every group stopped, every job aborted and settled, output files removed. */
   async close(): Promise<void> {
     this.#closed = true;
     await Promise.all([...this.#tasks.keys()].map((id) => this.#end(id, "stopped")));

@@ -1,3 +1,5 @@
+export * from "./agent-background.js";
+export * from "./agent-run.js";
 export * from "./agent-tool.js";
 export * from "./background-tasks.js";
 export * from "./bash-chain.js";
@@ -32,5 +34,6 @@ export * from "./web-fetch-http.js";
 export * from "./web-fetch-tool.js";
 export * from "./web-search-tool.js";
 export * from "./workspace-paths.js";
+export { git, repositoryRoot, unsavedWork, WorktreeGitError } from "./worktree-git.js";
 export * from "./worktree-session.js";
 export * from "./write-tool.js";

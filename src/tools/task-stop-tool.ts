@@ -17,9 +17,9 @@ export const taskStopInputSchema = z.strictObject({
 });
 export type TaskStopInput = z.infer<typeof taskStopInputSchema>;
 
-const DESCRIPTION = `Stops a running background task by its ID (the ID Bash with run_in_background returned).
-- The task's whole process group is stopped (SIGTERM, then SIGKILL after a second).
-- Its output file stays readable with Read until the session ends.`;
+const DESCRIPTION = `Stops a running background task by its ID (the ID Bash or Agent with run_in_background returned).
+- A command's whole process group is stopped (SIGTERM, then SIGKILL after a second); its output file stays readable with Read until the session ends.
+- A background agent's loop is aborted (its request and tools cancelled); its worktree, if it had one, is kept only when it holds changes.`;
 
 export const taskStopTool: Tool<TaskStopInput> = {
   name: "TaskStop",
@@ -40,10 +40,21 @@ export const taskStopTool: Tool<TaskStopInput> = {
       return { content: `No background task with ID ${id}; nothing was stopped. ${which}`, isError: true };
     }
     if (known.state !== "running") {
-      const how = known.exitCode !== null ? `exit code ${known.exitCode}` : known.state;
+      const how = known.kind === "command" && known.exitCode !== null ? `exit code ${known.exitCode}` : known.state;
       return { content: `Task ${id} is not running (${how}); nothing was stopped.`, isError: true };
     }
     const task = await background.stop(id);
+    if (known.kind === "job") {
+      // The stopped run's record (an Agent run's tokens up to the stop) is what this result keeps, so they are
+      // counted like any Agent result's; a job without one gets the plain record.
+      const display = known.outcome?.display ?? {
+        kind: "task-stop",
+        taskId: id,
+        taskType: known.taskType,
+        state: task?.state,
+      };
+      return { content: `Successfully stopped task: ${id} (${known.label})`, display };
+    }
     return {
       content: `Successfully stopped task: ${id} (${known.command})`,
       display: { kind: "task-stop", taskId: id, taskType: "local_bash", state: task?.state },

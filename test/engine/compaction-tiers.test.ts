@@ -54,10 +54,13 @@ describe("AutoCompact on the emulator", () => {
     expect(summaryBody.model).toBe(parentBody.model);
     // The summary may write what the window reserves for output: 20 % of a 60K window, 12,000 server tokens,
     // which the client budgets in estimate units (docs/CONTEXT-BUDGET.md): 12,000 over the calibration, the
-    // server's count of the parent request per estimated token (~1.1 under the Claude tokenizer).
+    // server's count of the parent request per estimated token (~1.1 under the Claude tokenizer). Never more; and
+    // at 60K the room the target leaves after system and tools (compact-conversation.ts summaryMaxTokens) sits
+    // just under the reserve: with the tools block's ~2,800 estimated tokens it binds ~2 % below it.
     const calibration = usageTotal(parent.usage!) / estimateRequestTokens(parentBody);
     expect(calibration).toBeGreaterThan(1.01);
-    expect(Math.abs(summaryBody.max_tokens - 12_000 / calibration)).toBeLessThanOrEqual((12_000 / calibration) * 0.01);
+    expect(summaryBody.max_tokens).toBeLessThanOrEqual((12_000 / calibration) * 1.01);
+    expect(summaryBody.max_tokens).toBeGreaterThanOrEqual((12_000 / calibration) * 0.97);
 
     // The next main request starts from the summary and is valid.
     const next = records[summaryIndex + 1]!.body as MessagesRequest;

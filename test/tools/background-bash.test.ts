@@ -154,7 +154,8 @@ describe("Bash run_in_background", () => {
     ];
     harness = await startHarness({ scenario });
     await collect(harness.engine.submitMessage("sleep"));
-    const group = harness.engine.toolRuntime.background?.list()[0]?.pid ?? 0;
+    const first = harness.engine.toolRuntime.background?.list()[0];
+    const group = first?.kind === "command" ? first.pid : 0;
     expect(await eventually(async () => (await groupMembers(group)).length >= 2)).toBe(true);
     await harness.close();
     harness = undefined;

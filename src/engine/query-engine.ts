@@ -18,7 +18,13 @@ import type { ToolDefinition } from "../request/index.js";
 import { type OpenedSession, SessionManager } from "../sessions/index.js";
 import { accountSession, type SessionAccount, Timeline } from "../timeline/index.js";
 import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
-import { createToolRuntime, type SandboxStatus, WorktreeSession } from "../tools/index.js";
+import {
+  createToolRuntime,
+  MonitorEvents,
+  type SandboxStatus,
+  ScheduledPrompts,
+  WorktreeSession,
+} from "../tools/index.js";
 import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import type { CompactionNotes } from "./compaction-notes.js";
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
@@ -106,7 +112,11 @@ export class QueryEngine {
     this.permissions = { mode: "default", allow: [], deny: [], ...options.permission };
     const { runtime, sandbox } = createToolRuntime(toolRuntimeOptions(options, env));
     const worktree = new WorktreeSession(this.cwd, () => runtime.secrets.toolEnv);
-    this.toolRuntime = { ...runtime, planMode: planModeControl(this.permissions), worktree };
+    const now = options.now;
+    // Scheduled prompts use the engine's clock, so a test can move time instead of waiting.
+    const scheduled = new ScheduledPrompts(now !== undefined ? { now: () => now().getTime() } : {});
+    const monitorEvents = new MonitorEvents();
+    this.toolRuntime = { ...runtime, planMode: planModeControl(this.permissions), worktree, monitorEvents, scheduled };
     this.sandbox = sandbox;
     this.#hooks = hookRunnerFor(options, {
       cwd: this.cwd,
@@ -343,6 +353,7 @@ export class QueryEngine {
     await this.#pauses.settled();
     await this.#finisher.idle();
     await this.toolRuntime.background?.close();
+    this.toolRuntime.scheduled?.close();
     const left = (await this.toolRuntime.worktree?.close()) ?? [];
     for (const line of left) this.#note(line);
     this.#hooks?.cancelAsync();

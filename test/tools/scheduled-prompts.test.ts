@@ -188,7 +188,8 @@ describe("in the interactive loop, while idle", () => {
   it("a one-shot job fires once at its minute; a recurring one at each match; CronDelete stops it", async () => {
     const { clock, schedule, idle, reader } = await interactive([
       load,
-      use("CronCreate", { cron: "30 14 4 3 *", prompt: "remind me", recurring: false }),
+      // Daily at 14:30, but one-shot: it fires once, never the next day.
+      use("CronCreate", { cron: "30 14 * * *", prompt: "remind me", recurring: false }),
       use("CronCreate", { cron: "*/10 * * * *", prompt: "poll the queue" }),
       "Scheduled.",
     ]);

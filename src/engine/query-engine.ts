@@ -18,13 +18,7 @@ import type { ToolDefinition } from "../request/index.js";
 import { type OpenedSession, SessionManager } from "../sessions/index.js";
 import { accountSession, type SessionAccount, Timeline } from "../timeline/index.js";
 import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
-import {
-  createToolRuntime,
-  MonitorEvents,
-  type SandboxStatus,
-  ScheduledPrompts,
-  WorktreeSession,
-} from "../tools/index.js";
+import { createToolRuntime, type SandboxStatus, WorktreeSession } from "../tools/index.js";
 import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import type { CompactionNotes } from "./compaction-notes.js";
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
@@ -112,11 +106,7 @@ export class QueryEngine {
     this.permissions = { mode: "default", allow: [], deny: [], ...options.permission };
     const { runtime, sandbox } = createToolRuntime(toolRuntimeOptions(options, env));
     const worktree = new WorktreeSession(this.cwd, () => runtime.secrets.toolEnv);
-    const now = options.now;
-    // Scheduled prompts use the engine's clock, so a test can move time instead of waiting.
-    const scheduled = new ScheduledPrompts(now !== undefined ? { now: () => now().getTime() } : {});
-    const monitorEvents = new MonitorEvents();
-    this.toolRuntime = { ...runtime, planMode: planModeControl(this.permissions), worktree, monitorEvents, scheduled };
+    this.toolRuntime = { ...runtime, planMode: planModeControl(this.permissions), worktree };
     this.sandbox = sandbox;
     this.#hooks = hookRunnerFor(options, {
       cwd: this.cwd,

@@ -1,8 +1,8 @@
 /**
  * Scheduled prompts (CronCreate, ScheduleWakeup: tools/scheduled-prompts.ts) fire here, and only here: while the
  * interactive REPL waits at its prompt. The wait for the person's next line is armed with a timer for the
- * soonest job; when it comes due first, the prompt is withdrawn and the job's prompt is sent as the next turn,
- * as Claude Code fires jobs only while its REPL is idle. A turn in progress is never interrupted: a job that
+ * soonest job; when it comes due first, the prompt is withdrawn and the job's prompt is taken as if typed (a
+ * `/command` runs that command), as Claude Code fires jobs only while its REPL is idle. A turn in progress is never interrupted: a job that
  * came due during it fires at the next wait. docs/TOOLS.md "Scheduled prompts".
  */
 import type { ScheduledJob, ScheduledPrompts } from "../../tools/index.js";
@@ -31,15 +31,23 @@ const LONGEST_TIMER_MS = 60 * 60 * 1000;
 /** What ended the wait: the person's line (null at the end of input), or a scheduled job come due. */
 export type IdleInput = { kind: "line"; line: string | null } | { kind: "scheduled"; job: ScheduledJob };
 
+/** The line shown when a job fires. */
+export function scheduledLine(job: ScheduledJob): string {
+  return `⏰ Scheduled prompt (job ${job.id}): ${job.prompt}`;
+}
+
 export class IdlePrompts {
   readonly #clock: IdleClock;
+  readonly #announce: ((job: ScheduledJob) => void) | undefined;
   /** Jobs that came due together; the rest wait here for the following waits, one turn each. */
   #queue: ScheduledJob[] = [];
   /** Set while a due job has withdrawn the prompt, so the reader's answer is not taken for the person's. */
   #firing = false;
 
-  constructor(clock: IdleClock = REAL_IDLE_CLOCK) {
+  /** `announce` is told of each job as it fires (the REPL prints `scheduledLine`). */
+  constructor(clock: IdleClock = REAL_IDLE_CLOCK, announce?: (job: ScheduledJob) => void) {
     this.#clock = clock;
+    this.#announce = announce;
   }
 
   /** Waits for the person's next line, unless a job of `schedule` comes due first. */
@@ -72,6 +80,8 @@ export class IdlePrompts {
 
   #take(schedule: ScheduledPrompts | undefined): ScheduledJob | undefined {
     if (schedule?.firesWhenIdle === true) this.#queue.push(...schedule.takeDue());
-    return this.#queue.shift();
+    const job = this.#queue.shift();
+    if (job !== undefined) this.#announce?.(job);
+    return job;
   }
 }

@@ -27,7 +27,7 @@ import { loadMarkdown } from "../terminal/markdown.js";
 import { createStyle, type Style } from "../terminal/style.js";
 import type { TextSink } from "../terminal/text.js";
 import { describeChange, loadDiff } from "./edit-diff.js";
-import { IdlePrompts } from "./idle-prompts.js";
+import { IdlePrompts, REAL_IDLE_CLOCK, scheduledLine } from "./idle-prompts.js";
 import { type CliMcp, openMcp, settingsServers } from "./mcp-session.js";
 import { ModeCycle } from "./mode-cycle.js";
 import { OutputStyleChoice } from "./output-style-command.js";
@@ -101,8 +101,7 @@ class Repl implements ReplHost {
   /** The session's MCP servers, connected once the REPL starts (kept across /clear and /resume). */
   #mcp: CliMcp | undefined;
   #turnRunning = false;
-  /** CronCreate and ScheduleWakeup prompts, fired while waiting at the prompt (idle-prompts.ts). */
-  readonly #idle = new IdlePrompts();
+  readonly #idle = new IdlePrompts(REAL_IDLE_CLOCK, (job) => this.print(this.#style.dim(scheduledLine(job))));
   #interruptsThisTurn = 0;
   #lastIdleInterrupt = 0;
   #lastIdleEscape = 0;
@@ -210,12 +209,7 @@ class Repl implements ReplHost {
       if (this.#cli.prompt.trim() !== "") await this.#turn(this.#cli.prompt);
       while (this.#exitCode === undefined) {
         const input = await this.#idle.next(this.#reader, PROMPT, this.#engine?.toolRuntime.scheduled);
-        if (input.kind === "scheduled") {
-          this.print(this.#style.dim(`⏰ Scheduled prompt (job ${input.job.id}): ${input.job.prompt}`));
-          await this.#turn(input.job.prompt);
-          continue;
-        }
-        const line = input.line;
+        const line = input.kind === "line" ? input.line : input.job.prompt; // CronCreate, ScheduleWakeup
         if (line === null) break;
         const text = line.trim();
         if (text === "") continue;
@@ -289,7 +283,6 @@ class Repl implements ReplHost {
 
   #adopt(opened: RunningSession): void {
     this.#engine = opened.engine;
-    // Only here do scheduled prompts fire; elsewhere the tools say they will not.
     if (opened.engine.toolRuntime.scheduled !== undefined) opened.engine.toolRuntime.scheduled.firesWhenIdle = true;
     this.#problems = summarizeProblems(opened.problems);
     this.#status.sessionOpened();

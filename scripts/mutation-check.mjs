@@ -1621,6 +1621,15 @@ export const MUTATIONS = [
     replace: 'const next = job.kind === "cron" && expression ?',
     tests: ["test/tools/scheduled-prompts.test.ts"],
   },
+  {
+    name: "recurring-never-expires",
+    area: "tools",
+    guards: "a recurring CronCreate job is deleted after its 7 days",
+    file: "src/tools/scheduled-prompts.ts",
+    find: "if (next !== undefined && next <= job.createdAt + RECURRING_JOB_LIFETIME_MS) {",
+    replace: "if (next !== undefined) {",
+    tests: ["test/tools/scheduled-prompts.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -127,6 +127,8 @@ export class ScheduledPrompts {
   takeDue(): ScheduledJob[] {
     const now = this.#now();
     const due = this.list().filter((job) => job.nextFireAt <= now);
+    // Copies as they fired (the time they were due), before a recurring job moves on.
+    const fired = due.map((job) => ({ ...job }));
     for (const job of due) {
       const expression = this.#expressions.get(job.id);
       const next = job.kind === "cron" && job.recurring && expression ? nextFireTime(expression, now) : undefined;
@@ -137,7 +139,7 @@ export class ScheduledPrompts {
       this.#jobs.delete(job.id);
       this.#expressions.delete(job.id);
     }
-    return due.map((job) => ({ ...job }));
+    return fired;
   }
 
   /** The session ended: every job is gone, nothing more can be scheduled. */

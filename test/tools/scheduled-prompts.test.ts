@@ -11,6 +11,7 @@ import * as z from "zod";
 import { type IdleClock, type IdleInput, IdlePrompts } from "../../src/cli/modes/idle-prompts.js";
 import type { PromptReader } from "../../src/cli/modes/permission-prompt.js";
 import { deferredBuiltinTools } from "../../src/tools/default-tools.js";
+import { ScheduledPrompts } from "../../src/tools/scheduled-prompts.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 
@@ -225,6 +226,23 @@ describe("in the interactive loop, while idle", () => {
     const waiting = wait(idle, reader, schedule);
     reader.cancel("hello");
     expect(await waiting.promise).toEqual({ kind: "line", line: "hello" });
+  });
+});
+
+describe("a recurring job's 7 days", () => {
+  // Mutation caught (recurring-never-expires): the job keeps firing after its 7 days.
+  it("a daily job fires 7 times, the last within its 7 days, then is deleted", () => {
+    let now = START; // Wednesday Mar 4 14:00
+    const schedule = new ScheduledPrompts({ now: () => now });
+    schedule.addCron("0 12 * * *", "daily report", true);
+    const fired: number[] = [];
+    for (let hour = 0; hour < 14 * 24; hour++) {
+      now += 60 * MINUTE;
+      for (const job of schedule.takeDue()) fired.push(new Date(job.nextFireAt).getDate());
+    }
+    // Mar 5 to Mar 11 at noon; Mar 12 12:00 is past Mar 11 14:00, 7 days after it was created.
+    expect(fired).toEqual([5, 6, 7, 8, 9, 10, 11]);
+    expect(schedule.list()).toEqual([]);
   });
 });
 

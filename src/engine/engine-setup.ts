@@ -83,6 +83,7 @@ export function toolRuntimeOptions(options: QueryEngineOptions, env: NodeJS.Proc
     ...(options.toolEnv !== undefined ? { extraEnv: options.toolEnv } : {}),
     ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
     ...(options.sandboxNetwork !== undefined ? { sandboxNetwork: options.sandboxNetwork } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
   };
 }
 

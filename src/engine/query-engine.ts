@@ -343,6 +343,7 @@ export class QueryEngine {
     await this.#pauses.settled();
     await this.#finisher.idle();
     await this.toolRuntime.background?.close();
+    this.toolRuntime.scheduled?.close();
     const left = (await this.toolRuntime.worktree?.close()) ?? [];
     for (const line of left) this.#note(line);
     this.#hooks?.cancelAsync();

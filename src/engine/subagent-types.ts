@@ -23,9 +23,20 @@ export const DEFAULT_SUBAGENT_MAX_TURNS = 50;
 
 /**
  * Tools a subagent never gets: Agent (no recursion), Snip (it acts on the parent's conversation), EnterWorktree
- * and ExitWorktree (they move the parent session's working directory; docs/TOOLS.md "Worktrees").
+ * and ExitWorktree (they move the parent session's working directory; docs/TOOLS.md "Worktrees"), Monitor and the
+ * scheduling tools (their events and prompts would reach the parent's conversation, not the subagent's).
  */
-export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = ["Agent", "Snip", "EnterWorktree", "ExitWorktree"];
+export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = [
+  "Agent",
+  "Snip",
+  "EnterWorktree",
+  "ExitWorktree",
+  "Monitor",
+  "CronCreate",
+  "CronList",
+  "CronDelete",
+  "ScheduleWakeup",
+];
 
 /** The first line of every built-in subagent prompt (tests and people can tell a subagent's requests apart). */
 export const SUBAGENT_PROMPT_PREFIX = "You are a threadline subagent.";

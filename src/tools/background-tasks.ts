@@ -7,7 +7,8 @@
  * the session that started it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { appendFileSync, closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type SandboxSettings, sandboxArguments } from "./sandbox.js";
@@ -37,6 +38,8 @@ export interface BackgroundCommand extends TaskShared {
   /** The process group id (the shell's pid). */
   readonly pid: number;
   exitCode: number | null;
+  /** A Monitor (tools/monitor-tool.ts): its stdout lines are events; absent for a Bash background command. */
+  readonly monitor?: true;
 }
 
 /** How a job ended by itself: what the model is told, and what the telling records. */
@@ -89,6 +92,11 @@ export interface BackgroundStart {
   writableRoots?: readonly string[];
   description?: string;
   toolUseId?: string;
+  /**
+   * Monitor: stdout is a pipe handed here chunk by chunk (and still appended to the output file); stderr goes to
+   * the file only. The task's id is `monitor_N` instead of `bash_N`.
+   */
+  onStdout?: (chunk: string) => void;
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
@@ -135,7 +143,7 @@ export class BackgroundTasks {
   start(options: BackgroundStart): BackgroundCommand {
     if (this.#closed) throw new Error("the session has ended; no background command can start");
     this.#directory ??= mkdtempSync(path.join(tmpdir(), "threadline-tasks-"));
-    const id = `bash_${this.#next++}`;
+    const id = `${options.onStdout !== undefined ? "monitor" : "bash"}_${this.#next++}`;
     const outputFile = path.join(this.#directory, `${id}.output`);
     const fd = openSync(outputFile, "a");
     let child: ChildProcess;
@@ -150,13 +158,23 @@ export class BackgroundTasks {
       child = spawn(program, args, {
         cwd: options.cwd,
         detached: true,
-        stdio: ["ignore", fd, fd],
+        stdio: ["ignore", options.onStdout !== undefined ? "pipe" : fd, fd],
         env: { ...options.env },
       });
     } finally {
       closeSync(fd);
     }
     child.unref();
+    const onStdout = options.onStdout;
+    if (onStdout !== undefined && child.stdout !== null) {
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (chunk: string) => {
+        appendFileSync(outputFile, chunk);
+        onStdout(chunk);
+      });
+      // The pipe must not keep the process alive either (the group is killed at exit anyway).
+      (child.stdout as Socket).unref?.();
+    }
     const pid = child.pid;
     if (pid === undefined) throw new Error(`bash could not start for: ${options.command}`);
     const task: BackgroundCommand = {
@@ -169,6 +187,7 @@ export class BackgroundTasks {
       exitCode: null,
       ...(options.description !== undefined ? { description: options.description } : {}),
       ...(options.toolUseId !== undefined ? { toolUseId: options.toolUseId } : {}),
+      ...(onStdout !== undefined ? { monitor: true as const } : {}),
     };
     const exited = new Promise<void>((resolve) => {
       child.on("exit", (code) => {

@@ -1,6 +1,8 @@
 /** Builds the runtime tool processes share for a session: the secret-free environment and the sandbox. */
 import { BackgroundTasks } from "./background-tasks.js";
+import { MonitorEvents } from "./monitor-events.js";
 import { probeSandbox } from "./sandbox.js";
+import { ScheduledPrompts } from "./scheduled-prompts.js";
 import {
   PASS_ENV_VARIABLE,
   parseEnvNameList,
@@ -33,6 +35,8 @@ export interface ToolRuntimeOptions {
   sandbox?: boolean;
   /** Let sandboxed commands use the network. Default false. */
   sandboxNetwork?: boolean;
+  /** The clock of scheduled prompts (CronCreate, ScheduleWakeup): the engine's, so tests move it. Default now. */
+  now?: () => Date;
 }
 
 /** What was decided about the sandbox, for a one-line notice. */
@@ -60,18 +64,23 @@ export function createToolRuntime(options: ToolRuntimeOptions = {}): { runtime: 
         passNames: settings.passNames ?? parseEnvNameList(env[PASS_ENV_VARIABLE]),
       });
   const background = new BackgroundTasks();
+  const now = options.now;
+  const scheduling = {
+    monitorEvents: new MonitorEvents(),
+    scheduled: new ScheduledPrompts(now !== undefined ? { now: () => now().getTime() } : {}),
+  };
   if (options.sandbox === false)
-    return { runtime: { secrets, background }, sandbox: { state: "off", reason: "disabled" } };
+    return { runtime: { secrets, background, ...scheduling }, sandbox: { state: "off", reason: "disabled" } };
   const probe = probeSandbox(process.env.PATH ?? "");
   if (!probe.available) {
     return {
-      runtime: { secrets, background },
+      runtime: { secrets, background, ...scheduling },
       sandbox: { state: "off", reason: "unavailable", detail: probe.reason, requested: options.sandbox === true },
     };
   }
   const network = options.sandboxNetwork ?? false;
   return {
-    runtime: { secrets, background, sandbox: { bwrapPath: probe.bwrapPath, network } },
+    runtime: { secrets, background, ...scheduling, sandbox: { bwrapPath: probe.bwrapPath, network } },
     sandbox: { state: "on", network },
   };
 }

@@ -4,7 +4,9 @@
 import type * as z from "zod";
 import type { AssistantContentBlock, TimelineEntry, ToolResultContentBlock } from "../messages/index.js";
 import type { BackgroundTasks } from "./background-tasks.js";
+import type { MonitorEvents } from "./monitor-events.js";
 import type { SandboxSettings } from "./sandbox.js";
+import type { ScheduledPrompts } from "./scheduled-prompts.js";
 import type { SecretEnvironment } from "./secret-env.js";
 import type { WorktreeSession } from "./worktree-session.js";
 
@@ -70,6 +72,10 @@ export interface ToolRuntime {
   sandbox?: SandboxSettings;
   /** The session's background commands (Bash `run_in_background`); absent outside an engine. */
   background?: BackgroundTasks;
+  /** Lines the session's Monitor commands printed, not yet told to the model; absent outside an engine. */
+  monitorEvents?: MonitorEvents;
+  /** The session's scheduled prompts (CronCreate, ScheduleWakeup); absent outside an engine. */
+  scheduled?: ScheduledPrompts;
   /** How ExitPlanMode leaves plan mode; absent outside an engine. */
   planMode?: PlanModeControl;
   /**

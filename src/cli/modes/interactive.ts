@@ -27,6 +27,7 @@ import { loadMarkdown } from "../terminal/markdown.js";
 import { createStyle, type Style } from "../terminal/style.js";
 import type { TextSink } from "../terminal/text.js";
 import { describeChange, loadDiff } from "./edit-diff.js";
+import { IdlePrompts, REAL_IDLE_CLOCK, scheduledLine } from "./idle-prompts.js";
 import { type CliMcp, openMcp, settingsServers } from "./mcp-session.js";
 import { ModeCycle } from "./mode-cycle.js";
 import { OutputStyleChoice } from "./output-style-command.js";
@@ -100,6 +101,7 @@ class Repl implements ReplHost {
   /** The session's MCP servers, connected once the REPL starts (kept across /clear and /resume). */
   #mcp: CliMcp | undefined;
   #turnRunning = false;
+  readonly #idle = new IdlePrompts(REAL_IDLE_CLOCK, (job) => this.print(this.#style.dim(scheduledLine(job))));
   #interruptsThisTurn = 0;
   #lastIdleInterrupt = 0;
   #lastIdleEscape = 0;
@@ -206,7 +208,8 @@ class Repl implements ReplHost {
       this.#recap();
       if (this.#cli.prompt.trim() !== "") await this.#turn(this.#cli.prompt);
       while (this.#exitCode === undefined) {
-        const line = await this.#reader.next(PROMPT);
+        const input = await this.#idle.next(this.#reader, PROMPT, this.#engine?.toolRuntime.scheduled);
+        const line = input.kind === "line" ? input.line : input.job.prompt; // CronCreate, ScheduleWakeup
         if (line === null) break;
         const text = line.trim();
         if (text === "") continue;
@@ -280,6 +283,7 @@ class Repl implements ReplHost {
 
   #adopt(opened: RunningSession): void {
     this.#engine = opened.engine;
+    if (opened.engine.toolRuntime.scheduled !== undefined) opened.engine.toolRuntime.scheduled.firesWhenIdle = true;
     this.#problems = summarizeProblems(opened.problems);
     this.#status.sessionOpened();
   }

@@ -1636,8 +1636,8 @@ export const MUTATIONS = [
     area: "tools",
     guards: "a background agent that finishes is told to the model at its next request with its result",
     file: "src/loop/task-notifications.ts",
-    find: '(task.outcome?.notification ?? "")',
-    replace: '""',
+    find: '{ text: task.outcome?.notification ?? "", display: task.outcome?.display }',
+    replace: '{ text: "", display: task.outcome?.display }',
     tests: ["test/engine/agent-background.test.ts"],
   },
   {
@@ -1646,8 +1646,8 @@ export const MUTATIONS = [
     guards:
       "a background agent's tokens are counted with the parent's records (its notification carries the run's totals)",
     file: "src/loop/task-notifications.ts",
-    find: '    const display = task.kind === "job" ? task.outcome?.display : undefined;',
-    replace: "    const display = undefined;",
+    find: '        : { text: task.outcome?.notification ?? "", display: task.outcome?.display },',
+    replace: '        : { text: task.outcome?.notification ?? "", display: undefined },',
     tests: ["test/engine/agent-background.test.ts"],
   },
   {
@@ -1710,7 +1710,7 @@ export const MUTATIONS = [
     area: "tools",
     guards: "a Monitor's stdout lines reach the model's next request as task-notification events",
     file: "src/loop/task-notifications.ts",
-    find: "    ...(monitors?.take(ended).map(monitorEventText) ?? []),\n",
+    find: "    ...(monitors?.take(ended).map((batch) => ({ text: monitorEventText(batch) })) ?? []),\n",
     replace: "",
     tests: ["test/tools/monitor-tool.test.ts"],
   },

@@ -1530,6 +1530,28 @@ export const MUTATIONS = [
     replace: "  return plain;",
     tests: ["test/compaction/thresholds.test.ts"],
   },
+  {
+    name: "sandbox-probe-at-start",
+    area: "tools",
+    guards: "the bubblewrap probe runs on the first Bash call, not before a print-mode session's first request",
+    file: "src/tools/tool-runtime.ts",
+    find: "  let decided: { status: SandboxStatus; settings?: SandboxSettings } | undefined;",
+    replace:
+      "  let decided: { status: SandboxStatus; settings?: SandboxSettings } | undefined = decideSandbox(pathVariable, options);",
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "print-mode-probes-for-notice",
+    area: "tools",
+    guards: "print mode reads the sandbox's status (which probes) only when --sandbox or -v wants its notice",
+    file: "src/cli/modes/print-mode.ts",
+    find: "  const notice = cli.sandbox === true || cli.verbose ? sandboxNotice(engine.sandbox) : undefined;",
+    replace:
+      "  const status = engine.sandbox;\n  const notice = cli.sandbox === true || cli.verbose ? sandboxNotice(status) : undefined;",
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

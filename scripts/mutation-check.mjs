@@ -1552,6 +1552,28 @@ export const MUTATIONS = [
     tests: ["test/cli/start-up-work.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "semi-space-grows",
+    area: "tools",
+    guards: "print mode keeps V8's young generation at its starting size (--semi-space-growth-factor=1)",
+    file: "src/cli/v8-flags.ts",
+    find: '  "--semi-space-growth-factor=1",\n',
+    replace: "",
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "v8-flags-after-bundle",
+    area: "tools",
+    guards:
+      "bin/threadline sets the V8 flags before the CLI's bundle loads (its evaluation is where the new space grows)",
+    file: "bin/threadline",
+    find: '    flags.applyCliV8Flags(process.argv.slice(2));\n    return import("../dist/bundle/main.js");\n',
+    replace:
+      '    return import("../dist/bundle/main.js").then((cli) => {\n      flags.applyCliV8Flags(process.argv.slice(2));\n      return cli;\n    });\n',
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

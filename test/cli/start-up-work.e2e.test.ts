@@ -7,6 +7,10 @@
  * arguments) into a file, then hands over to the real bwrap when there is one (else it fails as bwrap does
  * without user namespaces, so the CLI falls back to running commands directly). The emulator logs when each
  * request arrived on the same clock.
+ *
+ * And the young generation: bin/threadline sets V8's flags (src/cli/v8-flags.ts) before the CLI's bundle loads,
+ * so the new space never grows past its start. Oracle: V8's own heap statistics at exit, which the CLI prints
+ * with THREADLINE_REPORT_RSS=1 (the default growth took it to 8 MB in a one-request run).
  */
 import { spawnSync } from "node:child_process";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
@@ -87,5 +91,14 @@ describe.skipIf(process.platform !== "linux")("print mode's start-up work (issue
     // Where bwrap works, the command ran inside it (the probe's answer reached the Bash call).
     if (realBwrap() !== undefined) expect(lines[1]?.args).toContain("bash -c echo lazy-probe-ok");
     else expect(lines).toHaveLength(1);
+  });
+
+  it("the young generation keeps its starting size through a session (V8's heap statistics at exit)", async () => {
+    const { cwd, env } = await harness.setup({ scenario: ["Just text."] }, "start-up-heap");
+    const result = await runCli(["-p", "hello"], { cwd, env: { ...env, THREADLINE_REPORT_RSS: "1" } });
+    expect(result.code).toBe(0);
+    const kilobytes = Number(/new space (\d+) KB/.exec(result.stderr)?.[1]);
+    expect(kilobytes).toBeGreaterThan(0);
+    expect(kilobytes).toBeLessThanOrEqual(4096);
   });
 });

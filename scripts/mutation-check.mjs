@@ -1574,6 +1574,17 @@ export const MUTATIONS = [
     tests: ["test/cli/start-up-work.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "turbofan-on",
+    area: "tools",
+    guards:
+      "print mode runs JavaScript without TurboFan (--no-opt): its compiler zones were the 40-step session's peak",
+    file: "src/cli/v8-flags.ts",
+    find: '  "--no-opt",\n',
+    replace: "",
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

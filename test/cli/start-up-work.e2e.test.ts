@@ -10,12 +10,15 @@
  *
  * And the young generation: bin/threadline sets V8's flags (src/cli/v8-flags.ts) before the CLI's bundle loads,
  * so the new space never grows past its start. Oracle: V8's own heap statistics at exit, which the CLI prints
- * with THREADLINE_REPORT_RSS=1 (the default growth took it to 8 MB in a one-request run).
+ * with THREADLINE_REPORT_RSS=1 (the default growth took it to 8 MB in a one-request run). And no JavaScript is
+ * optimized by TurboFan: node's own `--trace-opt` prints each optimization (a dozen in a one-request run without
+ * the CLI's flags, none with them).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { BIN } from "./build-once.js";
 import { useCliHarness } from "./cli-harness.js";
 import { runCli } from "./cli-process.js";
 
@@ -100,5 +103,19 @@ describe.skipIf(process.platform !== "linux")("print mode's start-up work (issue
     const kilobytes = Number(/new space (\d+) KB/.exec(result.stderr)?.[1]);
     expect(kilobytes).toBeGreaterThan(0);
     expect(kilobytes).toBeLessThanOrEqual(4096);
+  });
+
+  it("no JavaScript function is optimized by TurboFan, from the bundle's load on (V8's --trace-opt)", async () => {
+    const { cwd, env } = await harness.setup({ scenario: ["Just text."] }, "start-up-opt");
+    const child = spawn(process.execPath, ["--trace-opt", BIN, "-p", "hello"], { cwd, env, stdio: "pipe" });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.resume();
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(0);
+    expect(stdout).toContain("Just text.");
+    expect(stdout.split("\n").filter((line) => /compiling method|marking .* for optimization/.test(line))).toEqual([]);
   });
 });

@@ -58,7 +58,8 @@ for (const entry of readdirSync("dist", { recursive: true, withFileTypes: true }
 }
 
 await build({
-  entryPoints: { main: "dist/cli/main.js" },
+  // v8-flags: loaded by bin/threadline before main (src/cli/v8-flags.ts says why), so it is an entry of its own.
+  entryPoints: { main: "dist/cli/main.js", "v8-flags": "dist/cli/v8-flags.js" },
   outdir: "dist/bundle",
   bundle: true,
   splitting: true,

@@ -1778,6 +1778,61 @@ export const MUTATIONS = [
     replace: "if (next !== undefined) {",
     tests: ["test/tools/scheduled-prompts.test.ts"],
   },
+  {
+    name: "sandbox-probe-at-start",
+    area: "tools",
+    guards: "the bubblewrap probe runs on the first Bash call, not before a print-mode session's first request",
+    file: "src/tools/tool-runtime.ts",
+    find: "  let decided: { status: SandboxStatus; settings?: SandboxSettings } | undefined;",
+    replace:
+      "  let decided: { status: SandboxStatus; settings?: SandboxSettings } | undefined = decideSandbox(pathVariable, options);",
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "print-mode-probes-for-notice",
+    area: "tools",
+    guards: "print mode reads the sandbox's status (which probes) only when --sandbox or -v wants its notice",
+    file: "src/cli/modes/print-mode.ts",
+    find: "  const notice = cli.sandbox === true || cli.verbose ? sandboxNotice(engine.sandbox) : undefined;",
+    replace:
+      "  const status = engine.sandbox;\n  const notice = cli.sandbox === true || cli.verbose ? sandboxNotice(status) : undefined;",
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "semi-space-grows",
+    area: "tools",
+    guards: "print mode keeps V8's young generation at its starting size (--semi-space-growth-factor=1)",
+    file: "src/cli/v8-flags.ts",
+    find: '  "--semi-space-growth-factor=1",\n',
+    replace: "",
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "v8-flags-after-bundle",
+    area: "tools",
+    guards:
+      "bin/threadline sets the V8 flags before the CLI's bundle loads (its evaluation is where the new space grows)",
+    file: "bin/threadline",
+    find: '    flags.applyCliV8Flags(process.argv.slice(2));\n    return import("../dist/bundle/main.js");\n',
+    replace:
+      '    return import("../dist/bundle/main.js").then((cli) => {\n      flags.applyCliV8Flags(process.argv.slice(2));\n      return cli;\n    });\n',
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "turbofan-on",
+    area: "tools",
+    guards:
+      "print mode runs JavaScript without TurboFan (--no-opt): its compiler zones were the 40-step session's peak",
+    file: "src/cli/v8-flags.ts",
+    find: '  "--no-opt",\n',
+    replace: "",
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -5,7 +5,7 @@
  * Every failure ends here as one line: no stack traces, never a credential.
  */
 import { Writable } from "node:stream";
-import { setFlagsFromString } from "node:v8";
+import { getHeapSpaceStatistics } from "node:v8";
 import { redactSecrets } from "../messages/index.js";
 import { SecretEnvironment } from "../tools/index.js";
 import { parseCliArgs, USAGE, USAGE_EXIT_CODE, USAGE_HINT, UsageError } from "./args.js";
@@ -121,10 +121,7 @@ function oneLine(error: unknown): string {
 
 /** Entry for `bin/threadline`: runs, flushes stdout and stderr, then exits with the code. */
 export async function run(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  // Node's fetch parses HTTP with undici's llhttp, compiled to WebAssembly; V8's optimizing tier for it peaks at
-  // ~25 MB of compiler memory in a tool session. The baseline tier parses these responses as well (docs/
-  // PERFORMANCE.md, "Memory"). Not for the emulator, whose tokenizer is WebAssembly that does want the top tier.
-  if (subcommandOf(argv) === undefined) setFlagsFromString("--liftoff-only");
+  // V8's memory settings were made by bin/threadline before this bundle loaded (src/cli/v8-flags.ts).
   const io = processIo();
   const fail = (error: unknown) => {
     process.exitCode = reportFailure(error, io);
@@ -133,11 +130,19 @@ export async function run(argv: readonly string[] = process.argv.slice(2)): Prom
   process.on("uncaughtException", fail);
   process.on("unhandledRejection", fail);
   const code = await main(argv, io);
-  // For bench/cli-cold-start.ts: peak resident memory of the whole run, in kilobytes.
-  if (io.env[REPORT_RSS_ENV] === "1") io.stderr.write(`threadline: maxRSS ${process.resourceUsage().maxRSS} KB\n`);
+  // For bench/cli-cold-start.ts and test/cli/start-up-work.e2e.test.ts: peak resident memory of the whole run (in
+  // kilobytes) and the young generation it ended with.
+  if (io.env[REPORT_RSS_ENV] === "1")
+    io.stderr.write(`threadline: maxRSS ${process.resourceUsage().maxRSS} KB${newSpaceNote()}\n`);
   // Exit explicitly (idle keep-alive sockets must not hold the process), after the streams drain.
   await Promise.all([drain(process.stdout), drain(process.stderr)]);
   process.exit(code);
+}
+
+/** The young generation's size at exit, as V8 reports it (the CLI's V8 flags keep it from growing). */
+function newSpaceNote(): string {
+  const space = getHeapSpaceStatistics().find((candidate) => candidate.space_name === "new_space");
+  return space === undefined ? "" : `, new space ${Math.round(space.space_size / 1024)} KB`;
 }
 
 function drain(stream: NodeJS.WriteStream): Promise<void> {

@@ -18,7 +18,7 @@ import type { ToolDefinition } from "../request/index.js";
 import { type OpenedSession, SessionManager } from "../sessions/index.js";
 import { accountSession, type SessionAccount, Timeline } from "../timeline/index.js";
 import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
-import { createToolRuntime, type SandboxStatus, WorktreeSession } from "../tools/index.js";
+import { type CreatedToolRuntime, createToolRuntime, type SandboxStatus, WorktreeSession } from "../tools/index.js";
 import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import type { CompactionNotes } from "./compaction-notes.js";
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
@@ -46,8 +46,7 @@ export class QueryEngine {
   readonly transcript: TranscriptStore;
   readonly config: LoopConfig;
   readonly cacheDetector: CacheBreakDetector;
-  /** Whether Bash runs sandboxed, and if not, why. */
-  readonly sandbox: SandboxStatus;
+  readonly #created: CreatedToolRuntime;
   /** The environment, redactor and sandbox every tool process of this session uses. */
   readonly toolRuntime: ToolRuntime;
   /** Usage summed over the whole session. */
@@ -104,10 +103,11 @@ export class QueryEngine {
     this.checkpoints = checkpointsFor(options.fileCheckpointing, this.cwd, this.transcript.path, this.sessionId, env);
     this.#tools = new ToolRegistry(withCheckpoints(tools, this.checkpoints), () => this.#options.extraTools?.() ?? []);
     this.permissions = { mode: "default", allow: [], deny: [], ...options.permission };
-    const { runtime, sandbox } = createToolRuntime(toolRuntimeOptions(options, env));
+    // Not destructured: its `sandbox` is decided when first read (the bubblewrap probe), not here.
+    this.#created = createToolRuntime(toolRuntimeOptions(options, env));
+    const { runtime } = this.#created;
     const worktree = new WorktreeSession(this.cwd, () => runtime.secrets.toolEnv);
     this.toolRuntime = { ...runtime, planMode: planModeControl(this.permissions), worktree };
-    this.sandbox = sandbox;
     this.#hooks = hookRunnerFor(options, {
       cwd: this.cwd,
       sessionId: this.sessionId,
@@ -151,6 +151,11 @@ export class QueryEngine {
   }
 
   /** The options' transcript, or a new one where the session manager puts this session. */
+  /** Whether Bash runs sandboxed, and if not, why. The first read (or Bash call) runs the bubblewrap probe. */
+  get sandbox(): SandboxStatus {
+    return this.#created.sandbox;
+  }
+
   #openTranscript(options: QueryEngineOptions, env: NodeJS.ProcessEnv): TranscriptStore {
     if (options.transcript === false) return new MemoryTranscriptStore();
     return options.transcript ?? new SessionManager({ ...options, cwd: this.cwd, env }).newTranscript(this.sessionId);

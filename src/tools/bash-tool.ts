@@ -4,7 +4,7 @@ import { checkNever } from "../messages/index.js";
 import { DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS } from "./background-tasks.js";
 import { isReadOnlyCommand } from "./bash-read-only.js";
 import { runShell, type ShellRunResult } from "./shell-process.js";
-import { defaultToolRuntime } from "./tool-runtime.js";
+import { defaultToolRuntime, sandboxOf } from "./tool-runtime.js";
 import type { Tool, ToolContext, ToolOutput } from "./types.js";
 import { allowedRoots } from "./workspace-paths.js";
 
@@ -100,13 +100,14 @@ export const bashTool: Tool<BashInput> = {
     const timeoutMs = Math.min(input.timeout ?? DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS);
     if (input.description !== undefined) context.onProgress(input.description);
     const runtime = context.runtime ?? defaultToolRuntime();
+    const sandbox = sandboxOf(runtime);
     const result = await runShell({
       command: input.command,
       cwd: context.cwd,
       timeoutMs,
       signal: context.signal,
       env: runtime.secrets.toolEnv,
-      ...(runtime.sandbox !== undefined ? { sandbox: runtime.sandbox, writableRoots: allowedRoots(context) } : {}),
+      ...(sandbox !== undefined ? { sandbox, writableRoots: allowedRoots(context) } : {}),
     });
     return describeResult(result, timeoutMs);
   },
@@ -122,6 +123,7 @@ function startInBackground(input: BashInput, context: ToolContext): ToolOutput {
     };
   const timeoutMs = Math.min(input.timeout ?? DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS);
   if (input.description !== undefined) context.onProgress(input.description);
+  const sandbox = sandboxOf(runtime);
   const task = runtime.background.start({
     command: input.command,
     cwd: context.cwd,
@@ -129,7 +131,7 @@ function startInBackground(input: BashInput, context: ToolContext): ToolOutput {
     ...(input.description !== undefined ? { description: input.description } : {}),
     timeoutMs,
     env: runtime.secrets.toolEnv,
-    ...(runtime.sandbox !== undefined ? { sandbox: runtime.sandbox, writableRoots: allowedRoots(context) } : {}),
+    ...(sandbox !== undefined ? { sandbox, writableRoots: allowedRoots(context) } : {}),
   });
   return {
     content:

@@ -6,7 +6,7 @@
  * (loop/task-notifications.ts). Deferred behind ToolSearch as Claude Code defers it; docs/TOOLS.md "Monitor".
  */
 import * as z from "zod";
-import { defaultToolRuntime } from "./tool-runtime.js";
+import { defaultToolRuntime, sandboxOf } from "./tool-runtime.js";
 import type { Tool, ToolContext, ToolOutput } from "./types.js";
 import { allowedRoots } from "./workspace-paths.js";
 
@@ -73,6 +73,7 @@ export const monitorTool: Tool<MonitorInput> = {
     if (background === undefined || monitorEvents === undefined)
       return { content: "Monitor needs a session; nothing was started.", isError: true };
     const timeoutMs = Math.min(input.timeout_ms, MAX_MONITOR_TIMEOUT_MS);
+    const sandbox = sandboxOf(runtime);
     let taskId = "";
     const task = background.start({
       command: input.command,
@@ -81,7 +82,7 @@ export const monitorTool: Tool<MonitorInput> = {
       description: input.description,
       timeoutMs,
       env: runtime.secrets.toolEnv,
-      ...(runtime.sandbox !== undefined ? { sandbox: runtime.sandbox, writableRoots: allowedRoots(context) } : {}),
+      ...(sandbox !== undefined ? { sandbox, writableRoots: allowedRoots(context) } : {}),
       // Called from the pipe's data events, never during start(): the id is known by then.
       onStdout: (chunk) => monitorEvents.push(taskId, chunk),
     });

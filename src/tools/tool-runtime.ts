@@ -1,6 +1,7 @@
 /** Builds the runtime tool processes share for a session: the secret-free environment and the sandbox. */
 import { BackgroundTasks } from "./background-tasks.js";
 import { MonitorEvents } from "./monitor-events.js";
+import type { SandboxSettings } from "./sandbox.js";
 import { probeSandbox } from "./sandbox.js";
 import { ScheduledPrompts } from "./scheduled-prompts.js";
 import {
@@ -45,8 +46,18 @@ export type SandboxStatus =
   | { state: "off"; reason: "disabled" }
   | { state: "off"; reason: "unavailable"; detail: string; requested: boolean };
 
-/** The session's tool runtime and what became of the sandbox. */
-export function createToolRuntime(options: ToolRuntimeOptions = {}): { runtime: ToolRuntime; sandbox: SandboxStatus } {
+/** The session's tool runtime, and what became of the sandbox (decided when first asked: see below). */
+export interface CreatedToolRuntime {
+  runtime: ToolRuntime;
+  /**
+   * Whether Bash runs sandboxed. Reading it decides (runs the bubblewrap probe once); so does the first Bash
+   * call. Nothing reads it before a print-mode session's first request unless `--sandbox` or `-v` asks for the
+   * notice. Do not destructure it from the result before it is needed.
+   */
+  readonly sandbox: SandboxStatus;
+}
+
+export function createToolRuntime(options: ToolRuntimeOptions = {}): CreatedToolRuntime {
   const env = options.env ?? process.env;
   const settings: SecretEnvSettings = options.secretEnv ?? {};
   const extra = options.extraEnv ?? {};
@@ -71,18 +82,38 @@ export function createToolRuntime(options: ToolRuntimeOptions = {}): { runtime: 
   };
   if (options.sandbox === false)
     return { runtime: { secrets, background, ...scheduling }, sandbox: { state: "off", reason: "disabled" } };
-  const probe = probeSandbox(process.env.PATH ?? "");
-  if (!probe.available) {
-    return {
-      runtime: { secrets, background, ...scheduling },
-      sandbox: { state: "off", reason: "unavailable", detail: probe.reason, requested: options.sandbox === true },
-    };
-  }
-  const network = options.sandboxNetwork ?? false;
-  return {
-    runtime: { secrets, background, ...scheduling, sandbox: { bwrapPath: probe.bwrapPath, network } },
-    sandbox: { state: "on", network },
+  // The probe starts a bwrap process and waits for it (~20 ms): at start-up that delayed every print-mode
+  // session's first request, and most sessions that run no command never needed it (docs/PERFORMANCE.md).
+  const pathVariable = process.env.PATH ?? "";
+  let decided: { status: SandboxStatus; settings?: SandboxSettings } | undefined;
+  const decide = () => {
+    decided ??= decideSandbox(pathVariable, options);
+    return decided;
   };
+  return {
+    runtime: { secrets, background, ...scheduling, sandbox: () => decide().settings },
+    get sandbox() {
+      return decide().status;
+    },
+  };
+}
+
+function decideSandbox(
+  pathVariable: string,
+  options: ToolRuntimeOptions,
+): { status: SandboxStatus; settings?: SandboxSettings } {
+  const probe = probeSandbox(pathVariable);
+  if (!probe.available)
+    return {
+      status: { state: "off", reason: "unavailable", detail: probe.reason, requested: options.sandbox === true },
+    };
+  const network = options.sandboxNetwork ?? false;
+  return { status: { state: "on", network }, settings: { bwrapPath: probe.bwrapPath, network } };
+}
+
+/** The sandbox a command runs under: the runtime's settings, asked for now when they are decided lazily. */
+export function sandboxOf(runtime: ToolRuntime): SandboxSettings | undefined {
+  return typeof runtime.sandbox === "function" ? runtime.sandbox() : runtime.sandbox;
 }
 
 /** One line for a person about a sandbox that could not start (undefined when there is nothing to say). */

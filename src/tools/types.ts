@@ -68,8 +68,12 @@ export interface SideQuery {
 export interface ToolRuntime {
   /** The environment tool processes get (secrets removed) and the redactor for their output. */
   secrets: SecretEnvironment;
-  /** Run Bash under bubblewrap with these settings; undefined runs it directly. */
-  sandbox?: SandboxSettings;
+  /**
+   * Run Bash under bubblewrap with these settings; undefined runs it directly. A function is asked when a command
+   * is about to run (an engine's runtime: bubblewrap is probed on the first Bash call, not at start-up, so a
+   * session that never runs a command never starts a bwrap process and its first request waits for none).
+   */
+  sandbox?: SandboxSettings | (() => SandboxSettings | undefined);
   /** The session's background commands (Bash `run_in_background`); absent outside an engine. */
   background?: BackgroundTasks;
   /** Lines the session's Monitor commands printed, not yet told to the model; absent outside an engine. */

@@ -110,8 +110,9 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   const problemLine = summarizeProblems(problems);
   if (problemLine !== undefined) io.stderr.write(`threadline: transcript: ${problemLine}\n`);
   // Print mode keeps stderr for problems: the fallback is announced when the sandbox was asked for (or -v).
-  const notice = sandboxNotice(engine.sandbox);
-  if (notice !== undefined && (cli.sandbox === true || cli.verbose)) io.stderr.write(`threadline: ${notice}\n`);
+  // Asked only then: reading engine.sandbox runs the bubblewrap probe, which otherwise waits for the first Bash call.
+  const notice = cli.sandbox === true || cli.verbose ? sandboxNotice(engine.sandbox) : undefined;
+  if (notice !== undefined) io.stderr.write(`threadline: ${notice}\n`);
   const started = Date.now();
   // The -v log on stderr shows requests, tools, notices and the text between tool calls; the answer is stdout's,
   // so it is not shown twice.

@@ -54,6 +54,8 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   { name: "mcp-session" },
   // Six runs of a 108-step session (own autocompact vs server-side compaction at 64K, 100K, 200K): ~10 s.
   { name: "server-compaction" },
+  // The built-in tools block deferred vs loaded, counted by the emulator: ~2 s.
+  { name: "tools-block" },
 ];
 
 function numberAfter(text: string, pattern: RegExp): number | undefined {

@@ -8,7 +8,7 @@ import { type HookRunner, hookContextEntries } from "../hooks/index.js";
 import { type LoopConfig, query } from "../loop/query.js";
 import { TurnRecorder } from "../loop/turn-recorder.js";
 import { MODEL_ALIASES } from "../memory/index.js";
-import { createUserEntry, emptyUsage, type TurnUsage } from "../messages/index.js";
+import { addUsage, createUserEntry, emptyUsage, type TurnUsage } from "../messages/index.js";
 import type { Provider } from "../provider/index.js";
 import { emptyLatches, toolDefinitions } from "../request/index.js";
 import { openSidechainTranscript } from "../sessions/index.js";
@@ -137,6 +137,9 @@ async function runIn(
   let error: string | undefined;
   let toolUseCount = 0;
   let hooks: HookRunner | undefined;
+  const inbox = request.inbox;
+  const lastMessages = (): string[] =>
+    status === "completed" && !request.signal.aborted && inbox !== undefined ? inbox.closeIfEmpty() : [];
   try {
     const recorder = new TurnRecorder(environment.sessionId, timeline, transcript, environment.now);
     recorder.append(createUserEntry(recorder.context(), request.prompt));
@@ -165,39 +168,51 @@ async function runIn(
       // Snip tags and nudges talk about a tool the subagent does not have.
       compaction: { ...environment.config.compaction, snip: false },
     };
-    const turn = query({
-      sessionId: environment.sessionId,
-      timeline,
-      transcript,
-      provider: environment.provider,
-      tools: new Map(tools.map((tool) => [tool.name, tool])),
-      // Deferred MCP tools stay out of a subagent's tools block too (it finds them with ToolSearch).
-      toolDefinitions: toolDefinitions(tools.filter((tool) => tool.deferLoading !== true)),
-      policy: request.background === true ? withoutQuestions(environment.policy) : environment.policy,
-      ...(toolRuntime ? { toolRuntime } : {}),
-      cwd,
-      additionalDirectories: environment.additionalDirectories,
-      config,
-      state: { latches: emptyLatches(), model: config.model },
-      now: environment.now,
-      signal: request.signal,
-      ...(hooks ? { hooks, stopHookEvent: "SubagentStop" as const } : {}),
-    });
-    for await (const event of turn) {
-      if (event.type === "tool_start") {
-        toolUseCount++;
-        request.onProgress(summarizeToolCall(event.block.name, event.block.input));
-      } else if (event.type === "turn_end") {
-        status = event.reason;
-        text = event.lastText;
-        if (event.error !== undefined) error = event.error;
-        Object.assign(usage, event.usage);
+    const runTurn = async (): Promise<void> => {
+      const turn = query({
+        sessionId: environment.sessionId,
+        timeline,
+        transcript,
+        provider: environment.provider,
+        tools: new Map(tools.map((tool) => [tool.name, tool])),
+        // Deferred MCP tools stay out of a subagent's tools block too (it finds them with ToolSearch).
+        toolDefinitions: toolDefinitions(tools.filter((tool) => tool.deferLoading !== true)),
+        policy: request.background === true ? withoutQuestions(environment.policy) : environment.policy,
+        ...(toolRuntime ? { toolRuntime } : {}),
+        cwd,
+        additionalDirectories: environment.additionalDirectories,
+        config,
+        state: { latches: emptyLatches(), model: config.model },
+        now: environment.now,
+        signal: request.signal,
+        ...(hooks ? { hooks, stopHookEvent: "SubagentStop" as const } : {}),
+        ...(inbox !== undefined ? { inbox: () => inbox.take() } : {}),
+      });
+      for await (const event of turn) {
+        if (event.type === "tool_start") {
+          toolUseCount++;
+          request.onProgress(summarizeToolCall(event.block.name, event.block.input));
+        } else if (event.type === "turn_end") {
+          status = event.reason;
+          text = event.lastText;
+          error = event.error;
+          addUsage(usage, event.usage);
+        }
       }
+    };
+    await runTurn();
+    // Messages that arrived after the turn's last request: the run goes on with them as its next turn; once none
+    // waits the inbox closes, so a later SendMessage is told the agent has finished (tools/agent-inbox.ts).
+    for (let waiting = lastMessages(); waiting.length > 0; waiting = lastMessages()) {
+      for (const message of waiting) recorder.append(createUserEntry(recorder.context(), message));
+      await recorder.flush();
+      await runTurn();
     }
   } catch (thrown) {
     status = request.signal.aborted ? "aborted" : "error";
     error = thrown instanceof Error ? thrown.message : String(thrown);
   } finally {
+    inbox?.close();
     await transcript.close();
   }
   const { costUsd: _cost, ...tokens } = usage;

@@ -124,6 +124,11 @@ export interface QueryContext {
    */
   taskNotifications?: boolean;
   /**
+   * Messages for this loop, taken at the start of each iteration and sent as user messages (inbox-messages.ts):
+   * a background subagent's SendMessage inbox. Default none.
+   */
+  inbox?: () => string[];
+  /**
    * The session's memory files: nested ones are attached when a tool first touches their subtree, and every
    * loaded one is attached again when a tier took it out of the view. Default none (memory files off).
    */

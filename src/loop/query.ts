@@ -13,6 +13,7 @@ import { iterationLimits } from "./budget-learning.js";
 import { compactionInput } from "./compaction-input.js";
 import { countBeforeSending } from "./count-tokens.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
+import { deliverInboxMessages } from "./inbox-messages.js";
 import type { QueryContext } from "./query-context.js";
 import { assembleStage } from "./stage-assemble.js";
 import { compactStage } from "./stage-compact.js";
@@ -101,6 +102,7 @@ async function* iteration(turn: TurnState): AsyncGenerator<EngineEvent, Decision
   recordAnnouncements(turn);
   if (signal.aborted) return stop("aborted");
   yield* notifyFinishedTasks(turn);
+  yield* deliverInboxMessages(turn);
   if (config.maxTurns !== undefined && turn.iterations >= config.maxTurns)
     return stop("max_turns", `Reached the limit of ${config.maxTurns} model requests for this turn.`);
   turn.iterations++;

@@ -3,8 +3,10 @@
  * background tasks, the call returns at once with its id (the agent id, Claude Code's task id for an agent), and
  * when the run ends by itself the model is told at its next request with a `<task-notification>` carrying the
  * result (loop/task-notifications.ts records it). TaskStop aborts the run; the session's end aborts it too.
- * The run has its own abort controller: interrupting the turn that launched it does not stop it.
+ * The run has its own abort controller: interrupting the turn that launched it does not stop it, and its own
+ * inbox, where SendMessage queues messages its loop sends at its next request (agent-inbox.ts).
  */
+import { AgentInbox } from "./agent-inbox.js";
 import { type AgentRunner, type AgentRunRequest, type AgentRunResult, agentOutput } from "./agent-run.js";
 import type { BackgroundJobOutcome } from "./background-tasks.js";
 import { defaultToolRuntime } from "./tool-runtime.js";
@@ -72,6 +74,7 @@ export async function launchInBackground(
       isError: true,
     };
   const controller = new AbortController();
+  const inbox = new AgentInbox();
   const started = Date.now();
   let ready!: () => void;
   const readied = new Promise<"ready">((resolve) => {
@@ -85,7 +88,10 @@ export async function launchInBackground(
     onProgress: () => {},
     onReady: ready,
     background: true,
+    inbox,
   });
+  // Whatever way the run ends, nothing more is queued for it (the runner closes it itself when it ends by itself).
+  void running.finally(() => inbox.close()).catch(() => undefined);
   // Whichever comes first: the run started, or it settled (a runner that never says it is ready). A bad request
   // rejects before either, and that rejection is this call's error line.
   await Promise.race([readied, running]);
@@ -97,6 +103,7 @@ export async function launchInBackground(
       description: request.description,
       toolUseId: request.toolUseId,
       controller,
+      inbox,
       done: running.then((result) =>
         agentNotification(result, request, agentOutput(result, request.description), Date.now() - started),
       ),

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { TerminalReason, TokenUsage } from "../messages/index.js";
+import type { AgentInbox } from "./agent-inbox.js";
 import type { ToolOutput } from "./types.js";
 
 /** Text returned when a subagent finished without saying anything. */
@@ -30,6 +31,11 @@ export interface AgentRunRequest {
    * asked (the question would come between other turns).
    */
   background?: boolean;
+  /**
+   * A background run's inbox (SendMessage): its loop sends what waits there at each next request, and the run
+   * goes on with another turn when messages arrived after its last one. Closed when the run ends.
+   */
+  inbox?: AgentInbox;
   /** Aborted when the parent turn is interrupted. */
   signal: AbortSignal;
   /** The parent's tool_use id (the link from the parent to the sidechain). */

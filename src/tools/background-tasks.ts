@@ -11,6 +11,7 @@ import { appendFileSync, closeSync, mkdtempSync, openSync, rmSync } from "node:f
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { AgentInbox } from "./agent-inbox.js";
 import { type SandboxSettings, sandboxArguments } from "./sandbox.js";
 
 /** Default run time of a background command before it is stopped (Claude Code 2.1.328's Bash schema). */
@@ -60,6 +61,8 @@ export interface BackgroundJob extends TaskShared {
   readonly label: string;
   /** Set when the job has settled (also after a stop: the run's record up to the stop). */
   outcome?: BackgroundJobOutcome;
+  /** Where SendMessage queues messages for it (an Agent run); absent for a job that takes none. */
+  readonly inbox?: AgentInbox;
 }
 
 export type BackgroundTask = BackgroundCommand | BackgroundJob;
@@ -81,6 +84,8 @@ export interface BackgroundJobStart {
   done: Promise<BackgroundJobOutcome>;
   /** The notification of a job whose `done` rejected. */
   failure: (error: unknown) => BackgroundJobOutcome;
+  /** The job's inbox (SendMessage), when it reads one. */
+  inbox?: AgentInbox;
 }
 
 export interface BackgroundStart {
@@ -221,6 +226,7 @@ export class BackgroundTasks {
       state: "running",
       ...(options.description !== undefined ? { description: options.description } : {}),
       ...(options.toolUseId !== undefined ? { toolUseId: options.toolUseId } : {}),
+      ...(options.inbox !== undefined ? { inbox: options.inbox } : {}),
     };
     const exited = options.done
       .catch((error: unknown) => options.failure(error))

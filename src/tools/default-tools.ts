@@ -11,6 +11,7 @@ import { monitorTool } from "./monitor-tool.js";
 import { notebookEditTool } from "./notebook-edit-tool.js";
 import { readTool } from "./read-tool.js";
 import { scheduleWakeupTool } from "./schedule-wakeup-tool.js";
+import { sendMessageTool } from "./send-message-tool.js";
 import { taskStopTool } from "./task-stop-tool.js";
 import { todoWriteTool } from "./todo-write-tool.js";
 import type { AnyTool } from "./types.js";
@@ -26,7 +27,7 @@ export function defaultTools(): AnyTool[] {
 /**
  * Claude Code's built-in tools that it defers behind ToolSearch (listed by name, loaded on request): WebFetch and
  * NotebookEdit, TaskStop, TodoWrite, ExitPlanMode, EnterWorktree, ExitWorktree, Monitor, CronCreate, CronList,
- * CronDelete, ScheduleWakeup, in a fixed order, and WebSearch
+ * CronDelete, ScheduleWakeup, SendMessage, in a fixed order, and WebSearch
  * last where the server declares web search (docs/TOOLS.md).
  */
 export function deferredBuiltinTools(options: { webSearch?: boolean } = {}): AnyTool[] {
@@ -43,6 +44,7 @@ export function deferredBuiltinTools(options: { webSearch?: boolean } = {}): Any
     cronListTool,
     cronDeleteTool,
     scheduleWakeupTool,
+    sendMessageTool,
   ];
   return options.webSearch === true ? [...tools, webSearchTool] : tools;
 }

@@ -1,4 +1,5 @@
 export * from "./agent-background.js";
+export * from "./agent-inbox.js";
 export * from "./agent-run.js";
 export * from "./agent-tool.js";
 export * from "./background-tasks.js";
@@ -31,6 +32,7 @@ export * from "./sandbox.js";
 export * from "./schedule-wakeup-tool.js";
 export * from "./scheduled-prompts.js";
 export * from "./secret-env.js";
+export * from "./send-message-tool.js";
 export * from "./shell-words.js";
 export * from "./task-stop-tool.js";
 export * from "./todo-write-tool.js";

@@ -66,7 +66,7 @@ describe("deferred built-ins behind ToolSearch", () => {
     expect(names).not.toContain("NotebookEdit");
     const search = turns[0]?.tools?.find((tool) => tool.name === "ToolSearch");
     expect(search?.description).toContain(
-      "CronCreate CronDelete CronList EnterWorktree ExitPlanMode ExitWorktree Monitor NotebookEdit ScheduleWakeup TaskStop TodoWrite WebFetch",
+      "CronCreate CronDelete CronList EnterWorktree ExitPlanMode ExitWorktree Monitor NotebookEdit ScheduleWakeup SendMessage TaskStop TodoWrite WebFetch",
     );
     // Byte-stable: the tools block never changes in the session; each request extends the one before.
     expect(new Set(turns.map((body) => JSON.stringify([body.system, body.tools]))).size).toBe(1);
@@ -121,7 +121,8 @@ describe("schemas match Claude Code 2.1.328's", () => {
     expect(fixture.version).toBe("2.1.328");
     // TaskStop, TodoWrite and the worktree tools are not in the recording; background-bash, todo-write and
     // worktree-tools tests compare them with sdk-tools.d.ts. Monitor and the cron tools are in their own recording
-    // (claude-code-schedule-tools.json), compared in scheduled-prompts.test.ts.
+    // (claude-code-schedule-tools.json), compared in scheduled-prompts.test.ts; SendMessage in
+    // claude-code-sendmessage-tool.json, compared in send-message.test.ts.
     const unrecorded = [
       "TaskStop",
       "TodoWrite",
@@ -132,6 +133,7 @@ describe("schemas match Claude Code 2.1.328's", () => {
       "CronCreate",
       "CronList",
       "CronDelete",
+      "SendMessage",
     ];
     for (const tool of ours.filter((each) => !unrecorded.includes(each.name)))
       expect(fixture.tools.map((entry) => entry.name)).toContain(tool.name);

@@ -1,0 +1,214 @@
+/**
+ * SendMessage through the engine on the emulator over HTTP: ToolSearch lists and loads it, a message to a running
+ * background agent arrives in that agent's next request, one that arrives after the agent's last request starts
+ * another turn of it, and a message to an unknown id, to "main" or to a finished agent is one error line.
+ * Oracles: the emulator's logged requests (the subagent's and the parent's), literal lines, Claude Code's recording.
+ */
+import { readFileSync } from "node:fs";
+import type { EmulatorRequest, ScenarioStep } from "@threadline/emulator";
+import { afterEach, describe, expect, it } from "vitest";
+import * as z from "zod";
+import { SUBAGENT_PROMPT_PREFIX, subagentTools } from "../../src/engine/subagent.js";
+import { GENERAL_PURPOSE_AGENT } from "../../src/engine/subagent-types.js";
+import { deferredBuiltinTools } from "../../src/tools/default-tools.js";
+import { collect } from "../../support/collect.js";
+import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+
+const WAIT_MS = 10_000;
+
+let harness: Harness | undefined;
+const releases: Array<() => void> = [];
+afterEach(async () => {
+  for (const release of releases.splice(0)) release();
+  await harness?.close();
+  harness = undefined;
+});
+
+function systemText(request: EmulatorRequest): string {
+  if (typeof request.system === "string") return request.system;
+  return (request.system ?? []).map((block) => block.text).join("\n");
+}
+
+const isSubagent = (request: EmulatorRequest) => systemText(request).includes(SUBAGENT_PROMPT_PREFIX);
+
+function lastToolResult(request: EmulatorRequest): string {
+  const content = request.messages.at(-1)?.content;
+  const blocks = Array.isArray(content) ? content : [];
+  const inner = blocks.findLast((block) => block.type === "tool_result");
+  const value = inner?.type === "tool_result" ? inner.content : undefined;
+  return typeof value === "string" ? value : JSON.stringify(value ?? "");
+}
+
+const use = (name: string, input: Record<string, unknown>) => ({
+  content: [{ type: "tool_use" as const, name, input }],
+});
+
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  releases.push(open);
+  return { opened, open };
+}
+
+async function eventually(check: () => boolean, ms = WAIT_MS): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return check();
+}
+
+const launchedId = (text: string) => /agentId: ([0-9a-f]{16})/.exec(text)?.[1] ?? "";
+const MESSAGE = "PING-7: only look under src/engine.";
+
+describe("SendMessage", () => {
+  // Mutations caught: send-message-not-deferred (it is in the first tools block, not behind ToolSearch),
+  // send-message-inbox-undrained (the subagent's loop never takes its inbox: its next request lacks the message).
+  it("ToolSearch lists it; a message to a running background agent is in that agent's next request", async () => {
+    const sent = gate();
+    const subagent: EmulatorRequest[] = [];
+    const parent: EmulatorRequest[] = [];
+    let id = "";
+    const router: ScenarioStep = async (request) => {
+      if (isSubagent(request)) {
+        subagent.push(request);
+        if (subagent.length > 1) return "Looked under src/engine only.";
+        await sent.opened; // answered once the message is queued: the agent's next request must carry it
+        return use("Glob", { pattern: "*.md" });
+      }
+      parent.push(request);
+      if (parent.length === 1)
+        return use("Agent", { description: "Survey files", prompt: "survey the files", run_in_background: true });
+      if (parent.length === 2) {
+        id = launchedId(lastToolResult(request));
+        return use("ToolSearch", { query: "select:SendMessage" });
+      }
+      if (parent.length === 3) return use("SendMessage", { to: id, summary: "narrow it", message: MESSAGE });
+      sent.open();
+      await eventually(() => subagent.length === 2);
+      return "Sent.";
+    };
+    harness = await startHarness({ scenario: Array.from({ length: 8 }, () => router) }, { deferredTools: true });
+    expect(turnEnd(await collect(harness.engine.submitMessage("survey, then narrow it"))).reason).toBe("completed");
+
+    const first = (parent[0]!.tools ?? []) as Array<{ name: string; description?: string }>;
+    expect(first.map((tool) => tool.name)).not.toContain("SendMessage");
+    expect(first.find((tool) => tool.name === "ToolSearch")?.description).toContain("SendMessage");
+    expect(lastToolResult(parent[3]!)).toBe(
+      `Message queued for agent ${id} (Survey files); it arrives as a user message at the agent's next request.`,
+    );
+    expect(subagent).toHaveLength(2);
+    expect(JSON.stringify(subagent[0]!.messages)).not.toContain("PING-7");
+    const next = JSON.stringify(subagent[1]!.messages.at(-1));
+    expect(next).toContain(JSON.stringify(MESSAGE).slice(1, -1));
+  });
+
+  // Mutation caught: send-message-after-end (a message that came after the agent's last request is dropped: no second
+  // turn, and the agent's result is its first answer).
+  it("a message that arrives after the agent's last request starts another turn; then it has finished", async () => {
+    const sent = gate();
+    const subagent: EmulatorRequest[] = [];
+    const parent: EmulatorRequest[] = [];
+    let id = "";
+    const router: ScenarioStep = async (request) => {
+      if (isSubagent(request)) {
+        subagent.push(request);
+        if (subagent.length > 1) return "SECOND ANSWER";
+        await sent.opened;
+        return "FIRST ANSWER";
+      }
+      parent.push(request);
+      if (parent.length === 1)
+        return use("Agent", { description: "Answer twice", prompt: "answer", run_in_background: true });
+      if (parent.length === 2) {
+        id = launchedId(lastToolResult(request));
+        return use("ToolSearch", { query: "select:SendMessage" });
+      }
+      if (parent.length === 3) return use("SendMessage", { to: id, message: MESSAGE });
+      if (parent.length === 4) {
+        sent.open();
+        const background = harness!.engine.toolRuntime.background!;
+        await eventually(() => background.get(id)?.state === "exited");
+        return use("SendMessage", { to: id, message: "too late" });
+      }
+      return "Done.";
+    };
+    harness = await startHarness({ scenario: Array.from({ length: 10 }, () => router) }, { deferredTools: true });
+    expect(turnEnd(await collect(harness.engine.submitMessage("ask twice"))).reason).toBe("completed");
+    expect(subagent).toHaveLength(2);
+    expect(JSON.stringify(subagent[1]!.messages.at(-1))).toContain("PING-7");
+    expect(JSON.stringify(parent[4]!.messages)).toContain("<result>SECOND ANSWER</result>");
+    expect(lastToolResult(parent[4]!)).toBe(
+      `Agent ${id} (Answer twice) has finished; nothing was sent. Its result came in its task notification; start a new Agent to continue the work.`,
+    );
+  });
+
+  // Mutation caught: send-message-unknown-list (the error line does not name the running agents).
+  it('an unknown id and "main" are one error line each, naming the running agents', async () => {
+    const held = gate();
+    const parent: EmulatorRequest[] = [];
+    let id = "";
+    const router: ScenarioStep = async (request) => {
+      if (isSubagent(request)) {
+        await held.opened;
+        return "late";
+      }
+      parent.push(request);
+      if (parent.length === 1) return use("ToolSearch", { query: "select:SendMessage" });
+      if (parent.length === 2) return use("SendMessage", { to: "a-nobody", message: "hello" });
+      if (parent.length === 3) return use("Agent", { description: "Hold on", prompt: "wait", run_in_background: true });
+      if (parent.length === 4) {
+        id = launchedId(lastToolResult(request));
+        return use("SendMessage", { to: "bash_1", message: "hello" });
+      }
+      if (parent.length === 5) return use("SendMessage", { to: "main", message: "hello" });
+      return "Done.";
+    };
+    harness = await startHarness({ scenario: Array.from({ length: 10 }, () => router) }, { deferredTools: true });
+    expect(turnEnd(await collect(harness.engine.submitMessage("send around"))).reason).toBe("completed");
+    expect(lastToolResult(parent[2]!)).toBe(
+      'No background agent with ID "a-nobody"; nothing was sent. No background agent is running.',
+    );
+    expect(lastToolResult(parent[4]!)).toBe(
+      `No background agent with ID "bash_1"; nothing was sent. Running background agents: ${id}.`,
+    );
+    expect(lastToolResult(parent[5]!)).toBe(
+      `"main" is this conversation: only a background agent could send to it; nothing was sent. Running background agents: ${id}.`,
+    );
+  });
+});
+
+describe("SendMessage's schema matches Claude Code 2.1.328's", () => {
+  interface Schema {
+    properties?: Record<string, { type?: string; maxLength?: number }>;
+    required?: string[];
+  }
+  const recorded = JSON.parse(readFileSync("test/fixtures/claude-code-sendmessage-tool.json", "utf8")) as {
+    version: string;
+    tools: Array<{ name: string; input_schema: Schema; defer_loading?: boolean }>;
+  };
+  const shape = (schema: Schema) => ({
+    fields: Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, field]) => [name, field.type])),
+    required: [...(schema.required ?? [])].sort(),
+  });
+
+  it("field names, types and required fields (notify_when_idle left out); deferred; not a subagent's", () => {
+    expect(recorded.version).toBe("2.1.328");
+    const theirs = recorded.tools.find((tool) => tool.name === "SendMessage");
+    expect(theirs?.defer_loading).toBe(true);
+    const ours = deferredBuiltinTools().find((tool) => tool.name === "SendMessage");
+    expect(ours?.deferLoading).toBe(true);
+    const expected = shape(theirs?.input_schema ?? {});
+    // Cross-session idle notices: threadline has no other sessions to subscribe to (docs/TOOLS.md).
+    delete expected.fields.notify_when_idle;
+    const generated = z.toJSONSchema(ours?.inputSchema ?? z.object({})) as Schema;
+    expect(shape(generated)).toEqual(expected);
+    expect(generated.properties?.summary?.maxLength).toBe(theirs?.input_schema.properties?.summary?.maxLength);
+    expect(subagentTools(deferredBuiltinTools(), GENERAL_PURPOSE_AGENT).map((tool) => tool.name)).not.toContain(
+      "SendMessage",
+    );
+  });
+});

@@ -1878,6 +1878,16 @@ export const MUTATIONS = [
     replace: "];",
     tests: ["test/engine/send-message.test.ts"],
   },
+  {
+    name: "breaker-judges-plain-target",
+    area: "compaction",
+    guards:
+      "autocompact's breaker judges a compaction against the bound above the prefix and what no compaction removes",
+    file: "src/compaction/compact-conversation.ts",
+    find: "    targetTokens: judgedTarget,",
+    replace: "    targetTokens: target,",
+    tests: ["test/engine/lean-tools.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -111,7 +111,7 @@ export interface CompactOutcome {
   restoredFiles: string[];
   /** Estimated context after compaction, system and tools included (what the next request sends before new input). */
   contextTokens: number;
-  /** The target the compaction had to reach (compactionTargetTokens). */
+  /** The bound the compaction had to reach: compactionTargetTokens above the prefix (it aims lower, at 40 %). */
   targetTokens: number;
   /** Tail results cleared and cut to fit, and rounds left out of the tail. */
   tail: { cleared: number; cut: number; droppedRounds: number };
@@ -303,6 +303,16 @@ export async function compactConversation(
   const entries: TimelineEntry[] = [...input.entries, ...chain.records];
   const messages = projectApiView(entries, input.settings);
   const tokens = estimateEntriesTokens(messages);
+  // Judged (autocompact's breaker) against the bound above the prefix, not the lower aim — and never below what no
+  // compaction can remove: system and tools, the summary, and the round in flight (the tool result the model is
+  // about to read is never cut). Memory files re-attached over the target still count as a miss: they can be
+  // shortened, and otherwise every turn would compact (test/compaction/progress.test.ts). Where system and tools are most of 40 % of the threshold, judging against that
+  // made every compaction a "failure" and switched autocompact off by the third (16K counted ×4.1).
+  const inFlight = rounds.at(-1)?.entries ?? [];
+  const judgedTarget = Math.max(
+    compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens ?? overhead),
+    overhead + estimateTextTokens(summaryText) + Math.min(estimateEntriesTokens(inFlight), estimateEntriesTokens(kept)),
+  );
   return {
     messages,
     tokens,
@@ -310,7 +320,7 @@ export async function compactConversation(
     usedSessionMemory,
     restoredFiles: restored?.files ?? [],
     contextTokens: tokens + overhead,
-    targetTokens: target,
+    targetTokens: judgedTarget,
     tail: tailFit,
   };
 }

@@ -77,6 +77,14 @@ describe("lean tool definitions where the tools block would crowd out the window
       expect(full![index]!.description.startsWith(tool.description.replace(/…$/, ""))).toBe(true);
     // At most the one rejection that named the window; every answered request within the window by the server's count.
     expect(main.filter((record) => record.status !== 200).length).toBeLessThanOrEqual(1);
+    // Autocompact stays on. The lean prefix is more than 40 % of the threshold here, so a compaction is judged
+    // against the bound above the prefix and what no compaction removes (the summary, the round in flight), not
+    // 40 % of the threshold: before, the third compaction "failed" and autocompact was off for the session.
+    // Mutation caught: `breaker-judges-plain-target`.
+    const judged = harness.engine.timeline.entries.filter(
+      (entry) => entry.type === "system" && /over its target|is off for this session/.test(String(entry.content)),
+    );
+    expect(judged.map((entry) => (entry.type === "system" ? entry.content : ""))).toEqual([]);
 
     // A resumed session sends the lean block from its first request (the record holds the switch).
     const saved = await saveSession("lean", harness.engine.timeline.entries);

@@ -156,9 +156,11 @@ describe("isReadOnlyCommand", () => {
       fc.property(
         fc.constantFrom(...programs),
         fc.constantFrom("/etc", "/proc", "/root", "/usr/share", "/", "/tmp", base),
+        // Not "ws" under `base`: that names the workspace itself (fast-check found it: seed 302744082).
         fc.stringMatching(/^[a-z]{0,6}$/),
         fc.constantFrom("", " | head", " 2>/dev/null", "; ls"),
         (program, directory, file, tail) => {
+          fc.pre(!(directory === base && file === "ws"));
           const target = file === "" ? directory : join(directory, file);
           expect(readOnly(`${program} ${target}${tail}`)).toBe(false);
           expect(readOnly(`${program} '${target}'${tail}`)).toBe(false);

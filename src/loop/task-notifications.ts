@@ -42,6 +42,11 @@ function monitorEndText(task: BackgroundCommand, events: number): string {
       : events === 0
         ? ["[Monitor timed out with no events delivered — re-arm if needed.]"]
         : [`[Monitor expired after ${events} events — re-arm it if you still need the watch.]`];
+  return endedNotification(task, status, summary, expired);
+}
+
+/** The `<task-notification>` of a command that ended, with what follows it (`after`, one line each). */
+function endedNotification(task: BackgroundCommand, status: string, summary: string, after: readonly string[]): string {
   return [
     "<task-notification>",
     `<task-id>${task.id}</task-id>`,
@@ -50,7 +55,7 @@ function monitorEndText(task: BackgroundCommand, events: number): string {
     `<status>${status}</status>`,
     `<summary>${summary}</summary>`,
     "</task-notification>",
-    ...expired,
+    ...after,
   ].join("\n");
 }
 
@@ -65,16 +70,7 @@ export function taskNotificationText(task: BackgroundCommand, events = 0): strin
       : task.exitCode === 0
         ? `${what} completed (exit code 0)`
         : `${what} failed with exit code ${task.exitCode ?? "unknown (killed by a signal)"}`;
-  return [
-    "<task-notification>",
-    `<task-id>${task.id}</task-id>`,
-    ...(task.toolUseId !== undefined ? [`<tool-use-id>${task.toolUseId}</tool-use-id>`] : []),
-    `<output-file>${task.outputFile}</output-file>`,
-    `<status>${status}</status>`,
-    `<summary>${summary}</summary>`,
-    "</task-notification>",
-    `Read the output file to retrieve the result: ${task.outputFile}`,
-  ].join("\n");
+  return endedNotification(task, status, summary, [`Read the output file to retrieve the result: ${task.outputFile}`]);
 }
 
 /** Records one notification per task that ended since the last request; yields them for the person. */

@@ -10,11 +10,10 @@ import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { EmulatorRequest, ScenarioStep } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import { SUBAGENT_PROMPT_PREFIX, subagentUsage } from "../../src/engine/subagent.js";
+import { subagentUsage } from "../../src/engine/subagent.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
-
-const WAIT_MS = 10_000;
+import { eventually, isSubagent, lastToolResult, use } from "../../support/scripted-requests.js";
 
 let harness: Harness | undefined;
 const releases: Array<() => void> = [];
@@ -22,25 +21,6 @@ afterEach(async () => {
   for (const release of releases.splice(0)) release();
   await harness?.close();
   harness = undefined;
-});
-
-function systemText(request: EmulatorRequest): string {
-  if (typeof request.system === "string") return request.system;
-  return (request.system ?? []).map((block) => block.text).join("\n");
-}
-
-const isSubagent = (request: EmulatorRequest) => systemText(request).includes(SUBAGENT_PROMPT_PREFIX);
-
-function lastToolResult(request: EmulatorRequest): string {
-  const content = request.messages.at(-1)?.content;
-  const blocks = Array.isArray(content) ? content : [];
-  const inner = blocks.findLast((block) => block.type === "tool_result");
-  const value = inner?.type === "tool_result" ? inner.content : undefined;
-  return typeof value === "string" ? value : JSON.stringify(value ?? "");
-}
-
-const use = (name: string, input: Record<string, unknown>) => ({
-  content: [{ type: "tool_use" as const, name, input }],
 });
 
 /** A promise and its resolve, released at the latest when the test ends (so no request is left hanging). */
@@ -51,15 +31,6 @@ function gate(): { opened: Promise<void>; open: () => void } {
   });
   releases.push(open);
   return { opened, open };
-}
-
-async function eventually(check: () => boolean | Promise<boolean>, ms = WAIT_MS): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
 }
 
 const launchedId = (text: string) => /agentId: ([0-9a-f]{16})/.exec(text)?.[1] ?? "";

@@ -1,69 +1,19 @@
-/**
- * Agent `isolation: "worktree"` and `model` through the engine on the emulator over HTTP, on real git repositories:
- * the subagent works in a worktree git made under .claude/worktrees/agent-<id>, its write lands there and not in the
- * main checkout, a worktree left clean is removed with its branch, one with changes is kept and named in the result.
- * Oracles: git's own `git worktree list` / `git branch`, files on disk, the emulator's logged requests; the schema is
- * compared with Claude Code 2.1.328's recording (test/fixtures/claude-code-tools.json).
- */
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { EmulatorRequest, ScenarioStep, Turn } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { SUBAGENT_PROMPT_PREFIX } from "../../src/engine/subagent.js";
 import { createAgentTool } from "../../src/tools/index.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { branches, initRepository, listedWorktrees } from "../../support/git-repository.js";
+import { isSubagent, lastToolResult, systemText, use } from "../../support/scripted-requests.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
-});
-
-const IDENTITY = ["-c", "user.name=Test", "-c", "user.email=test@example.com"];
-
-function gitIn(cwd: string, ...args: string[]): string {
-  return execFileSync("git", [...IDENTITY, ...args], { cwd, encoding: "utf8" });
-}
-
-function initRepository(workspace: string): void {
-  gitIn(workspace, "init", "-q", "-b", "main");
-  gitIn(workspace, "add", "-A");
-  gitIn(workspace, "commit", "-q", "-m", "start");
-}
-
-function listedWorktrees(workspace: string): string[] {
-  return gitIn(workspace, "worktree", "list", "--porcelain")
-    .split("\n")
-    .filter((line) => line.startsWith("worktree "))
-    .map((line) => line.slice("worktree ".length));
-}
-
-function branches(workspace: string): string[] {
-  return gitIn(workspace, "branch", "--format=%(refname:short)").split("\n").filter(Boolean);
-}
-
-function systemText(request: EmulatorRequest): string {
-  if (typeof request.system === "string") return request.system;
-  return (request.system ?? []).map((block) => block.text).join("\n");
-}
-
-const isSubagent = (request: EmulatorRequest) => systemText(request).includes(SUBAGENT_PROMPT_PREFIX);
-
-/** The text of the last tool_result in a request (what the model saw last). */
-function lastToolResult(request: EmulatorRequest): string {
-  const content = request.messages.at(-1)?.content;
-  const blocks = Array.isArray(content) ? content : [];
-  const inner = blocks.findLast((block) => block.type === "tool_result");
-  const value = inner?.type === "tool_result" ? inner.content : undefined;
-  return typeof value === "string" ? value : JSON.stringify(value ?? "");
-}
-
-const use = (name: string, input: Record<string, unknown>) => ({
-  content: [{ type: "tool_use" as const, name, input }],
 });
 
 /**

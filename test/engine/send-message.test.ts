@@ -8,13 +8,12 @@ import { readFileSync } from "node:fs";
 import type { EmulatorRequest, ScenarioStep } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { SUBAGENT_PROMPT_PREFIX, subagentTools } from "../../src/engine/subagent.js";
+import { subagentTools } from "../../src/engine/subagent.js";
 import { GENERAL_PURPOSE_AGENT } from "../../src/engine/subagent-types.js";
 import { deferredBuiltinTools } from "../../src/tools/default-tools.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
-
-const WAIT_MS = 10_000;
+import { eventually, isSubagent, lastToolResult, use } from "../../support/scripted-requests.js";
 
 let harness: Harness | undefined;
 const releases: Array<() => void> = [];
@@ -24,25 +23,6 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function systemText(request: EmulatorRequest): string {
-  if (typeof request.system === "string") return request.system;
-  return (request.system ?? []).map((block) => block.text).join("\n");
-}
-
-const isSubagent = (request: EmulatorRequest) => systemText(request).includes(SUBAGENT_PROMPT_PREFIX);
-
-function lastToolResult(request: EmulatorRequest): string {
-  const content = request.messages.at(-1)?.content;
-  const blocks = Array.isArray(content) ? content : [];
-  const inner = blocks.findLast((block) => block.type === "tool_result");
-  const value = inner?.type === "tool_result" ? inner.content : undefined;
-  return typeof value === "string" ? value : JSON.stringify(value ?? "");
-}
-
-const use = (name: string, input: Record<string, unknown>) => ({
-  content: [{ type: "tool_use" as const, name, input }],
-});
-
 function gate(): { opened: Promise<void>; open: () => void } {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => {
@@ -50,15 +30,6 @@ function gate(): { opened: Promise<void>; open: () => void } {
   });
   releases.push(open);
   return { opened, open };
-}
-
-async function eventually(check: () => boolean, ms = WAIT_MS): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
 }
 
 const launchedId = (text: string) => /agentId: ([0-9a-f]{16})/.exec(text)?.[1] ?? "";

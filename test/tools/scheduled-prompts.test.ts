@@ -14,6 +14,7 @@ import { deferredBuiltinTools } from "../../src/tools/default-tools.js";
 import { ScheduledPrompts } from "../../src/tools/scheduled-prompts.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { use } from "../../support/scripted-requests.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -21,9 +22,6 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const use = (name: string, input: Record<string, unknown>) => ({
-  content: [{ type: "tool_use" as const, name, input }],
-});
 const load = use("ToolSearch", { query: "select:CronCreate,CronList,CronDelete,ScheduleWakeup" });
 
 /** The text of the last tool_result of each request, in order (what the model saw last). */

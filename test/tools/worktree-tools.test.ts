@@ -1,9 +1,3 @@
-/**
- * EnterWorktree / ExitWorktree through the engine on the emulator over HTTP, on real git repositories. Oracles are
- * git's own `git worktree list` and `git branch`, files on disk, and the emulator's logged requests; the schemas
- * are compared with Claude Code 2.1.328's sdk-tools.d.ts (literals here).
- */
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
@@ -15,37 +9,13 @@ import { enterWorktreeTool } from "../../src/tools/enter-worktree-tool.js";
 import { exitWorktreeTool } from "../../src/tools/exit-worktree-tool.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { branches, gitIn, initRepository, listedWorktrees } from "../../support/git-repository.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-const IDENTITY = ["-c", "user.name=Test", "-c", "user.email=test@example.com"];
-
-function gitIn(cwd: string, ...args: string[]): string {
-  return execFileSync("git", [...IDENTITY, ...args], { cwd, encoding: "utf8" });
-}
-
-/** Makes the harness workspace a repository with one commit (the harness's files). */
-function initRepository(workspace: string): void {
-  gitIn(workspace, "init", "-q", "-b", "main");
-  gitIn(workspace, "add", "-A");
-  gitIn(workspace, "commit", "-q", "-m", "start");
-}
-
-/** The paths `git worktree list` shows, realpath'd by git itself. */
-function listedWorktrees(workspace: string): string[] {
-  return gitIn(workspace, "worktree", "list", "--porcelain")
-    .split("\n")
-    .filter((line) => line.startsWith("worktree "))
-    .map((line) => line.slice("worktree ".length));
-}
-
-function branches(workspace: string): string[] {
-  return gitIn(workspace, "branch", "--format=%(refname:short)").split("\n").filter(Boolean);
-}
 
 /** The text of the last tool_result in a request (what the model saw last). */
 function lastToolResult(body: unknown): string {

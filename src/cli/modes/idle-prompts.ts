@@ -5,25 +5,16 @@
  * `/command` runs that command), as Claude Code fires jobs only while its REPL is idle. A turn in progress is never interrupted: a job that
  * came due during it fires at the next wait. docs/TOOLS.md "Scheduled prompts".
  */
+import type { PauseClock } from "../../engine/engine-options.js";
+import { REAL_CLOCK } from "../../engine/pause-keeper.js";
 import type { ScheduledJob, ScheduledPrompts } from "../../tools/index.js";
 import type { PromptReader } from "./permission-prompt.js";
 
-/** The clock the wait uses; the engine's `now` and this must agree (tests move both). */
-export interface IdleClock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+/** The clock the wait uses: the pause keeper's (real timers unref'd); the engine's `now` and this must agree. */
+export type IdleClock = PauseClock;
 
-export const REAL_IDLE_CLOCK: IdleClock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => {
-    const handle = setTimeout(callback, ms);
-    handle.unref();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
+/** Real time, with timers that never keep a finished process alive (the pause keeper's clock). */
+export const REAL_IDLE_CLOCK: IdleClock = REAL_CLOCK;
 
 /** Timers are armed for at most this long, then re-armed (setTimeout's limit is about 24.8 days). */
 const LONGEST_TIMER_MS = 60 * 60 * 1000;

@@ -1888,6 +1888,26 @@ export const MUTATIONS = [
     replace: "    targetTokens: target,",
     tests: ["test/engine/lean-tools.test.ts"],
   },
+  {
+    name: "builtins-after-flags",
+    area: "tools",
+    guards: "print mode loads Node's built-in modules before it sets V8's flags, so their code cache is not rejected",
+    file: "src/cli/v8-flags.ts",
+    find: "  preloadBuiltins();\n",
+    replace: "",
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "undici-after-flags",
+    area: "tools",
+    guards: "undici (the SDK's Headers and fetch) is loaded before V8's flags are set, with Node's code cache",
+    file: "src/cli/v8-flags.ts",
+    find: "  return [globalThis.Headers, fs.ReadStream,",
+    replace: "  return [fs.ReadStream,",
+    tests: ["test/cli/start-up-work.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -1908,6 +1908,24 @@ export const MUTATIONS = [
     tests: ["test/cli/start-up-work.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "stream-event-schemas-at-load",
+    area: "tools",
+    guards: "the stream event schemas are built on first use, not when the module loads (issue 44's start-up)",
+    file: "src/provider/stream-events.ts",
+    find: "let built: StreamEventSchemas | undefined;",
+    replace: "let built: StreamEventSchemas | undefined = buildStreamEventSchemas();",
+    tests: ["test/architecture/start-up-imports.test.ts"],
+  },
+  {
+    name: "entry-schemas-at-load",
+    area: "tools",
+    guards: "the transcript entry schemas are built on first use, not when the module loads (issue 44's start-up)",
+    file: "src/transcript/entry-schema.ts",
+    find: "let built: Schemas | undefined;",
+    replace: "let built: Schemas | undefined;\nconst eagerTitle = z.object({ customTitle: z.string() });",
+    tests: ["test/architecture/start-up-imports.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

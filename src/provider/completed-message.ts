@@ -6,17 +6,7 @@ import * as z from "zod";
 import type { AssistantContentBlock, TextCitation } from "../messages/index.js";
 import { webSearchResultBlock } from "../messages/index.js";
 import { streamError } from "./stream-accumulator.js";
-import {
-  emptyUsage,
-  mergeUsage,
-  redactedThinkingStartSchema,
-  serverToolUseStartSchema,
-  textStartSchema,
-  thinkingStartSchema,
-  toolUseStartSchema,
-  toStopReason,
-  webSearchToolResultStartSchema,
-} from "./stream-events.js";
+import { emptyUsage, mergeUsage, streamEventSchemas, toStopReason } from "./stream-events.js";
 import type { CompletedMessage } from "./types.js";
 
 const messageSchema = z.looseObject({
@@ -57,7 +47,7 @@ export function completedMessageFrom(data: unknown): CompletedMessage {
 function convertBlock(block: { type: string }): AssistantContentBlock | null {
   switch (block.type) {
     case "text": {
-      const text = textStartSchema.parse(block);
+      const text = streamEventSchemas().textStartSchema.parse(block);
       // A web search answer's citations go back with it (docs/API-SURFACE.md, "Server tools").
       const citations = (block as { citations?: unknown }).citations;
       return Array.isArray(citations) && citations.length > 0
@@ -65,19 +55,19 @@ function convertBlock(block: { type: string }): AssistantContentBlock | null {
         : { type: "text", text: text.text };
     }
     case "server_tool_use": {
-      const tool = serverToolUseStartSchema.parse(block);
+      const tool = streamEventSchemas().serverToolUseStartSchema.parse(block);
       return { type: "server_tool_use", id: tool.id, name: tool.name, input: tool.input ?? {} };
     }
     case "web_search_tool_result":
-      return webSearchResultBlock(webSearchToolResultStartSchema.parse(block));
+      return webSearchResultBlock(streamEventSchemas().webSearchToolResultStartSchema.parse(block));
     case "thinking": {
-      const thinking = thinkingStartSchema.parse(block);
+      const thinking = streamEventSchemas().thinkingStartSchema.parse(block);
       return { type: "thinking", thinking: thinking.thinking, signature: thinking.signature };
     }
     case "redacted_thinking":
-      return { type: "redacted_thinking", data: redactedThinkingStartSchema.parse(block).data };
+      return { type: "redacted_thinking", data: streamEventSchemas().redactedThinkingStartSchema.parse(block).data };
     case "tool_use": {
-      const tool = toolUseStartSchema.parse(block);
+      const tool = streamEventSchemas().toolUseStartSchema.parse(block);
       return { type: "tool_use", id: tool.id, name: tool.name, input: tool.input ?? {} };
     }
     default:

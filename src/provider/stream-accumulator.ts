@@ -20,29 +20,7 @@ import {
   webSearchResultBlock,
 } from "../messages/index.js";
 import { ProviderError } from "./errors.js";
-import {
-  citationsDeltaSchema,
-  compactionDeltaSchema,
-  compactionStartSchema,
-  contentBlockDeltaSchema,
-  contentBlockStartSchema,
-  contentBlockStopSchema,
-  emptyUsage,
-  inputJsonDeltaSchema,
-  mergeUsage,
-  messageDeltaSchema,
-  messageStartSchema,
-  redactedThinkingStartSchema,
-  serverToolUseStartSchema,
-  signatureDeltaSchema,
-  textDeltaSchema,
-  textStartSchema,
-  thinkingDeltaSchema,
-  thinkingStartSchema,
-  toolUseStartSchema,
-  toStopReason,
-  webSearchToolResultStartSchema,
-} from "./stream-events.js";
+import { emptyUsage, mergeUsage, streamEventSchemas, toStopReason } from "./stream-events.js";
 import type { CacheMissReason, RawStreamEvent, ResponseEvent } from "./types.js";
 
 /** What the reducer says after one event (the provider adds the request id and the raw passthrough). */
@@ -109,7 +87,7 @@ export class StreamAccumulator {
 
   private onMessageStart(event: RawStreamEvent): AccumulatorOutput[] {
     if (this.phase !== "before_start") throw streamError("message_start received twice");
-    const parsed = parse(messageStartSchema, event);
+    const parsed = parse(streamEventSchemas().messageStartSchema, event);
     this.messageId = parsed.message.id;
     this.model = parsed.message.model;
     this.usage = mergeUsage(emptyUsage(), parsed.message.usage);
@@ -120,7 +98,7 @@ export class StreamAccumulator {
 
   private onBlockStart(event: RawStreamEvent): AccumulatorOutput[] {
     this.expectPhase("streaming", "content_block_start");
-    const parsed = parse(contentBlockStartSchema, event);
+    const parsed = parse(streamEventSchemas().contentBlockStartSchema, event);
     if (this.open !== null)
       throw streamError(`content_block_start ${parsed.index} while block ${this.open.index} is open`);
     if (parsed.index !== this.nextIndex) {
@@ -134,33 +112,36 @@ export class StreamAccumulator {
     let block: OpenBlock;
     switch (start.type) {
       case "text":
-        block = { type: "text", text: parse(textStartSchema, start).text, citations: [] };
+        block = { type: "text", text: parse(streamEventSchemas().textStartSchema, start).text, citations: [] };
         break;
       case "thinking": {
-        const thinking = parse(thinkingStartSchema, start);
+        const thinking = parse(streamEventSchemas().thinkingStartSchema, start);
         block = { type: "thinking", thinking: thinking.thinking, signature: thinking.signature };
         break;
       }
       case "redacted_thinking":
-        block = { type: "redacted_thinking", data: parse(redactedThinkingStartSchema, start).data };
+        block = {
+          type: "redacted_thinking",
+          data: parse(streamEventSchemas().redactedThinkingStartSchema, start).data,
+        };
         break;
       case "tool_use": {
-        const tool = parse(toolUseStartSchema, start);
+        const tool = parse(streamEventSchemas().toolUseStartSchema, start);
         block = { type: "tool_use", id: tool.id, name: tool.name, json: "", startInput: tool.input ?? {} };
         break;
       }
       case "server_tool_use": {
-        const tool = parse(serverToolUseStartSchema, start);
+        const tool = parse(streamEventSchemas().serverToolUseStartSchema, start);
         block = { type: "server_tool_use", id: tool.id, name: tool.name, json: "", startInput: tool.input ?? {} };
         break;
       }
       case "web_search_tool_result": {
-        const result = parse(webSearchToolResultStartSchema, start);
+        const result = parse(streamEventSchemas().webSearchToolResultStartSchema, start);
         block = { type: "web_search_tool_result", block: webSearchResultBlock(result) };
         break;
       }
       case "compaction": {
-        const compaction = parse(compactionStartSchema, start);
+        const compaction = parse(streamEventSchemas().compactionStartSchema, start);
         block = {
           type: "compaction",
           content: compaction.content ?? null,
@@ -182,7 +163,7 @@ export class StreamAccumulator {
 
   private onBlockDelta(event: RawStreamEvent): AccumulatorOutput[] {
     this.expectPhase("streaming", "content_block_delta");
-    const parsed = parse(contentBlockDeltaSchema, event);
+    const parsed = parse(streamEventSchemas().contentBlockDeltaSchema, event);
     const open = this.requireOpen(parsed.index, "content_block_delta");
     const delta = parsed.delta;
     const block = open.block;
@@ -191,34 +172,34 @@ export class StreamAccumulator {
     switch (delta.type) {
       case "text_delta": {
         if (block.type !== "text") throw mismatch(delta.type, block);
-        const text = parse(textDeltaSchema, delta).text;
+        const text = parse(streamEventSchemas().textDeltaSchema, delta).text;
         block.text += text;
         return [{ type: "text_delta", index, text }];
       }
       case "input_json_delta": {
         if (block.type !== "tool_use" && block.type !== "server_tool_use") throw mismatch(delta.type, block);
-        const partialJson = parse(inputJsonDeltaSchema, delta).partial_json;
+        const partialJson = parse(streamEventSchemas().inputJsonDeltaSchema, delta).partial_json;
         block.json += partialJson;
         return block.type === "tool_use" ? [{ type: "tool_input_delta", index, partialJson }] : [];
       }
       case "citations_delta": {
         if (block.type !== "text") throw mismatch(delta.type, block);
-        block.citations.push(parse(citationsDeltaSchema, delta).citation as TextCitation);
+        block.citations.push(parse(streamEventSchemas().citationsDeltaSchema, delta).citation as TextCitation);
         return [];
       }
       case "thinking_delta": {
         if (block.type !== "thinking") throw mismatch(delta.type, block);
-        const thinking = parse(thinkingDeltaSchema, delta).thinking;
+        const thinking = parse(streamEventSchemas().thinkingDeltaSchema, delta).thinking;
         block.thinking += thinking;
         return [{ type: "thinking_delta", index, thinking }];
       }
       case "signature_delta":
         if (block.type !== "thinking") throw mismatch(delta.type, block);
-        block.signature = parse(signatureDeltaSchema, delta).signature;
+        block.signature = parse(streamEventSchemas().signatureDeltaSchema, delta).signature;
         return [];
       case "compaction_delta": {
         if (block.type !== "compaction") throw mismatch(delta.type, block);
-        const compaction = parse(compactionDeltaSchema, delta);
+        const compaction = parse(streamEventSchemas().compactionDeltaSchema, delta);
         // The delta carries the whole summary (not a fragment); a later one replaces it.
         if (compaction.content !== undefined) block.content = compaction.content;
         if (compaction.encrypted_content !== undefined) block.encrypted_content = compaction.encrypted_content;
@@ -232,7 +213,7 @@ export class StreamAccumulator {
 
   private onBlockStop(event: RawStreamEvent): AccumulatorOutput[] {
     this.expectPhase("streaming", "content_block_stop");
-    const parsed = parse(contentBlockStopSchema, event);
+    const parsed = parse(streamEventSchemas().contentBlockStopSchema, event);
     const open = this.requireOpen(parsed.index, "content_block_stop");
     this.open = null;
     const outputs: AccumulatorOutput[] = [];
@@ -256,7 +237,7 @@ export class StreamAccumulator {
   private onMessageDelta(event: RawStreamEvent): AccumulatorOutput[] {
     this.expectPhase("streaming", "message_delta");
     if (this.open !== null) throw streamError(`message_delta while block ${this.open.index} is open`);
-    const parsed = parse(messageDeltaSchema, event);
+    const parsed = parse(streamEventSchemas().messageDeltaSchema, event);
     this.usage = mergeUsage(this.usage, parsed.usage);
     this.cacheMiss = cacheMissOf(parsed.diagnostics) ?? this.cacheMiss;
     const outputs: AccumulatorOutput[] = [];

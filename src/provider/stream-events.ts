@@ -6,122 +6,159 @@
 import * as z from "zod";
 import { STOP_REASONS, type StopReason, type Usage } from "../messages/index.js";
 
-const iterationSchema = z.looseObject({
-  type: z.string(),
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  cache_creation_input_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
-});
+/**
+ * The schemas, built on first use rather than when the module loads: zod 4 constructs each schema eagerly, and
+ * these ~100 constructions ran in every start before its first request, which needs none of them; the first
+ * response's events build them (issue 44; docs/PERFORMANCE.md, "Start-up").
+ */
+function buildStreamEventSchemas() {
+  const iterationSchema = z.looseObject({
+    type: z.string(),
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    cache_creation_input_tokens: z.number().nullish(),
+    cache_read_input_tokens: z.number().nullish(),
+  });
 
-const usageSchema = z.looseObject({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
-  cache_creation: z
-    .looseObject({ ephemeral_5m_input_tokens: z.number(), ephemeral_1h_input_tokens: z.number() })
-    .nullish(),
-  /** Server-side compaction's billed passes (SDK `BetaIterationsUsage`). */
-  iterations: z.array(iterationSchema).nullish(),
-  /** Server tool calls (SDK `ServerToolUsage`), billed per call (docs/API-SURFACE.md, "Server tools"). */
-  server_tool_use: z
-    .looseObject({ web_search_requests: z.number().nullish(), web_fetch_requests: z.number().nullish() })
-    .nullish(),
-});
+  const usageSchema = z.looseObject({
+    input_tokens: z.number().nullish(),
+    output_tokens: z.number().nullish(),
+    cache_creation_input_tokens: z.number().nullish(),
+    cache_read_input_tokens: z.number().nullish(),
+    cache_creation: z
+      .looseObject({ ephemeral_5m_input_tokens: z.number(), ephemeral_1h_input_tokens: z.number() })
+      .nullish(),
+    /** Server-side compaction's billed passes (SDK `BetaIterationsUsage`). */
+    iterations: z.array(iterationSchema).nullish(),
+    /** Server tool calls (SDK `ServerToolUsage`), billed per call (docs/API-SURFACE.md, "Server tools"). */
+    server_tool_use: z
+      .looseObject({ web_search_requests: z.number().nullish(), web_fetch_requests: z.number().nullish() })
+      .nullish(),
+  });
+
+  const messageStartSchema = z.looseObject({
+    type: z.literal("message_start"),
+    message: z.looseObject({ id: z.string(), model: z.string(), usage: usageSchema.optional() }),
+  });
+
+  const contentBlockStartSchema = z.looseObject({
+    type: z.literal("content_block_start"),
+    index: z.number().int().nonnegative(),
+    content_block: z.looseObject({ type: z.string() }),
+  });
+
+  const textStartSchema = z.looseObject({ type: z.literal("text"), text: z.string().default("") });
+  const thinkingStartSchema = z.looseObject({
+    type: z.literal("thinking"),
+    thinking: z.string().default(""),
+    signature: z.string().default(""),
+  });
+  const redactedThinkingStartSchema = z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() });
+  const toolUseStartSchema = z.looseObject({
+    type: z.literal("tool_use"),
+    id: z.string(),
+    name: z.string(),
+    input: z.unknown().optional(),
+  });
+
+  const serverToolUseStartSchema = z.looseObject({
+    type: z.literal("server_tool_use"),
+    id: z.string(),
+    name: z.string(),
+    input: z.unknown().optional(),
+  });
+
+  const webSearchResultSchema = z.looseObject({
+    type: z.literal("web_search_result"),
+    url: z.string(),
+    title: z.string(),
+    encrypted_content: z.string(),
+    page_age: z.string().nullish(),
+  });
+
+  /** Sent whole in content_block_start: the results, or an error object (SDK `WebSearchToolResultBlock`). */
+  const webSearchToolResultStartSchema = z.looseObject({
+    type: z.literal("web_search_tool_result"),
+    tool_use_id: z.string(),
+    content: z.union([
+      z.array(webSearchResultSchema),
+      z.looseObject({ type: z.literal("web_search_tool_result_error"), error_code: z.string() }),
+    ]),
+  });
+
+  /** One citation added to the open text block (SDK `CitationsDelta`). */
+  const citationsDeltaSchema = z.looseObject({
+    type: z.literal("citations_delta"),
+    citation: z.looseObject({ type: z.string() }),
+  });
+
+  const compactionStartSchema = z.looseObject({
+    type: z.literal("compaction"),
+    content: z.string().nullish(),
+    encrypted_content: z.string().nullish(),
+  });
+
+  const contentBlockDeltaSchema = z.looseObject({
+    type: z.literal("content_block_delta"),
+    index: z.number().int().nonnegative(),
+    delta: z.looseObject({ type: z.string() }),
+  });
+
+  const textDeltaSchema = z.looseObject({ type: z.literal("text_delta"), text: z.string() });
+  const inputJsonDeltaSchema = z.looseObject({ type: z.literal("input_json_delta"), partial_json: z.string() });
+  const thinkingDeltaSchema = z.looseObject({ type: z.literal("thinking_delta"), thinking: z.string() });
+  const signatureDeltaSchema = z.looseObject({ type: z.literal("signature_delta"), signature: z.string() });
+
+  const compactionDeltaSchema = z.looseObject({
+    type: z.literal("compaction_delta"),
+    content: z.string().nullable().optional(),
+    encrypted_content: z.string().nullable().optional(),
+  });
+
+  const contentBlockStopSchema = z.looseObject({
+    type: z.literal("content_block_stop"),
+    index: z.number().int().nonnegative(),
+  });
+
+  const messageDeltaSchema = z.looseObject({
+    type: z.literal("message_delta"),
+    delta: z.looseObject({ stop_reason: z.string().nullish(), stop_sequence: z.string().nullish() }),
+    usage: usageSchema.optional(),
+  });
+  return {
+    usageSchema,
+    messageStartSchema,
+    contentBlockStartSchema,
+    textStartSchema,
+    thinkingStartSchema,
+    redactedThinkingStartSchema,
+    toolUseStartSchema,
+    serverToolUseStartSchema,
+    webSearchToolResultStartSchema,
+    citationsDeltaSchema,
+    compactionStartSchema,
+    contentBlockDeltaSchema,
+    textDeltaSchema,
+    inputJsonDeltaSchema,
+    thinkingDeltaSchema,
+    signatureDeltaSchema,
+    compactionDeltaSchema,
+    contentBlockStopSchema,
+    messageDeltaSchema,
+  };
+}
+
+type StreamEventSchemas = ReturnType<typeof buildStreamEventSchemas>;
+let built: StreamEventSchemas | undefined;
+
+/** The schema of each event, content block start and delta the accumulator reads. */
+export function streamEventSchemas(): StreamEventSchemas {
+  built ??= buildStreamEventSchemas();
+  return built;
+}
 
 /** Usage as it appears on the wire: every field may be missing (message_delta carries a subset). */
-export type WireUsage = z.infer<typeof usageSchema>;
-
-export const messageStartSchema = z.looseObject({
-  type: z.literal("message_start"),
-  message: z.looseObject({ id: z.string(), model: z.string(), usage: usageSchema.optional() }),
-});
-
-export const contentBlockStartSchema = z.looseObject({
-  type: z.literal("content_block_start"),
-  index: z.number().int().nonnegative(),
-  content_block: z.looseObject({ type: z.string() }),
-});
-
-export const textStartSchema = z.looseObject({ type: z.literal("text"), text: z.string().default("") });
-export const thinkingStartSchema = z.looseObject({
-  type: z.literal("thinking"),
-  thinking: z.string().default(""),
-  signature: z.string().default(""),
-});
-export const redactedThinkingStartSchema = z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() });
-export const toolUseStartSchema = z.looseObject({
-  type: z.literal("tool_use"),
-  id: z.string(),
-  name: z.string(),
-  input: z.unknown().optional(),
-});
-
-export const serverToolUseStartSchema = z.looseObject({
-  type: z.literal("server_tool_use"),
-  id: z.string(),
-  name: z.string(),
-  input: z.unknown().optional(),
-});
-
-const webSearchResultSchema = z.looseObject({
-  type: z.literal("web_search_result"),
-  url: z.string(),
-  title: z.string(),
-  encrypted_content: z.string(),
-  page_age: z.string().nullish(),
-});
-
-/** Sent whole in content_block_start: the results, or an error object (SDK `WebSearchToolResultBlock`). */
-export const webSearchToolResultStartSchema = z.looseObject({
-  type: z.literal("web_search_tool_result"),
-  tool_use_id: z.string(),
-  content: z.union([
-    z.array(webSearchResultSchema),
-    z.looseObject({ type: z.literal("web_search_tool_result_error"), error_code: z.string() }),
-  ]),
-});
-
-/** One citation added to the open text block (SDK `CitationsDelta`). */
-export const citationsDeltaSchema = z.looseObject({
-  type: z.literal("citations_delta"),
-  citation: z.looseObject({ type: z.string() }),
-});
-
-export const compactionStartSchema = z.looseObject({
-  type: z.literal("compaction"),
-  content: z.string().nullish(),
-  encrypted_content: z.string().nullish(),
-});
-
-export const contentBlockDeltaSchema = z.looseObject({
-  type: z.literal("content_block_delta"),
-  index: z.number().int().nonnegative(),
-  delta: z.looseObject({ type: z.string() }),
-});
-
-export const textDeltaSchema = z.looseObject({ type: z.literal("text_delta"), text: z.string() });
-export const inputJsonDeltaSchema = z.looseObject({ type: z.literal("input_json_delta"), partial_json: z.string() });
-export const thinkingDeltaSchema = z.looseObject({ type: z.literal("thinking_delta"), thinking: z.string() });
-export const signatureDeltaSchema = z.looseObject({ type: z.literal("signature_delta"), signature: z.string() });
-
-export const compactionDeltaSchema = z.looseObject({
-  type: z.literal("compaction_delta"),
-  content: z.string().nullable().optional(),
-  encrypted_content: z.string().nullable().optional(),
-});
-
-export const contentBlockStopSchema = z.looseObject({
-  type: z.literal("content_block_stop"),
-  index: z.number().int().nonnegative(),
-});
-
-export const messageDeltaSchema = z.looseObject({
-  type: z.literal("message_delta"),
-  delta: z.looseObject({ stop_reason: z.string().nullish(), stop_sequence: z.string().nullish() }),
-  usage: usageSchema.optional(),
-});
+export type WireUsage = z.infer<StreamEventSchemas["usageSchema"]>;
 
 /** Overlays the fields present in `update` (message_delta usage is cumulative) on `base`. */
 export function mergeUsage(base: Usage, update: WireUsage | undefined): Usage {

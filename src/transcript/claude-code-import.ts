@@ -30,12 +30,7 @@ import {
   type ClaudeCodeProgress,
   type ClaudeCodeSystem,
   type ClaudeCodeUser,
-  claudeCodeAssistantSchema,
-  claudeCodeAttachmentSchema,
-  claudeCodeCustomTitleSchema,
-  claudeCodeProgressSchema,
-  claudeCodeSystemSchema,
-  claudeCodeUserSchema,
+  claudeCodeSchemas,
 } from "./claude-code-schema.js";
 import { describeSchemaError } from "./entry-schema.js";
 import { forEachJsonlLine } from "./jsonl-lines.js";
@@ -145,29 +140,29 @@ function parseRecord<T>(
 function convertRecord(type: string, value: object, counts: ImportCounts): Conversion {
   switch (type) {
     case "user": {
-      const parsed = parseRecord(claudeCodeUserSchema, type, value);
+      const parsed = parseRecord(claudeCodeSchemas().user, type, value);
       return parsed.ok ? converted([convertUser(parsed.data)]) : parsed.conversion;
     }
     case "assistant": {
-      const parsed = parseRecord(claudeCodeAssistantSchema, type, value);
+      const parsed = parseRecord(claudeCodeSchemas().assistant, type, value);
       if (!parsed.ok) return parsed.conversion;
       if (parsed.data.message.content.length === 0) return problem("assistant record with no content blocks");
       return converted(convertAssistant(parsed.data));
     }
     case "system": {
-      const parsed = parseRecord(claudeCodeSystemSchema, type, value);
+      const parsed = parseRecord(claudeCodeSchemas().system, type, value);
       return parsed.ok ? converted([convertSystem(parsed.data, counts)]) : parsed.conversion;
     }
     case "attachment": {
-      const parsed = parseRecord(claudeCodeAttachmentSchema, type, value);
+      const parsed = parseRecord(claudeCodeSchemas().attachment, type, value);
       return parsed.ok ? converted([convertAttachment(parsed.data)]) : parsed.conversion;
     }
     case "progress": {
-      const parsed = parseRecord(claudeCodeProgressSchema, type, value);
+      const parsed = parseRecord(claudeCodeSchemas().progress, type, value);
       return parsed.ok ? converted([convertProgress(parsed.data)]) : parsed.conversion;
     }
     case "custom-title": {
-      const parsed = parseRecord(claudeCodeCustomTitleSchema, type, value);
+      const parsed = parseRecord(claudeCodeSchemas().customTitle, type, value);
       if (!parsed.ok) return parsed.conversion;
       const record: CustomTitleRecord = {
         type: "custom-title",

@@ -4,7 +4,7 @@
  */
 import { basename } from "node:path";
 import type { TimelineEntry } from "../messages/index.js";
-import { describeSchemaError, ENTRY_SCHEMAS, isKnownEntryType } from "./entry-schema.js";
+import { describeSchemaError, entrySchemas, isKnownEntryType } from "./entry-schema.js";
 import {
   HEADERLESS_VERSION,
   headerForLegacyFile,
@@ -127,7 +127,7 @@ export class TranscriptLineLoader {
       countInto(this.#unknownTypes, type);
       return;
     }
-    const parsed = ENTRY_SCHEMAS[type].safeParse(record);
+    const parsed = entrySchemas()[type].safeParse(record);
     if (!parsed.success) {
       problems.push(lineProblem(lineNumber, `invalid ${type} record: ${describeSchemaError(parsed.error)}`, line));
       return;

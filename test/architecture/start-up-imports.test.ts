@@ -12,10 +12,17 @@
  * `import { parse } from "yaml"` restored in src/memory/front-matter.ts, and a static import of ./yaml-parse.js
  * there; each fails its test naming the file. `import { PDFDocument } from "pdf-lib"` restored in
  * src/tools/read-documents.ts fails the last test (mutation entry `pdf-lib-loaded-at-start`).
+ *
+ * And one habit of module top levels: the transcript schemas (read only by a resume or an import) and the stream
+ * event schemas (read only once a response arrives) are built on first use. zod 4 constructs a schema when it is
+ * declared, and these three modules' ~200 constructions ran in every start before its first request. Checked on
+ * TypeScript's syntax tree: no call runs at those modules' top level (a `new Set(...)` is no call, a zod schema is
+ * one, and so is a builder called at load).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
@@ -64,5 +71,25 @@ describe("start-up imports", () => {
         .map((match) => `${relative(SRC, path)}: ${match[2]}`),
     );
     expect(eager).toEqual([]);
+  });
+
+  it("the transcript and stream-event schemas are built on first use: no call at those modules' top level", () => {
+    const lazy = ["transcript/entry-schema.ts", "transcript/claude-code-schema.ts", "provider/stream-events.ts"];
+    const calls = lazy.flatMap((file) => {
+      const text = readFileSync(join(SRC, file), "utf8");
+      const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+      const found: string[] = [];
+      const visit = (node: ts.Node): void => {
+        if (ts.isFunctionLike(node)) return; // runs when called, not when the module loads
+        if (ts.isCallExpression(node)) {
+          const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+          found.push(`${file}:${line}: ${node.expression.getText(source)}(…)`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+      return found;
+    });
+    expect(calls).toEqual([]);
   });
 });

@@ -1888,6 +1888,52 @@ export const MUTATIONS = [
     replace: "    targetTokens: target,",
     tests: ["test/engine/lean-tools.test.ts"],
   },
+  {
+    name: "cold-start-hedge-off",
+    area: "cache",
+    guards: "a print-mode cold start holds the system prompt and tools for an hour under a 5-minute conversation",
+    file: "src/cache/pause-policy.ts",
+    find: '    prefixTtl: policy === "one-hour" || hedged ? "1h" : "5m",',
+    replace: '    prefixTtl: policy === "one-hour" ? "1h" : "5m",',
+    tests: ["test/engine/pause-keeper.test.ts", "test/cache/pause-policy.test.ts"],
+  },
+  {
+    name: "hedge-after-a-gap",
+    area: "cache",
+    guards: "the cold-start hedge ends once one of the person's gaps is seen",
+    file: "src/cache/pause-policy.ts",
+    find: "    observedGapsMs.length === 0 &&",
+    replace: "    observedGapsMs.length >= 0 &&",
+    tests: ["test/cache/pause-policy.test.ts"],
+  },
+  {
+    name: "hedge-with-keep-warm",
+    area: "cache",
+    guards: "no cold-start hedge where keep-warm can pay for the pause (a person at the terminal)",
+    file: "src/cache/pause-policy.ts",
+    find: "coldStartHedge(observedGapsMs, situation, settings) && !keepWarmOpen;",
+    replace: "coldStartHedge(observedGapsMs, situation, settings);",
+    tests: ["test/engine/pause-keeper.test.ts", "test/cache/pause-policy.test.ts"],
+  },
+  {
+    name: "hedge-ttl-everywhere",
+    area: "cache",
+    guards: "the cold-start hedge puts the 1-hour TTL on the system markers only, never on the conversation",
+    file: "src/request/cache-breakpoints.ts",
+    find: "  const marker = cacheControl(ttl);",
+    replace: "  const marker = cacheControl(options.prefixTtl ?? ttl);",
+    tests: ["test/engine/pause-keeper.test.ts"],
+  },
+  {
+    name: "ttl-from-first-marker",
+    area: "cache",
+    guards:
+      "the break detector takes the conversation's TTL from the last marker: a 1h system prompt over a 5m conversation expires at 5 minutes",
+    file: "src/cache/fingerprint.ts",
+    find: "  marker ??= last(request.body.system ?? []) ?? last(request.body.tools ?? []);",
+    replace: "  marker = last(request.body.system ?? []) ?? marker;",
+    tests: ["test/cache/break-detector.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

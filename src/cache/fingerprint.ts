@@ -108,17 +108,20 @@ export function snapshotRequest(request: AssembledRequest): RequestSnapshot {
 }
 
 /**
- * Whether any cache_control asks for 1h. A 1h marker may not follow a 5m one (API rule), so the first marker
- * in cache order (tools, system, messages) tells; it is usually found without walking the messages.
+ * Whether the whole prefix lives an hour: the last marker in cache order (tools, system, messages) asks for 1h.
+ * A 1h marker may not follow a 5m one (API rule), so the last marker has the shortest TTL; with a 1h system
+ * prompt under a 5m conversation (the pause policy's cold-start hedge) the conversation expires at 5 minutes,
+ * and a pause longer than that explains a drop. The last marker is usually on the last message.
  */
 function usesOneHourTtl(request: AssembledRequest): boolean {
   type Markable = { cache_control?: { ttl?: string } };
-  const first = (blocks: readonly Markable[]) => blocks.find((block) => block.cache_control !== undefined);
-  let marker = first(request.body.tools ?? []) ?? first(request.body.system ?? []);
-  for (let index = 0; marker === undefined && index < request.body.messages.length; index++) {
+  const last = (blocks: readonly Markable[]) => blocks.findLast((block) => block.cache_control !== undefined);
+  let marker: Markable | undefined;
+  for (let index = request.body.messages.length - 1; marker === undefined && index >= 0; index--) {
     const content = request.body.messages[index]!.content;
-    if (typeof content !== "string") marker = first(content as readonly Markable[]);
+    if (typeof content !== "string") marker = last(content as readonly Markable[]);
   }
+  marker ??= last(request.body.system ?? []) ?? last(request.body.tools ?? []);
   return marker?.cache_control?.ttl === "1h";
 }
 

@@ -19,10 +19,12 @@ export {
 export { formatCacheReport, hitRatio } from "./cache-report.js";
 export { changedDimensions, explainChanges } from "./explain-changes.js";
 export { type Fingerprint, fingerprintRequest, type RequestSnapshot, snapshotRequest } from "./fingerprint.js";
-export { type PauseHistory, pauseHistory } from "./pause-history.js";
+export { lastTurnOneHourWrites, type PauseHistory, pauseHistory } from "./pause-history.js";
 export {
   choosePausePolicy,
+  coldStartHedge,
   DEFAULT_KEEP_WARM_LIMIT_MS,
+  hedgeCost,
   hindsight,
   type PauseChoice,
   type PausePolicyName,

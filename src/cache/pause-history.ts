@@ -60,3 +60,20 @@ export function pauseHistory(entries: readonly TimelineEntry[]): PauseHistory {
     turnWrites.length === 0 ? 0 : Math.round(turnWrites.reduce((sum, value) => sum + value, 0) / turnWrites.length);
   return { gapsMs, contextTokens, turnWriteTokens, lastResponseAt };
 }
+
+/**
+ * Tokens the last turn wrote with the 1-hour TTL (`cache_creation.ephemeral_1h_input_tokens`, each response
+ * counted once): what the cold-start hedge held, for the pause report.
+ */
+export function lastTurnOneHourWrites(entries: readonly TimelineEntry[]): number {
+  const byId = new Map<string, number>();
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index]!;
+    if (entry.type === "user" && isTypedPrompt(entry)) break;
+    if (entry.type !== "assistant" || entry.isSidechain === true || byId.has(entry.message.id)) continue;
+    byId.set(entry.message.id, entry.message.usage?.cache_creation?.ephemeral_1h_input_tokens ?? 0);
+  }
+  let sum = 0;
+  for (const tokens of byId.values()) sum += tokens;
+  return sum;
+}

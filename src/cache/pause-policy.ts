@@ -162,6 +162,11 @@ export interface PauseChoice {
   policy: PausePolicyName;
   /** The TTL the turn's requests carry. */
   ttl: "5m" | "1h";
+  /**
+   * The TTL of the system prompt's markers (tools and system, the prefix every request of the project shares):
+   * `ttl`, except for the cold-start hedge (`coldStartHedge`), where it is "1h" under a "5m" conversation.
+   */
+  prefixTtl: "5m" | "1h";
   /** For keep-warm: refreshes planned now (each is decided again when it falls due). */
   refreshes: number;
   /** Expected cost of each policy that was open, in input-token equivalents. */
@@ -194,17 +199,18 @@ export function choosePausePolicy(
   if (keepWarmOpen) expected["keep-warm"] = expectedCost("keep-warm", sample, situation, refreshes);
 
   if (settings.cacheTtl === "1h" && situation.oneHourOffered)
-    return { policy: "one-hour", ttl: "1h", refreshes: 0, expected, forced: true };
+    return { policy: "one-hour", ttl: "1h", prefixTtl: "1h", refreshes: 0, expected, forced: true };
   if (settings.keepWarm === "on" && situation.keepWarmAllowed)
     return {
       policy: "keep-warm",
       ttl: "5m",
+      prefixTtl: "5m",
       refreshes: refreshesWithin(situation.keepWarmLimitMs, situation),
       expected,
       forced: true,
     };
   if (settings.cacheTtl === "5m" && settings.keepWarm !== "auto")
-    return { policy: "expire", ttl: "5m", refreshes: 0, expected, forced: true };
+    return { policy: "expire", ttl: "5m", prefixTtl: "5m", refreshes: 0, expected, forced: true };
 
   let policy: PausePolicyName = "expire";
   for (const name of ["keep-warm", "one-hour"] as const) {
@@ -213,13 +219,50 @@ export function choosePausePolicy(
   }
   // Keep-warm with no refresh planned is expire by another name.
   if (policy === "keep-warm" && refreshes === 0) policy = "expire";
+  const hedged = policy === "expire" && coldStartHedge(observedGapsMs, situation, settings) && !keepWarmOpen;
   return {
     policy,
     ttl: policy === "one-hour" ? "1h" : "5m",
+    prefixTtl: policy === "one-hour" || hedged ? "1h" : "5m",
     refreshes: policy === "keep-warm" ? refreshes : 0,
     expected,
     forced: false,
   };
+}
+
+/**
+ * The cold-start hedge: before this person has been seen to pause at all (no gap of theirs, this session's or an
+ * earlier one's) and with nothing to keep the cache warm (print mode), expected cost on the prior picks
+ * `expire` — yet the pause that follows is unknown, and the criterion that matters is the ratio to the
+ * cheapest policy in hindsight (issue 44), a minimax-regret one. On a turn that writes its whole context C,
+ * with the system prompt and tools S of it: expire regrets ~1.15·C if the person is back after 5–60 minutes
+ * (C rewritten at 1.25 where one hour would have read it at 0.1, then written at 2 again for the one-hour turns
+ * that follow), one-hour regrets 0.75·C if they are back sooner or never — the one-shot `-p` run, the commonest
+ * print session. Holding only S for an hour regrets 1.15·(C − S) in the first case and 0.75·S in the second:
+ * less than expire's worst case, and a one-shot run pays only for S. So the first turn's system markers carry
+ * the 1-hour TTL and its conversation 5 minutes (docs/PROMPT-CACHE.md, "The cold start"). Once one gap is seen,
+ * the expected-cost choice above decides. The same prefix starts the project's next `-p` session, so a person
+ * running several within the hour reads it too.
+ */
+export function coldStartHedge(
+  observedGapsMs: readonly number[],
+  situation: PauseSituation,
+  settings: PauseSettings = {},
+): boolean {
+  return (
+    observedGapsMs.length === 0 &&
+    situation.oneHourOffered &&
+    settings.cacheTtl !== "5m" &&
+    settings.cacheTtl !== "1h" &&
+    settings.keepWarm !== "on"
+  );
+}
+
+/** What the cold-start hedge costs (positive) or saves (negative) beyond `expire` for a pause of `gapMs`. */
+export function hedgeCost(gapMs: number, prefixTokens: number): number {
+  const extraWrite = (CACHE_PRICES.write1h - CACHE_PRICES.write5m) * prefixTokens;
+  const kept = gapMs > TTL_5M_MS && gapMs <= TTL_1H_MS ? (CACHE_PRICES.write5m - CACHE_PRICES.read) * prefixTokens : 0;
+  return extraWrite - kept;
 }
 
 /**

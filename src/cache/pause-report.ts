@@ -5,12 +5,15 @@
  */
 import type { TimelineEntry } from "../messages/index.js";
 import { isTypedPrompt } from "../timeline/index.js";
-import { type PausePolicyName, pauseCost } from "./pause-policy.js";
+import { hedgeCost, type PausePolicyName, pauseCost } from "./pause-policy.js";
 
 /** The fields of a `pause-choice` record this report reads. */
 export interface PauseChoiceShape {
   policy: PausePolicyName;
   ttl: "5m" | "1h";
+  /** The cold-start hedge: the system markers' TTL and what the turn wrote with it. */
+  prefixTtl?: "5m" | "1h";
+  prefixTokens?: number;
   contextTokens: number;
   turnWriteTokens: number;
   timestamp: string;
@@ -19,6 +22,8 @@ export interface PauseChoiceShape {
 export interface PauseSummary {
   /** Choices by policy. */
   chosen: Record<PausePolicyName, number>;
+  /** Choices that held the system prompt and tools for an hour under a 5-minute conversation (cold start). */
+  hedged: number;
   /** Pauses that have ended (a prompt followed). */
   pauses: number;
   /** Input-token equivalents saved against letting every pause expire (negative: it cost more). */
@@ -39,8 +44,11 @@ export function summarisePauses(
   const chosen: Record<PausePolicyName, number> = { expire: 0, "one-hour": 0, "keep-warm": 0 };
   let pauses = 0;
   let savedTokens = 0;
+  let hedged = 0;
   for (const choice of choices) {
     chosen[choice.policy]++;
+    const hedge = choice.prefixTtl === "1h" && choice.ttl === "5m" ? (choice.prefixTokens ?? 0) : undefined;
+    if (hedge !== undefined) hedged++;
     const at = Date.parse(choice.timestamp);
     const next = promptTimes.find((time) => time > at);
     if (next === undefined || !Number.isFinite(at)) continue;
@@ -56,15 +64,17 @@ export function summarisePauses(
     };
     const gap = next - at;
     savedTokens += pauseCost("expire", gap, situation) - pauseCost(choice.policy, gap, situation);
+    if (hedge !== undefined) savedTokens -= hedgeCost(gap, hedge);
   }
-  return { chosen, pauses, savedTokens: Math.round(savedTokens), keepWarmRequests };
+  return { chosen, hedged, pauses, savedTokens: Math.round(savedTokens), keepWarmRequests };
 }
 
 /** One line: `3 (keep-warm 2, one-hour 1); saved ≈ 180,200 input-token equivalents ($0.9010) …`. */
 export function formatPauseSummary(summary: PauseSummary, inputPricePerMTok: number): string {
   const parts = (Object.entries(summary.chosen) as Array<[PausePolicyName, number]>)
     .filter(([, count]) => count > 0)
-    .map(([name, count]) => `${name} ${count}`);
+    .map(([name, count]) => `${name} ${count}`)
+    .concat(summary.hedged > 0 ? [`system prompt held an hour ${summary.hedged}`] : []);
   const dollars = (summary.savedTokens * inputPricePerMTok) / 1_000_000;
   const tokens = summary.savedTokens.toLocaleString("en-US");
   const verb = summary.savedTokens >= 0 ? "saved" : "cost";

@@ -8,6 +8,7 @@
 import {
   choosePausePolicy,
   DEFAULT_KEEP_WARM_LIMIT_MS,
+  lastTurnOneHourWrites,
   type PauseChoice,
   type PauseSettings,
   type PauseSituation,
@@ -16,6 +17,7 @@ import {
   refreshStillPays,
 } from "../cache/index.js";
 import { failedRequestRecord } from "../loop/failed-requests.js";
+import type { LoopConfig } from "../loop/query-context.js";
 import type { TurnRecorder } from "../loop/turn-recorder.js";
 import {
   modelLimits,
@@ -65,11 +67,27 @@ function outputRatio(model: string): number {
   return limits.inputPricePerMTok > 0 ? limits.outputPricePerMTok / limits.inputPricePerMTok : 5;
 }
 
+/**
+ * Puts a turn's TTLs on the session's loop config, unless the engine's `cacheTtl` option forces one: the
+ * conversation's, and the system prompt's where the cold-start hedge holds it longer.
+ */
+export function applyTurnTtls(
+  config: Pick<LoopConfig, "cacheTtl" | "prefixCacheTtl">,
+  ttls: { ttl: "5m" | "1h"; prefixTtl: "5m" | "1h" },
+  forced: "5m" | "1h" | undefined,
+): void {
+  if (forced !== undefined) return;
+  config.cacheTtl = ttls.ttl;
+  if (ttls.prefixTtl === ttls.ttl) delete config.prefixCacheTtl;
+  else config.prefixCacheTtl = ttls.prefixTtl;
+}
+
 export class PauseKeeper {
   readonly #options: PauseKeeperOptions;
   readonly #clock: PauseClock;
   #last: { request: AssembledRequest; at: number } | undefined;
   #turnTtl: "5m" | "1h" = "5m";
+  #turnPrefixTtl: "5m" | "1h" = "5m";
   #turnChoice: PauseChoice | undefined;
   #timer: unknown;
   #generation = 0;
@@ -107,17 +125,19 @@ export class PauseKeeper {
    * Called as a turn starts: stops any keep-warm (the person is back) and returns the TTL for the turn's
    * requests — 1 hour when the expected pause after it makes that the cheapest way to pay.
    */
-  turnStarting(model: string): "5m" | "1h" {
+  turnStarting(model: string): { ttl: "5m" | "1h"; prefixTtl: "5m" | "1h" } {
     this.stop();
     if (this.#ttls.length === 0) {
       this.#turnChoice = undefined;
       this.#turnTtl = "5m";
-      return this.#turnTtl;
+      this.#turnPrefixTtl = "5m";
+    } else {
+      const choice = choosePausePolicy(this.#gaps(), this.#situation(model), this.#settings());
+      this.#turnChoice = choice;
+      this.#turnTtl = choice.ttl;
+      this.#turnPrefixTtl = choice.prefixTtl;
     }
-    const choice = choosePausePolicy(this.#gaps(), this.#situation(model), this.#settings());
-    this.#turnChoice = choice;
-    this.#turnTtl = choice.ttl;
-    return this.#turnTtl;
+    return { ttl: this.#turnTtl, prefixTtl: this.#turnPrefixTtl };
   }
 
   /** Every request the turn sends; the last one is what keep-warm re-sends. */
@@ -143,6 +163,9 @@ export class PauseKeeper {
       type: "pause-choice",
       policy: choice.policy,
       ttl: this.#turnTtl,
+      ...(this.#turnPrefixTtl !== this.#turnTtl
+        ? { prefixTtl: this.#turnPrefixTtl, prefixTokens: lastTurnOneHourWrites(this.#options.entries()) }
+        : {}),
       forced: choice.forced,
       expected: roundAll(choice.expected),
       contextTokens: situation.contextTokens,

@@ -26,7 +26,7 @@ import { loopConfigFor, pauseOptions, providerOptions, startingLoopState, toolRu
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
 import { createForkRunner } from "./forked-agent.js";
 import { addSkillTool, type MemoryFiles, recordStartingMemory, sessionMemoryFiles } from "./memory-setup.js";
-import { type PauseKeeper, sessionPauseKeeper } from "./pause-keeper.js";
+import { applyTurnTtls, type PauseKeeper, sessionPauseKeeper } from "./pause-keeper.js";
 import { planModeControl } from "./plan-mode.js";
 import { checkpointsFor, type RewindMode, type RewindOutcome, rewindSession } from "./rewind.js";
 import { SessionCompaction } from "./session-compaction.js";
@@ -287,8 +287,8 @@ export class QueryEngine {
       yield { type: "user", entry: user };
       for (const entry of context) yield { type: "entry", entry };
       this.#turns++;
-      const ttl = this.#pauses.turnStarting(this.#state.model); // on the one config: mid-turn readers see it
-      if (this.#options.cacheTtl === undefined) this.config.cacheTtl = ttl;
+      // On the one config: mid-turn readers see it.
+      applyTurnTtls(this.config, this.#pauses.turnStarting(this.#state.model), this.#options.cacheTtl);
       const turn = query(this.#queryContext(controller.signal, turnPolicy(this.permissions, options.allowedTools)));
       for await (const event of turn) {
         if (event.type === "request_start") this.#pauses.requestSent(event.request);

@@ -59,6 +59,8 @@ export interface LoopConfig {
   thinking?: RequestSettings["thinking"];
   maxTokens?: number;
   cacheTtl?: "5m" | "1h";
+  /** The system markers' TTL when the pause policy hedges (RequestSettings.prefixCacheTtl). */
+  prefixCacheTtl?: "5m" | "1h";
   compaction: CompactionSettings;
   /** How server-side compaction is asked for where the server declares it. Default DEFAULT_SERVER_COMPACTION_SETTINGS. */
   serverCompaction?: Partial<ServerCompactionSettings>;
@@ -162,6 +164,7 @@ function sessionDefaults(
     ...(config.thinking ? { thinking: config.thinking } : {}),
     ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     cacheTtl: config.cacheTtl ?? "5m",
+    ...(config.prefixCacheTtl !== undefined ? { prefixCacheTtl: config.prefixCacheTtl } : {}),
     snipTags: config.compaction.snip,
     cacheEditing: config.compaction.microcompact && cacheEditingEnabled({ settings: config.compaction, capabilities }),
     ...(config.metadata ? { metadata: config.metadata } : {}),

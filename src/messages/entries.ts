@@ -286,6 +286,10 @@ export interface PauseChoiceRecord {
   policy: "expire" | "one-hour" | "keep-warm";
   /** The TTL the turn's requests carried. */
   ttl: "5m" | "1h";
+  /** Present when the system markers carried another TTL than `ttl` (the cold-start hedge: "1h"). */
+  prefixTtl?: "5m" | "1h";
+  /** With `prefixTtl`: tokens the turn wrote with it (the server's `ephemeral_1h_input_tokens`, summed). */
+  prefixTokens?: number;
   /** Whether a setting forced it. */
   forced: boolean;
   /** Expected cost of each open policy (input-token equivalents) when chosen. */

@@ -70,6 +70,7 @@ export function assembleRequest(input: AssembleInput): AssembleOutput {
   const sendable = endsAsModelAccepts(messages, settings);
   const placed = addCacheBreakpoints(settings.systemPrompt, sendable, {
     ttl: settings.cacheTtl ?? "5m",
+    prefixTtl: settings.prefixCacheTtl ?? settings.cacheTtl ?? "5m",
     skipCacheWrite: settings.skipCacheWrite === true,
     cacheEditing: settings.cacheEditing === true,
     pins: input.pins,

@@ -35,6 +35,8 @@ export const MAX_CACHE_BREAKPOINTS = 4;
 export interface CacheBreakpointOptions {
   /** Default "5m". */
   ttl?: "5m" | "1h";
+  /** The system markers' TTL; "1h" may sit before "5m" message markers, not after. Default `ttl`. */
+  prefixTtl?: "5m" | "1h";
   /** Mark the second-to-last message instead of the last. Default false. */
   skipCacheWrite?: boolean;
   /** Add cache references and place cache edits. Default false (pins and new edits are then ignored). */
@@ -307,6 +309,8 @@ export function addCacheBreakpoints(
       messageMarkers++;
     }
   }
-  const system = systemBlocks(systemPrompt, ttl, MAX_CACHE_BREAKPOINTS - messageMarkers);
+  // The API refuses a 1h marker after a 5m one (tools, system, messages), so a longer prefix TTL is the only mix.
+  const prefixTtl = options.prefixTtl === "1h" ? "1h" : ttl;
+  const system = systemBlocks(systemPrompt, prefixTtl, MAX_CACHE_BREAKPOINTS - messageMarkers);
   return { system, messages: result, newPins };
 }

@@ -83,7 +83,7 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
     featureBetas({
       // compact-2026-01-12 unlocks context_management for its own edit; other edits need their beta.
       contextManagement: settings.contextManagement?.edits.some((edit) => edit.type !== "compact_20260112") === true,
-      oneHourTtl: settings.cacheTtl === "1h",
+      oneHourTtl: settings.cacheTtl === "1h" || settings.prefixCacheTtl === "1h",
       cacheEditing: settings.cacheEditing === true,
       thinkingWithTools: thinking !== undefined && tools.length > 0,
     })

@@ -24,6 +24,12 @@ export interface RequestSettings {
   maxTokens?: number;
   /** Default "5m". */
   cacheTtl?: "5m" | "1h";
+  /**
+   * The TTL of the system prompt's markers when it differs from `cacheTtl` (the pause policy's cold-start hedge,
+   * cache/pause-policy.ts): "1h" over a "5m" conversation; the API takes a 1h marker before 5m ones. Default
+   * `cacheTtl`.
+   */
+  prefixCacheTtl?: "5m" | "1h";
   /** Put the message marker on the second-to-last message so this request writes no new cache. Default false. */
   skipCacheWrite?: boolean;
   /** Append `[id:xxxxxx]` snip tags to non-meta user messages. Default false. */

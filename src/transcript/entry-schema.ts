@@ -193,6 +193,8 @@ function buildSchemas(): Schemas {
     type: z.literal("pause-choice"),
     policy: pausePolicyName,
     ttl: z.enum(["5m", "1h"]),
+    prefixTtl: z.enum(["5m", "1h"]).optional(),
+    prefixTokens: z.number().nonnegative().optional(),
     forced: z.boolean(),
     expected: z.partialRecord(pausePolicyName, z.number()),
     contextTokens: z.number(),

@@ -96,6 +96,22 @@ describe("CacheBreakDetector", () => {
     expect(cacheBreak?.causes).toEqual(["likely server-side"]);
   });
 
+  it("with a 1h system prompt under a 5m conversation (the cold-start hedge), a 6-minute gap is TTL expiry", () => {
+    // Mutation caught: ttl-from-first-marker (the system prompt's 1h taken for the whole prefix's).
+    const oneHour = [SYSTEM[0]!, { ...SYSTEM[1]!, cache_control: { type: "ephemeral" as const, ttl: "1h" as const } }];
+    const messages = [
+      {
+        role: "user" as const,
+        content: [{ type: "text" as const, text: "hello", cache_control: { type: "ephemeral" as const } }],
+      },
+    ];
+    round(makeRequest({ system: oneHour, messages }));
+    clock += 6 * 60 * 1000;
+    detector.beforeRequest(makeRequest({ system: oneHour, messages }));
+    const cacheBreak = detector.afterResponse(usage(3_000));
+    expect(cacheBreak?.kind).toBe("ttl_expiry");
+  });
+
   it("expectDrop suppresses the next break and resets the baseline to it", () => {
     round(makeRequest(), 50_000);
     detector.expectDrop("compaction");

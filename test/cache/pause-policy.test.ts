@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import {
   choosePausePolicy,
+  hedgeCost,
   hindsight,
   type PauseSituation,
   pauseCost,
@@ -78,6 +79,22 @@ describe("choosing from the person's gaps", () => {
       keepWarmAllowed: false,
     });
     expect(choice.ttl).toBe("5m");
+  });
+
+  it("the cold start: the system prompt held an hour while no gap is seen and no keep-warm can run", () => {
+    // Mutation caught: hedge-after-a-gap (the hedge kept once a gap is seen).
+    const printMode = { ...situation, keepWarmAllowed: false };
+    expect(choosePausePolicy([], printMode)).toMatchObject({ policy: "expire", ttl: "5m", prefixTtl: "1h" });
+    expect(choosePausePolicy([30_000], printMode)).toMatchObject({ policy: "expire", prefixTtl: "5m" });
+    expect(choosePausePolicy([], situation)).toMatchObject({ prefixTtl: "5m" });
+    expect(choosePausePolicy([], { ...printMode, oneHourOffered: false })).toMatchObject({ prefixTtl: "5m" });
+    expect(choosePausePolicy([], printMode, { cacheTtl: "5m" })).toMatchObject({ prefixTtl: "5m" });
+  });
+
+  it("the hedge's price: 0.75 more on the prefix written, 1.15 back when the person returns within the hour", () => {
+    expect(hedgeCost(MINUTE, 2_000)).toBeCloseTo(1_500);
+    expect(hedgeCost(7 * MINUTE, 2_000)).toBeCloseTo(1_500 - 2_300);
+    expect(hedgeCost(70 * MINUTE, 2_000)).toBeCloseTo(1_500);
   });
 
   it("settings force a policy", () => {

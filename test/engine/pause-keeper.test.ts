@@ -72,7 +72,7 @@ describe("keep-warm", () => {
     expect(second.usage!.cache_read_input_tokens).toBe(written);
   });
 
-  it("sends nothing while no person is at the terminal, and the cache expires", async () => {
+  it("sends nothing while no person is at the terminal, and the conversation's cache expires", async () => {
     // Mutation caught: keep-warm started without asking whether a person is present.
     const { clock, emulator: emu, engine: eng } = await session({ present: () => false });
     await collect(eng.submitMessage("hello"));
@@ -80,7 +80,60 @@ describe("keep-warm", () => {
     await clock.advance(7 * MINUTE, () => eng.idle());
     expect(messagesRequests(emu).length).toBe(1);
     await collect(eng.submitMessage("and again"));
-    expect(messagesRequests(emu).at(-1)!.usage!.cache_read_input_tokens ?? 0).toBe(0);
+    const [first, second] = messagesRequests(emu);
+    // Only the system prompt and tools survive: the cold-start hedge held them an hour (below), the rest
+    // was written again.
+    expect(second!.usage!.cache_read_input_tokens ?? 0).toBe(first!.usage!.cache_creation!.ephemeral_1h_input_tokens);
+    expect(second!.usage!.cache_creation_input_tokens ?? 0).toBeGreaterThan(0);
+  });
+});
+
+describe("the cold-start hedge (no pause of this person's seen, nobody to keep the cache warm)", () => {
+  /** The distinct TTLs of the system prompt's markers and of the messages' markers, in order. */
+  function ttls(body: unknown): { system: Array<string | null>; messages: Array<string | null> } {
+    const marker = (block: { cache_control?: { ttl?: string } }) =>
+      block.cache_control === undefined ? null : (block.cache_control.ttl ?? "5m");
+    const { system, messages } = body as {
+      system: Array<{ cache_control?: { ttl?: string } }>;
+      messages: Array<{ content: string | Array<{ cache_control?: { ttl?: string } }> }>;
+    };
+    return {
+      system: [...new Set(system.map(marker).filter((ttl) => ttl !== null))],
+      messages: [
+        ...new Set(
+          messages.flatMap((message) =>
+            typeof message.content === "string" ? [] : message.content.map(marker).filter((ttl) => ttl !== null),
+          ),
+        ),
+      ],
+    };
+  }
+
+  it("holds the system prompt and tools for an hour under a 5-minute conversation, and it is read after 7 minutes", async () => {
+    // Mutations caught: cold-start-hedge-off (no 1h system marker), hedge-ttl-everywhere (a 1h message marker).
+    const { clock, emulator: emu, engine: eng } = await session({ present: () => false });
+    await collect(eng.submitMessage("hello"));
+    const [first] = messagesRequests(emu);
+    expect(ttls(first!.body)).toEqual({ system: ["1h"], messages: ["5m"] });
+    const written1h = first!.usage!.cache_creation!.ephemeral_1h_input_tokens;
+    expect(written1h).toBeGreaterThan(1000);
+    expect(first!.usage!.cache_creation!.ephemeral_5m_input_tokens).toBeGreaterThan(0);
+    const choice = eng.timeline.entries.find((entry) => entry.type === "pause-choice");
+    expect(choice).toMatchObject({ policy: "expire", ttl: "5m", prefixTtl: "1h", prefixTokens: written1h });
+
+    await clock.advance(7 * MINUTE);
+    await collect(eng.submitMessage("and again"));
+    const second = messagesRequests(emu).at(-1)!;
+    expect(second.usage!.cache_read_input_tokens).toBe(written1h);
+    // The gap is seen now: the expected-cost choice decides (7 minutes, no person: the hour for everything).
+    expect(ttls(second.body)).toEqual({ system: ["1h"], messages: ["1h"] });
+  });
+
+  it("is not used with a person at the terminal (keep-warm can pay for the pause)", async () => {
+    // Mutation caught: hedge-with-keep-warm.
+    const { emulator: emu, engine: eng } = await session({ present: () => true });
+    await collect(eng.submitMessage("hello"));
+    expect(ttls(messagesRequests(emu)[0]!.body)).toEqual({ system: ["5m"], messages: ["5m"] });
   });
 });
 

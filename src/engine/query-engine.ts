@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { CacheBreakDetector } from "../cache/index.js";
 import { type Checkpoints, withCheckpoints } from "../checkpoints/index.js";
 import { type AutoCompactSession, compactionSettingsFromEnv, newAutoCompactSession } from "../compaction/index.js";
+import { userHome } from "../home/index.js";
 import type { HookRunner } from "../hooks/index.js";
 import type { EngineEvent } from "../loop/events.js";
 import { type LoopConfig, type LoopState, type QueryContext, query } from "../loop/query.js";
@@ -169,6 +170,14 @@ export class QueryEngine {
       explicitTools: options.tools !== undefined,
       agents: options.agents,
       repl: options.repl,
+      ...((options.workflow ?? options.deferredTools === true)
+        ? {
+            workflow: {
+              userHome: userHome(options.env ?? process.env),
+              projectCodeTrusted: options.projectCodeTrusted ?? true,
+            },
+          }
+        : {}),
       environment: {
         sessionId: this.sessionId,
         cwd: this.cwd,

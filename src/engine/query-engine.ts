@@ -8,7 +8,6 @@ import { randomUUID } from "node:crypto";
 import { CacheBreakDetector } from "../cache/index.js";
 import { type Checkpoints, withCheckpoints } from "../checkpoints/index.js";
 import { type AutoCompactSession, compactionSettingsFromEnv, newAutoCompactSession } from "../compaction/index.js";
-import { userHome } from "../home/index.js";
 import type { HookRunner } from "../hooks/index.js";
 import type { EngineEvent } from "../loop/events.js";
 import { type LoopConfig, type LoopState, type QueryContext, query } from "../loop/query.js";
@@ -33,7 +32,7 @@ import { checkpointsFor, type RewindMode, type RewindOutcome, rewindSession } fr
 import { SessionCompaction } from "./session-compaction.js";
 import { blockedTurn, hookRunnerFor, notifyingAsk, runPromptHooks, runSessionStart } from "./session-hooks.js";
 import { sessionTools } from "./session-tools.js";
-import { sessionAgentTools } from "./subagent-tools.js";
+import { sessionAgentTools, workflowSetting } from "./subagent-tools.js";
 import { ToolRegistry } from "./tool-registry.js";
 import { turnModel, turnPolicy } from "./turn-options.js";
 
@@ -170,14 +169,7 @@ export class QueryEngine {
       explicitTools: options.tools !== undefined,
       agents: options.agents,
       repl: options.repl,
-      ...((options.workflow ?? options.deferredTools === true)
-        ? {
-            workflow: {
-              userHome: userHome(options.env ?? process.env),
-              projectCodeTrusted: options.projectCodeTrusted ?? true,
-            },
-          }
-        : {}),
+      ...workflowSetting(options),
       environment: {
         sessionId: this.sessionId,
         cwd: this.cwd,

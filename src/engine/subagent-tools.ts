@@ -3,8 +3,10 @@
  * Both are on with the built-in tool set; a caller who passes its own tools opts in explicitly.
  */
 
+import { userHome } from "../home/index.js";
 import type { AnyTool } from "../tools/index.js";
 import { createAgentTool, createReplTool, createWorkflowTool, DEFAULT_REPL_PRIMITIVES } from "../tools/index.js";
+import type { QueryEngineOptions } from "./engine-options.js";
 import { createSubagentRunner, type SubagentEnvironment } from "./subagent.js";
 import { DEFAULT_SUBAGENT_TYPES, type SubagentType } from "./subagent-types.js";
 
@@ -56,4 +58,15 @@ export function sessionAgentTools(options: SessionAgentToolsOptions): AnyTool[] 
     );
   }
   return tools;
+}
+
+/** Workflow's part of the options (`QueryEngineOptions.workflow`, default on with the Claude Code tool set). */
+export function workflowSetting(options: QueryEngineOptions): Pick<SessionAgentToolsOptions, "workflow"> {
+  if (!(options.workflow ?? options.deferredTools === true)) return {};
+  return {
+    workflow: {
+      userHome: userHome(options.env ?? process.env),
+      projectCodeTrusted: options.projectCodeTrusted ?? true,
+    },
+  };
 }

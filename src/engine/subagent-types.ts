@@ -38,8 +38,8 @@ export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = [
   "CronList",
   "CronDelete",
   "ScheduleWakeup",
-  "SendMessage",
   "Workflow",
+  "SendMessage",
 ];
 
 /** The first line of every built-in subagent prompt (tests and people can tell a subagent's requests apart). */

@@ -86,6 +86,8 @@ export async function runWorkflowAgent(
     background: true,
   });
   const once = async (prompt: string): Promise<string> => {
+    // A call that waited for a free slot while the run was stopped starts nothing.
+    if (base.signal.aborted) throw new Error("the workflow was stopped");
     const result = await run(request(prompt));
     if (result.status !== "completed")
       throw new Error(`agent "${label}" did not finish: ${result.error ?? `it stopped (${result.status})`}`);

@@ -1987,6 +1987,16 @@ export const MUTATIONS = [
     replace: '  "SendMessage",',
     tests: ["test/engine/workflow.test.ts"],
   },
+  {
+    name: "workflow-structured-outputs-off",
+    area: "tools",
+    guards:
+      "a Workflow agent with a schema asks a server that declares structured outputs for them (output_config.format)",
+    file: "src/engine/subagent.ts",
+    find: "  if (schema === undefined || provider.capabilities.structuredOutputs !== true) return {};",
+    replace: "  if (schema === undefined || provider.capabilities.structuredOutputs !== true || true) return {};",
+    tests: ["test/engine/workflow.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -79,6 +79,7 @@ export async function runWorkflowAgent(
     prompt,
     subagentType: options.subagent_type,
     ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.schema !== undefined ? { outputSchema: options.schema } : {}),
     signal: base.signal,
     toolUseId: base.toolUseId,
     onProgress: () => {},

@@ -109,6 +109,8 @@ describe("Workflow", () => {
     expect(readFileSync(scriptPathIn(launch), "utf8")).toBe(REVIEW_SCRIPT);
     // 2 reviews + 1 retry of the answer that was not JSON + 3 verifications.
     expect(session.subagents.length).toBe(6);
+    // A compatible server declares no structured outputs: the schema is asked for in the prompt only.
+    expect(JSON.stringify(harness.emulator.requests.map((entry) => entry.body))).not.toContain("output_config");
     expect(session.subagents.filter((prompt) => prompt.includes("An earlier attempt")).length).toBe(1);
     expect(session.subagents.filter((prompt) => prompt.startsWith("review bugs"))[0]).toContain(
       '"required":["findings"]',
@@ -130,6 +132,39 @@ describe("Workflow", () => {
         { finding: "p1", verdict: "real:p1" },
       ],
     });
+  });
+
+  // Mutation caught: workflow-structured-outputs-off (a server that declares structured outputs is not asked for them).
+  it("where the server declares structured outputs, a schema agent's requests carry output_config.format", async () => {
+    const schema = { type: "object", required: ["answer"], properties: { answer: { type: "string" } } };
+    const session = workflowSession(
+      {
+        script: `export const meta = { name: 'structured', description: 'one schema agent, one plain' }
+const shaped = await agent('shaped answer', { schema: ${JSON.stringify(schema)} })
+const plain = await agent('plain answer')
+return { shaped, plain }
+`,
+      },
+      (prompt) => (prompt.startsWith("shaped") ? '{"answer": "42"}' : "forty-two"),
+    );
+    harness = await startHarness(
+      { scenario: steps(session.router) },
+      { workflow: true },
+      {
+        capabilities: { structuredOutputs: true },
+      },
+    );
+    await collect(harness.engine.submitMessage("structured"));
+    const bodies = harness.emulator.requests
+      .filter((entry) => entry.path === "/v1/messages")
+      .map((entry) => entry.body as EmulatorRequest & { output_config?: unknown });
+    const subagentBodies = bodies.filter((body) => isSubagent(body));
+    expect(subagentBodies.map((body) => body.output_config)).toEqual([
+      { format: { type: "json_schema", schema } },
+      undefined,
+    ]);
+    expect(bodies.filter((body) => !isSubagent(body)).every((body) => body.output_config === undefined)).toBe(true);
+    expect(notificationOf(session.parent[2])).toContain('"shaped": {\n    "answer": "42"\n  }');
   });
 
   // Mutations caught: workflow-resume-ignores-cache (every call runs again), workflow-resume-past-mismatch (calls

@@ -1997,6 +1997,16 @@ export const MUTATIONS = [
     replace: "  if (schema === undefined || provider.capabilities.structuredOutputs !== true || true) return {};",
     tests: ["test/engine/workflow.test.ts"],
   },
+  {
+    name: "workflow-pipeline-barrier",
+    area: "tools",
+    guards: "pipeline() moves each item through its stages on its own (no barrier between stages)",
+    file: "src/tools/workflow-script.ts",
+    find: "      for (const stage of stages as Array<(value: unknown, index: number) => unknown>)\n        value = await stage(value, index);\n      return value;\n    }),\n  );",
+    replace:
+      "      return value;\n    }),\n  ).then(async (values) => {\n    for (const stage of stages) values = await Promise.all(values.map((each, index) => stage(each, index)));\n    return values;\n  });",
+    tests: ["test/tools/workflow-script.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

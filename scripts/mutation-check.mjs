@@ -2007,6 +2007,24 @@ export const MUTATIONS = [
       "      return value;\n    }),\n  ).then(async (values) => {\n    for (const stage of stages) values = await Promise.all(values.map((each, index) => stage(each, index)));\n    return values;\n  });",
     tests: ["test/tools/workflow-script.test.ts"],
   },
+  {
+    name: "workflow-max-agents-unbounded",
+    area: "tools",
+    guards: "a Workflow run refuses agent() calls past 50",
+    file: "src/tools/workflow-run.ts",
+    find: "    if (at >= maxAgents)",
+    replace: "    if (at >= maxAgents * 1000)",
+    tests: ["test/tools/workflow-run.test.ts"],
+  },
+  {
+    name: "workflow-result-uncapped",
+    area: "tools",
+    guards: "a Workflow notification's value is capped at 20,000 characters (result.json has it all)",
+    file: "src/tools/workflow-run.ts",
+    find: "  if (json.length <= DEFAULT_WORKFLOW_RESULT_CHARS) return json;",
+    replace: "  if (json.length > 0) return json;",
+    tests: ["test/tools/workflow-run.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -39,7 +39,7 @@ function countingRunner(): { runner: AgentRunner; calls: () => number } {
       subagentType: "general-purpose",
       status: "completed",
       text: `done ${request.prompt}`,
-      usage: { inputTokens: 1, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+      usage: { inputTokens: 1, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, requests: 1 },
       toolUseCount: 0,
     };
   };

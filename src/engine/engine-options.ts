@@ -48,6 +48,12 @@ export interface QueryEngineOptions {
   deferredToolLoading?: DeferredToolLoading;
   /** Subagent types the Agent tool offers; `false` leaves Agent out. Default DEFAULT_SUBAGENT_TYPES unless `tools` is given. */
   agents?: readonly SubagentType[] | false;
+  /**
+   * Offer Claude Code's Workflow tool beside Agent (docs/TOOLS.md "Workflow"), in the tools block (not deferred).
+   * Default: on with `deferredTools` (the CLI's Claude Code tool set) while Agent is on, so a library session's
+   * tools block is what it was.
+   */
+  workflow?: boolean;
   /** Offer the REPL tool (primitive calls recorded as virtual pairs). Default true unless `tools` is given. */
   repl?: boolean;
   /** Default mode "default" with no ask callback (non-read-only tools are denied). */

@@ -32,7 +32,7 @@ import { checkpointsFor, type RewindMode, type RewindOutcome, rewindSession } fr
 import { SessionCompaction } from "./session-compaction.js";
 import { blockedTurn, hookRunnerFor, notifyingAsk, runPromptHooks, runSessionStart } from "./session-hooks.js";
 import { sessionTools } from "./session-tools.js";
-import { sessionAgentTools } from "./subagent-tools.js";
+import { sessionAgentTools, workflowSetting } from "./subagent-tools.js";
 import { ToolRegistry } from "./tool-registry.js";
 import { turnModel, turnPolicy } from "./turn-options.js";
 
@@ -169,6 +169,7 @@ export class QueryEngine {
       explicitTools: options.tools !== undefined,
       agents: options.agents,
       repl: options.repl,
+      ...workflowSetting(options),
       environment: {
         sessionId: this.sessionId,
         cwd: this.cwd,

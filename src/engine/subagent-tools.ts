@@ -3,8 +3,10 @@
  * Both are on with the built-in tool set; a caller who passes its own tools opts in explicitly.
  */
 
+import { userHome } from "../home/index.js";
 import type { AnyTool } from "../tools/index.js";
-import { createAgentTool, createReplTool, DEFAULT_REPL_PRIMITIVES } from "../tools/index.js";
+import { createAgentTool, createReplTool, createWorkflowTool, DEFAULT_REPL_PRIMITIVES } from "../tools/index.js";
+import type { QueryEngineOptions } from "./engine-options.js";
 import { createSubagentRunner, type SubagentEnvironment } from "./subagent.js";
 import { DEFAULT_SUBAGENT_TYPES, type SubagentType } from "./subagent-types.js";
 
@@ -17,11 +19,16 @@ export interface SessionAgentToolsOptions {
   agents: readonly SubagentType[] | false | undefined;
   /** Offer REPL. Default true when tools are built in. */
   repl: boolean | undefined;
+  /**
+   * Offer Workflow beside Agent (docs/TOOLS.md "Workflow"): where its saved workflows are looked up and whether the
+   * project's may load. Undefined leaves it out.
+   */
+  workflow?: { userHome: string; projectCodeTrusted: boolean };
   /** Everything a subagent inherits except the type list. */
   environment: Omit<SubagentEnvironment, "types">;
 }
 
-/** The Agent and/or REPL tools for a session, in that order (possibly none). */
+/** The Agent, Workflow and/or REPL tools for a session, in that order (possibly none). */
 export function sessionAgentTools(options: SessionAgentToolsOptions): AnyTool[] {
   const tools: AnyTool[] = [];
   const agentTypes =
@@ -31,6 +38,17 @@ export function sessionAgentTools(options: SessionAgentToolsOptions): AnyTool[] 
   if (agentTypes && agentTypes.length > 0) {
     const run = createSubagentRunner({ ...options.environment, types: agentTypes });
     tools.push(createAgentTool({ run, types: agentTypes }));
+    const { workflow, environment } = options;
+    if (workflow !== undefined)
+      tools.push(
+        createWorkflowTool({
+          run,
+          // The session directory is where subagents' sidechains go too: the transcript's path without `.jsonl`.
+          sessionDirectory: () => environment.parentTranscriptPath?.replace(/\.jsonl$/, ""),
+          cwd: environment.cwd,
+          ...workflow,
+        }),
+      );
   }
   const wantRepl = options.repl ?? !options.explicitTools;
   const hasPrimitive = options.baseTools.some((tool) => DEFAULT_REPL_PRIMITIVES.includes(tool.name));
@@ -40,4 +58,15 @@ export function sessionAgentTools(options: SessionAgentToolsOptions): AnyTool[] 
     );
   }
   return tools;
+}
+
+/** Workflow's part of the options (`QueryEngineOptions.workflow`, default on with the Claude Code tool set). */
+export function workflowSetting(options: QueryEngineOptions): Pick<SessionAgentToolsOptions, "workflow"> {
+  if (!(options.workflow ?? options.deferredTools === true)) return {};
+  return {
+    workflow: {
+      userHome: userHome(options.env ?? process.env),
+      projectCodeTrusted: options.projectCodeTrusted ?? true,
+    },
+  };
 }

@@ -165,6 +165,7 @@ async function runIn(
         date: environment.now(),
       }),
       maxTurns: type.maxTurns ?? DEFAULT_SUBAGENT_MAX_TURNS,
+      ...structuredOutput(environment.provider, request.outputSchema),
       // Snip tags and nudges talk about a tool the subagent does not have.
       compaction: { ...environment.config.compaction, snip: false },
     };
@@ -234,6 +235,12 @@ async function runIn(
  */
 function withoutQuestions(policy: PermissionPolicy): PermissionPolicy {
   return new Proxy(policy, { get: (target, key) => (key === "ask" ? undefined : Reflect.get(target, key)) });
+}
+
+/** Structured outputs for a run with a schema, where the server declares them (docs/TOOLS.md "Workflow"). */
+function structuredOutput(provider: Provider, schema: Record<string, unknown> | undefined): Partial<LoopConfig> {
+  if (schema === undefined || provider.capabilities.structuredOutputs !== true) return {};
+  return { outputFormat: { type: "json_schema", schema } };
 }
 
 /** The parent's runtime without its entered worktree when the run has a worktree of its own. */

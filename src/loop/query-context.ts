@@ -18,6 +18,7 @@ import { isPinOrCompactBoundary } from "../messages/index.js";
 import type { Provider } from "../provider/index.js";
 import type {
   CacheEditPin,
+  JsonOutputFormat,
   LatchState,
   NormalizeMemo,
   RequestSettings,
@@ -65,6 +66,11 @@ export interface LoopConfig {
   /** How server-side compaction is asked for where the server declares it. Default DEFAULT_SERVER_COMPACTION_SETTINGS. */
   serverCompaction?: Partial<ServerCompactionSettings>;
   modelOverrides?: Partial<ModelLimits>;
+  /**
+   * Structured outputs: every request asks the server for a JSON answer matching this schema (`output_config.format`).
+   * Set only for a Workflow agent with a `schema`, and only where the server declares `structuredOutputs`. Default none.
+   */
+  outputFormat?: JsonOutputFormat;
   metadata?: { user_id?: string };
 }
 
@@ -169,6 +175,7 @@ function sessionDefaults(
     cacheEditing: config.compaction.microcompact && cacheEditingEnabled({ settings: config.compaction, capabilities }),
     ...(config.metadata ? { metadata: config.metadata } : {}),
     ...(config.modelOverrides ? { modelOverrides: config.modelOverrides } : {}),
+    ...(config.outputFormat ? { outputFormat: config.outputFormat } : {}),
   };
 }
 

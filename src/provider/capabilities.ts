@@ -22,6 +22,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderProfile, Readonly<Provid
     cacheTtls: ["5m", "1h"] as const,
     webSearch: true,
     tokenCounting: true,
+    structuredOutputs: true,
   }),
   /** Any other server: the core Messages API only (no betas, no context_management, no cache edits). */
   compatible: Object.freeze({ cacheEdits: false, contextManagement: false, betas: false, cacheTtls: [] as const }),
@@ -33,6 +34,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderProfile, Readonly<Provid
     cacheTtls: ["5m", "1h"] as const,
     webSearch: true,
     tokenCounting: true,
+    structuredOutputs: true,
   }),
 });
 
@@ -52,6 +54,7 @@ export const PROVIDER_ENV = {
   serverCompaction: "THREADLINE_SERVER_COMPACTION",
   webSearch: "THREADLINE_WEB_SEARCH",
   tokenCounting: "THREADLINE_TOKEN_COUNTING",
+  structuredOutputs: "THREADLINE_STRUCTURED_OUTPUTS",
 } as const;
 
 /** Response header in which a server announces extra features (comma-separated). */
@@ -106,6 +109,8 @@ export function capabilitySwitches(env: Readonly<Record<string, string | undefin
   if (webSearch !== undefined) out.webSearch = webSearch;
   const tokenCounting = read(PROVIDER_ENV.tokenCounting);
   if (tokenCounting !== undefined) out.tokenCounting = tokenCounting;
+  const structuredOutputs = read(PROVIDER_ENV.structuredOutputs);
+  if (structuredOutputs !== undefined) out.structuredOutputs = structuredOutputs;
   return out;
 }
 

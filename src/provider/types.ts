@@ -51,6 +51,13 @@ export interface ProviderCapabilities {
    * it; a compatible server does not unless THREADLINE_TOKEN_COUNTING=on. Default false.
    */
   tokenCounting?: boolean;
+  /**
+   * Answers `output_config.format` (`json_schema` structured outputs, the pinned SDK's `OutputConfig`): a Workflow
+   * agent() with a `schema` then asks the server for a JSON answer instead of only asking the model in its prompt
+   * (docs/TOOLS.md "Workflow"). The `anthropic` and `emulator` profiles declare it; a compatible server does not
+   * unless THREADLINE_STRUCTURED_OUTPUTS=on. Default false.
+   */
+  structuredOutputs?: boolean;
 }
 
 /**

@@ -77,6 +77,7 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   if (settings.metadata?.user_id !== undefined) body.metadata = { user_id: settings.metadata.user_id };
   if (settings.contextManagement) body.context_management = settings.contextManagement;
   if (settings.diagnostics) body.diagnostics = { previous_message_id: settings.diagnostics.previousMessageId };
+  if (settings.outputFormat) body.output_config = { format: settings.outputFormat };
   const omitted = settings.omitBetas ?? [];
   const latches = latchBetas(
     context.latches,

@@ -3,7 +3,13 @@
  */
 import type { ModelLimits } from "../messages/index.js";
 import type { ToolArrival } from "./tool-changes.js";
-import type { ContextManagementEdit, ServerToolDefinition, ToolChoice, ToolDefinition } from "./types.js";
+import type {
+  ContextManagementEdit,
+  JsonOutputFormat,
+  ServerToolDefinition,
+  ToolChoice,
+  ToolDefinition,
+} from "./types.js";
 
 export interface RequestSettings {
   model: string;
@@ -54,4 +60,6 @@ export interface RequestSettings {
   omitBetas?: readonly string[];
   /** Overrides the model table (e.g. a context-window override). Default none. */
   modelOverrides?: Partial<ModelLimits>;
+  /** Sent as `output_config.format` (structured outputs). Default none. */
+  outputFormat?: JsonOutputFormat;
 }

@@ -65,6 +65,12 @@ export interface ClearThinkingEdit {
 
 export type ContextManagementEdit = ClearThinkingEdit | ClearToolUsesEdit | CompactEdit;
 
+/** A `json_schema` output format (the pinned SDK's `JSONOutputFormat`). */
+export interface JsonOutputFormat {
+  type: "json_schema";
+  schema: Record<string, unknown>;
+}
+
 /** The JSON body of `POST /v1/messages` as threadline builds it. Key order here is the serialization order. */
 export interface MessagesRequest {
   model: string;
@@ -79,6 +85,8 @@ export interface MessagesRequest {
   context_management?: { edits: ContextManagementEdit[] };
   /** Cache diagnostics: the previous response's id (`null` on the first turn), only where the server declares it. */
   diagnostics?: { previous_message_id: string | null };
+  /** Structured outputs (the SDK's `OutputConfig`): the answer is JSON matching `format.schema`. */
+  output_config?: { format: JsonOutputFormat };
   temperature?: number;
   stream?: boolean;
 }

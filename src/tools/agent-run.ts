@@ -36,6 +36,11 @@ export interface AgentRunRequest {
    * goes on with another turn when messages arrived after its last one. Closed when the run ends.
    */
   inbox?: AgentInbox;
+  /**
+   * A Workflow agent()'s `schema`: where the server declares structured outputs every request of the run asks
+   * for JSON matching it (`output_config.format`); elsewhere the runner ignores it. Default none.
+   */
+  outputSchema?: Record<string, unknown>;
   /** Aborted when the parent turn is interrupted. */
   signal: AbortSignal;
   /** The parent's tool_use id (the link from the parent to the sidechain). */

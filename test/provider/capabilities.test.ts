@@ -64,6 +64,8 @@ describe("provider profiles", () => {
       webSearch: true,
       // …and counts tokens for free (`POST /v1/messages/count_tokens`; docs/CONTEXT-BUDGET.md, "Token counting").
       tokenCounting: true,
+      // …and answers output_config.format (structured outputs; docs/TOOLS.md "Workflow").
+      structuredOutputs: true,
     });
     // A compatible server runs no web search and counts no tokens unless declared.
     expect(PROVIDER_PROFILES.compatible.webSearch).toBeUndefined();
@@ -71,6 +73,8 @@ describe("provider profiles", () => {
     expect(PROVIDER_PROFILES.compatible.tokenCounting).toBeUndefined();
     expect(capabilitySwitches({ THREADLINE_TOKEN_COUNTING: "on" })).toEqual({ tokenCounting: true });
     expect(capabilitySwitches({ THREADLINE_TOKEN_COUNTING: "off" })).toEqual({ tokenCounting: false });
+    expect(PROVIDER_PROFILES.compatible.structuredOutputs).toBeUndefined();
+    expect(capabilitySwitches({ THREADLINE_STRUCTURED_OUTPUTS: "on" })).toEqual({ structuredOutputs: true });
   });
 
   it("speaks the emulator's announcement (the provider may not import the emulator, so the names are twins)", () => {

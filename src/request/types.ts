@@ -3,7 +3,7 @@
  * and the inputs request assembly is a pure function of.
  */
 
-import type { ApiMessage, CacheControl, CacheEditsBlock } from "../messages/index.js";
+import type { ApiMessage, CacheControl, CacheEditsBlock, EffortLevel } from "../messages/index.js";
 import type { CompactEdit } from "./server-compaction.js";
 
 /** One segment of the system prompt. */
@@ -75,6 +75,8 @@ export interface MessagesRequest {
   tools?: RequestTool[];
   tool_choice?: ToolChoice;
   thinking?: ThinkingConfig;
+  /** Effort, only for a model whose server declares that level (docs/TOOLS.md, "Agent effort"). */
+  output_config?: { effort: EffortLevel };
   metadata?: { user_id?: string };
   context_management?: { edits: ContextManagementEdit[] };
   /** Cache diagnostics: the previous response's id (`null` on the first turn), only where the server declares it. */

@@ -4,7 +4,7 @@
  */
 
 import type { AnyTool } from "../tools/index.js";
-import { createAgentTool, createReplTool, DEFAULT_REPL_PRIMITIVES } from "../tools/index.js";
+import { createAgentTool, createReplTool, DEFAULT_REPL_PRIMITIVES, listAgentsTool } from "../tools/index.js";
 import { createSubagentRunner, type SubagentEnvironment } from "./subagent.js";
 import { DEFAULT_SUBAGENT_TYPES, type SubagentType } from "./subagent-types.js";
 
@@ -21,7 +21,7 @@ export interface SessionAgentToolsOptions {
   environment: Omit<SubagentEnvironment, "types">;
 }
 
-/** The Agent and/or REPL tools for a session, in that order (possibly none). */
+/** The Agent (with ListAgents) and/or REPL tools for a session, in that order (possibly none). */
 export function sessionAgentTools(options: SessionAgentToolsOptions): AnyTool[] {
   const tools: AnyTool[] = [];
   const agentTypes =
@@ -31,6 +31,8 @@ export function sessionAgentTools(options: SessionAgentToolsOptions): AnyTool[] 
   if (agentTypes && agentTypes.length > 0) {
     const run = createSubagentRunner({ ...options.environment, types: agentTypes });
     tools.push(createAgentTool({ run, types: agentTypes }));
+    // Claude Code sends ListAgents beside Agent, in the main tools block (not deferred).
+    tools.push(listAgentsTool);
   }
   const wantRepl = options.repl ?? !options.explicitTools;
   const hasPrimitive = options.baseTools.some((tool) => DEFAULT_REPL_PRIMITIVES.includes(tool.name));

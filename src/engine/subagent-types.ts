@@ -25,7 +25,8 @@ export const DEFAULT_SUBAGENT_MAX_TURNS = 50;
  * Tools a subagent never gets: Agent (no recursion), Snip (it acts on the parent's conversation), EnterWorktree
  * and ExitWorktree (they move the parent session's working directory; docs/TOOLS.md "Worktrees"), Monitor and the
  * scheduling tools (their events and prompts would reach the parent's conversation, not the subagent's), and
- * SendMessage (a subagent has no background agents of its own, and "main" has no way into the parent's turn).
+ * SendMessage and ListAgents (a subagent has no background agents of its own, and "main" has no way into the
+ * parent's turn).
  */
 export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = [
   "Agent",
@@ -38,6 +39,7 @@ export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = [
   "CronDelete",
   "ScheduleWakeup",
   "SendMessage",
+  "ListAgents",
 ];
 
 /** The first line of every built-in subagent prompt (tests and people can tell a subagent's requests apart). */

@@ -212,10 +212,10 @@ async function runIn(
       maxTurns: type.maxTurns ?? DEFAULT_SUBAGENT_MAX_TURNS,
       // Snip tags and nudges talk about a tool the subagent does not have.
       compaction: { ...environment.config.compaction, snip: false },
-      // The subagent's own effort (checked for its model), never the parent's.
+      // Its own effort (checked for its model); else the session's, which applies only on the model it was checked
+      // for (LoopConfig.effort.model).
       ...(effort !== undefined ? { effort } : {}),
     };
-    if (effort === undefined) delete config.effort;
     const runTurn = async (): Promise<void> => {
       const turn = query({
         sessionId: environment.sessionId,

@@ -87,3 +87,45 @@ describe("Agent effort", () => {
     for (const request of [...seen.parent, ...seen.subagent]) expect(outputConfig(request)).toBeUndefined();
   });
 });
+
+describe("session effort (--effort, settings effortLevel)", () => {
+  // Mutation caught: session-effort-not-set (the session's effort never reaches its requests).
+  it("a declared level is on the session's requests and on a subagent on the same model, not on another model", async () => {
+    const seen: Seen = { parent: [], subagent: [] };
+    const router: ScenarioStep = (request) => {
+      if (isSubagent(request)) {
+        seen.subagent.push(request);
+        return "SUB DONE";
+      }
+      seen.parent.push(request);
+      if (seen.parent.length === 1) return use("Agent", { description: "Same model", prompt: "look" });
+      if (seen.parent.length === 2) return use("Agent", { description: "Other model", prompt: "look", model: "haiku" });
+      return "Done.";
+    };
+    harness = await startHarness({ scenario: Array.from({ length: 8 }, () => router) }, { effort: "max" });
+    const events = await collect(harness.engine.submitMessage("delegate twice"));
+    expect(turnEnd(events).reason).toBe("completed");
+    expect(seen.parent).toHaveLength(3);
+    for (const request of seen.parent) expect(outputConfig(request)).toEqual({ effort: "max" });
+    expect(seen.subagent.map((request) => [request.model, outputConfig(request)])).toEqual([
+      ["claude-sonnet-4-6", { effort: "max" }],
+      ["claude-haiku-5-5", undefined],
+    ]);
+    expect(events.filter((event) => event.type === "notice" && event.message.startsWith("effort"))).toEqual([]);
+  });
+
+  // Mutation caught: session-effort-notice-repeated (the dropped level is said at every turn, not once).
+  it("an undeclared level is dropped; one warning says so, once per model", async () => {
+    harness = await startHarness({ scenario: ["One.", "Two."] }, { effort: "xhigh" });
+    const first = await collect(harness.engine.submitMessage("one"));
+    const second = await collect(harness.engine.submitMessage("two"));
+    const notices = [...first, ...second].filter((event) => event.type === "notice" && event.level === "warning");
+    expect(notices.map((event) => (event.type === "notice" ? event.message : ""))).toEqual([
+      'effort "xhigh" was not sent: claude-sonnet-4-6 runs at its usual effort (the server declares only low, medium, high, max for it).',
+    ]);
+    const bodies = harness.emulator.requests.filter((entry) => entry.path === "/v1/messages");
+    expect(bodies).toHaveLength(2);
+    for (const entry of bodies) expect((entry.body as { output_config?: unknown }).output_config).toBeUndefined();
+    expect(modelLookups(harness)).toHaveLength(1);
+  });
+});

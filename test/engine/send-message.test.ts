@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { subagentTools } from "../../src/engine/subagent.js";
 import { GENERAL_PURPOSE_AGENT } from "../../src/engine/subagent-types.js";
+import { sidechainTranscriptPath } from "../../src/sessions/subagent-transcript.js";
 import { deferredBuiltinTools } from "../../src/tools/default-tools.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
@@ -166,6 +167,12 @@ describe("SendMessage", () => {
     expect(JSON.stringify(parent[2]!.messages)).toContain("FIRST ANSWER: 7 files.");
     const later = JSON.stringify(parent[4]!.messages);
     expect(later).toContain("<result>RESUMED ANSWER: 3 tests.</result>");
+    // One sidechain file holds both runs, in order.
+    const sidechain = readFileSync(sidechainTranscriptPath(harness.engine.transcriptPath!, id), "utf8");
+    const order = ["count the files", "FIRST ANSWER: 7 files.", "RESUME-9", "RESUMED ANSWER: 3 tests."];
+    const positions = order.map((text) => sidechain.indexOf(text));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
 
   // Mutation caught: send-message-unknown-list (the error line does not name the session's agents).

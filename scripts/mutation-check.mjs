@@ -2053,6 +2053,15 @@ export const MUTATIONS = [
     tests: ["test/cli/effort.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "resume-isolated-kept",
+    area: "tools",
+    guards: "a background agent that ran in its own worktree is not resumed (its worktree is gone or kept for merging)",
+    file: "src/engine/subagent.ts",
+    find: "    if (worktree === undefined) kept.set(agentId, { type, model, tools, timeline, effort });",
+    replace: "    kept.set(agentId, { type, model, tools, timeline, effort });",
+    tests: ["test/engine/send-message.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

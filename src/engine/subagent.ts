@@ -115,9 +115,11 @@ export async function runSubagent(
       );
     // One resume at a time: taken out while it runs, put back when it ends.
     kept.delete(agentId);
-    const result = await runIn(environment, request, { ...conversation, agentId, worktree: undefined, resumed: true });
-    kept.set(agentId, conversation);
-    return result;
+    try {
+      return await runIn(environment, request, { ...conversation, agentId, worktree: undefined, resumed: true });
+    } finally {
+      kept.set(agentId, conversation);
+    }
   }
   const type = resolveSubagentType(environment.types, request.subagentType);
   const model = request.model !== undefined ? resolveAgentModel(request.model) : type.model;

@@ -93,7 +93,12 @@ export const sendMessageTool: Tool<SendMessageInput> = {
         content: `Agent ${to} (${task.label}) has finished and cannot be resumed; nothing was sent. Start a new Agent to continue the work.`,
         isError: true,
       };
-    const resumed = await settled.resume(input.message, context);
-    return resumed.isError === true ? resumed : { ...resumed, display };
+    try {
+      const resumed = await settled.resume(input.message, context);
+      return resumed.isError === true ? resumed : { ...resumed, display };
+    } catch (error) {
+      // The runner refused before anything started (its conversation is not kept): one line, nothing sent.
+      return { content: `${error instanceof Error ? error.message : String(error)} Nothing was sent.`, isError: true };
+    }
   },
 };

@@ -14,6 +14,7 @@ import { sidechainTranscriptPath } from "../../src/sessions/subagent-transcript.
 import { deferredBuiltinTools } from "../../src/tools/default-tools.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { initRepository } from "../../support/git-repository.js";
 import { eventually, isSubagent, lastToolResult, use } from "../../support/scripted-requests.js";
 
 let harness: Harness | undefined;
@@ -173,6 +174,45 @@ describe("SendMessage", () => {
     const positions = order.map((text) => sidechain.indexOf(text));
     expect(positions.every((position) => position >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  // Mutation caught: resume-isolated-kept (a run that had its own worktree is resumed where the worktree is gone).
+  it("a finished agent that ran in its own worktree is not resumed: one line, nothing sent", async () => {
+    const subagent: EmulatorRequest[] = [];
+    const parent: EmulatorRequest[] = [];
+    let id = "";
+    const router: ScenarioStep = async (request) => {
+      if (isSubagent(request)) {
+        subagent.push(request);
+        return "LOOKED.";
+      }
+      parent.push(request);
+      const background = harness!.engine.toolRuntime.background!;
+      if (parent.length === 1)
+        return use("Agent", {
+          description: "Isolated",
+          prompt: "look",
+          run_in_background: true,
+          isolation: "worktree",
+        });
+      if (parent.length === 2) {
+        id = launchedId(lastToolResult(request));
+        await eventually(() => background.get(id)?.state === "exited");
+        return use("ToolSearch", { query: "select:SendMessage" });
+      }
+      if (parent.length === 3) return use("SendMessage", { to: id, message: "go on" });
+      return "Done.";
+    };
+    harness = await startHarness(
+      { scenario: Array.from({ length: 8 }, () => router) },
+      { deferredTools: true, sandbox: false },
+    );
+    initRepository(harness.workspace);
+    expect(turnEnd(await collect(harness.engine.submitMessage("isolate, then go on"))).reason).toBe("completed");
+    expect(lastToolResult(parent[3]!)).toBe(
+      `Agent ${id}'s conversation is not kept (it ran in a worktree of its own, or in an earlier process); start a new Agent. Nothing was sent.`,
+    );
+    expect(subagent).toHaveLength(1);
   });
 
   // Mutation caught: send-message-unknown-list (the error line does not name the session's agents).

@@ -3,6 +3,7 @@
  * plus value checks; any problem is a `UsageError` (one line, then the usage, exit 2).
  */
 import { parseArgs } from "node:util";
+import { EFFORT_LEVELS, type EffortLevel } from "../messages/index.js";
 import { PLATFORM_NAMES, type PlatformName } from "../provider/index.js";
 import type { Settings } from "../settings/index.js";
 import { PROJECT_KEY_PATTERN } from "../transcript/index.js";
@@ -45,6 +46,8 @@ export interface CliOptions {
   /** `--provider`: the platform; default from THREADLINE_USE_BEDROCK / THREADLINE_USE_VERTEX, else anthropic. */
   provider?: PlatformName;
   fallbackModel?: string;
+  /** `--effort <level>`: the session's effort (output_config.effort where the server declares it). */
+  effort?: EffortLevel;
   maxTurns?: number;
   outputFormat: OutputFormat;
   permissionMode: CliPermissionMode;
@@ -97,6 +100,7 @@ const OPTIONS = {
   model: { type: "string" },
   provider: { type: "string" },
   "fallback-model": { type: "string" },
+  effort: { type: "string" },
   "max-turns": { type: "string" },
   "output-format": { type: "string" },
   "permission-mode": { type: "string" },
@@ -170,6 +174,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
   if (values.provider !== undefined) options.provider = oneOf(values.provider, PLATFORM_NAMES, "--provider");
   if (values["fallback-model"] !== undefined)
     options.fallbackModel = nonEmpty(values["fallback-model"], "--fallback-model");
+  if (values.effort !== undefined) options.effort = oneOf(values.effort, EFFORT_LEVELS, "--effort");
   if (values["max-turns"] !== undefined) options.maxTurns = positiveInteger(values["max-turns"], "--max-turns");
   if (values["system-prompt"] !== undefined) options.systemPrompt = values["system-prompt"];
   if (values["append-system-prompt"] !== undefined) options.appendSystemPrompt = values["append-system-prompt"];
@@ -321,6 +326,7 @@ Options:
       --model <model>              Model (default: $ANTHROPIC_MODEL, else claude-sonnet-4-6)
       --provider <platform>        anthropic | bedrock | vertex (default: $THREADLINE_USE_BEDROCK / $THREADLINE_USE_VERTEX)
       --fallback-model <model>     Model to switch to when the main one is overloaded
+      --effort <level>             low | medium | high | xhigh | max, where the server declares it for the model
       --max-turns <n>              Model requests allowed per prompt
       --output-format <format>     text | json | stream-json (with --print; default text)
       --include-partial-messages   With stream-json: also print raw stream events

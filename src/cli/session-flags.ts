@@ -62,6 +62,7 @@ export function engineOptions(
     ...(cli.model !== undefined ? { model: cli.model } : {}),
     ...(cli.provider !== undefined ? { platform: cli.provider } : {}),
     ...(cli.fallbackModel !== undefined ? { fallbackModel: cli.fallbackModel } : {}),
+    ...(cli.effort !== undefined ? { effort: cli.effort } : {}),
     ...(cli.maxTurns !== undefined ? { maxTurns: cli.maxTurns } : {}),
     ...(cli.systemPrompt !== undefined ? { systemPrompt: cli.systemPrompt } : {}),
     ...(cli.appendSystemPrompt !== undefined ? { appendSystemPrompt: cli.appendSystemPrompt } : {}),

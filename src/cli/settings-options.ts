@@ -66,5 +66,7 @@ export function applySettings(
   // Claude Code's order: --model, then ANTHROPIC_MODEL, then the settings' model.
   if (cli.model === undefined && (env.ANTHROPIC_MODEL ?? "") === "" && settings.model !== undefined)
     effective.model = settings.model;
+  // Claude Code's order for effort: --effort, then the settings' effortLevel.
+  if (cli.effort === undefined && settings.effortLevel !== undefined) effective.effort = settings.effortLevel;
   return { cli: effective, io: env === io.env ? io : { ...io, env } };
 }

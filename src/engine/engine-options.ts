@@ -6,7 +6,7 @@ import type { CompactionSettings } from "../compaction/index.js";
 import type { LoopConfig } from "../loop/query.js";
 import type { DeferredToolLoading } from "../mcp/index.js";
 import type { PluginFolder } from "../memory/index.js";
-import type { TimelineEntry } from "../messages/index.js";
+import type { EffortLevel, TimelineEntry } from "../messages/index.js";
 import type { PlatformName, Provider } from "../provider/index.js";
 import type { ServerCompactionSettings } from "../request/index.js";
 import type { HooksSettings } from "../settings/index.js";
@@ -26,6 +26,11 @@ export interface QueryEngineOptions {
   model?: string;
   /** Model to switch to after repeated overloads (default none). */
   fallbackModel?: string;
+  /**
+   * Session-wide effort (`--effort`, settings `effortLevel`): sent as `output_config.effort` where the server
+   * declares the level for the turn's model (GET /v1/models), else dropped with one warning notice. Default none.
+   */
+  effort?: EffortLevel;
   /** Default: Read, Write, Edit, Bash, Grep, Glob, plus Snip when snip is on (and `deferredTools`). */
   tools?: AnyTool[];
   /**

@@ -21,6 +21,7 @@ import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
 import { type CreatedToolRuntime, createToolRuntime, type SandboxStatus, WorktreeSession } from "../tools/index.js";
 import { MemoryTranscriptStore, type TranscriptStore } from "../transcript/index.js";
 import type { CompactionNotes } from "./compaction-notes.js";
+import { SessionEffort } from "./effort-support.js";
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 import { loopConfigFor, pauseOptions, providerOptions, startingLoopState, toolRuntimeOptions } from "./engine-setup.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
@@ -52,6 +53,8 @@ export class QueryEngine {
   /** Usage summed over the whole session. */
   readonly totals: TurnUsage = emptyUsage();
   readonly #tools: ToolRegistry;
+  /** The session-wide effort, checked per model before each turn (effort-support.ts). */
+  readonly #effort: SessionEffort;
   /** The session's permission policy; its `mode` may change mid-session (the terminal's plan approval). */
   readonly permissions: PermissionPolicy;
   readonly #options: QueryEngineOptions;
@@ -120,6 +123,7 @@ export class QueryEngine {
       this.permissions.ask = notifyingAsk(this.permissions.ask, this.#hooks, (notice) => this.#note(notice));
     this.#addAgentTools(tools);
     this.#state = startingLoopState(this.timeline.entries, this.provider, this.config.model);
+    this.#effort = new SessionEffort(options.effort, this.provider);
     this.memoryFiles = sessionMemoryFiles(options, this.cwd, env);
     this.#skillsPending = options.skills ?? (this.memoryFiles !== undefined && options.tools === undefined);
     this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
@@ -275,6 +279,7 @@ export class QueryEngine {
       yield* this.#startMemory();
       yield* this.#startSkills();
       yield* this.#startSession();
+      yield* this.#effort.beforeTurn(this.config, this.#state.model, controller.signal);
       this.#promptId = randomUUID();
       const prompt = yield* runPromptHooks(this.#hooks, this.#recorder, input, controller.signal);
       if (prompt.blocked !== undefined) return yield* blockedTurn(this.#state.model, prompt.blocked);

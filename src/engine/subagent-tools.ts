@@ -5,7 +5,13 @@
 
 import { userHome } from "../home/index.js";
 import type { AnyTool } from "../tools/index.js";
-import { createAgentTool, createReplTool, createWorkflowTool, DEFAULT_REPL_PRIMITIVES } from "../tools/index.js";
+import {
+  createAgentTool,
+  createReplTool,
+  createWorkflowTool,
+  DEFAULT_REPL_PRIMITIVES,
+  listAgentsTool,
+} from "../tools/index.js";
 import type { QueryEngineOptions } from "./engine-options.js";
 import { createSubagentRunner, type SubagentEnvironment } from "./subagent.js";
 import { DEFAULT_SUBAGENT_TYPES, type SubagentType } from "./subagent-types.js";
@@ -28,7 +34,7 @@ export interface SessionAgentToolsOptions {
   environment: Omit<SubagentEnvironment, "types">;
 }
 
-/** The Agent, Workflow and/or REPL tools for a session, in that order (possibly none). */
+/** The Agent, Workflow and ListAgents and/or REPL tools for a session, in that order (possibly none). */
 export function sessionAgentTools(options: SessionAgentToolsOptions): AnyTool[] {
   const tools: AnyTool[] = [];
   const agentTypes =
@@ -49,6 +55,9 @@ export function sessionAgentTools(options: SessionAgentToolsOptions): AnyTool[] 
           ...workflow,
         }),
       );
+    // Claude Code sends ListAgents beside Agent, in the main tools block (not deferred). Like Workflow, only with
+    // the CLI's tool set: a library session's tools block (and the budgets tuned to it) stays as it was.
+    if (workflow !== undefined) tools.push(listAgentsTool);
   }
   const wantRepl = options.repl ?? !options.explicitTools;
   const hasPrimitive = options.baseTools.some((tool) => DEFAULT_REPL_PRIMITIVES.includes(tool.name));

@@ -25,8 +25,8 @@ export const DEFAULT_SUBAGENT_MAX_TURNS = 50;
  * Tools a subagent never gets: Agent (no recursion), Snip (it acts on the parent's conversation), EnterWorktree
  * and ExitWorktree (they move the parent session's working directory; docs/TOOLS.md "Worktrees"), Monitor and the
  * scheduling tools (their events and prompts would reach the parent's conversation, not the subagent's), and
- * SendMessage (a subagent has no background agents of its own, and "main" has no way into the parent's turn), and
- * Workflow (its agents are subagents already: one level of fan-out, as with Agent).
+ * SendMessage and ListAgents (a subagent has no background agents of its own, and "main" has no way into the
+ * parent's turn), and Workflow (its agents are subagents already: one level of fan-out, as with Agent).
  */
 export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = [
   "Agent",
@@ -40,6 +40,7 @@ export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = [
   "ScheduleWakeup",
   "Workflow",
   "SendMessage",
+  "ListAgents",
 ];
 
 /** The first line of every built-in subagent prompt (tests and people can tell a subagent's requests apart). */

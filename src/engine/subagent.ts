@@ -23,6 +23,7 @@ import type {
   ToolRuntime,
 } from "../tools/index.js";
 import { defaultToolRuntime, newAgentId, summarizeToolCall } from "../tools/index.js";
+import { decideEffort, type EffortDecision } from "./effort-support.js";
 import { type AgentWorktree, createAgentWorktree, finishAgentWorktree } from "./subagent-isolation.js";
 import { DEFAULT_SUBAGENT_MAX_TURNS, SUBAGENT_EXCLUDED_TOOLS, type SubagentType } from "./subagent-types.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -84,23 +85,64 @@ export function resolveAgentModel(alias: string): string {
 }
 
 /**
- * Runs one subagent to the end of its turn. Throws only for a bad request (an unknown type or model, a worktree
- * that cannot be made), before anything is created; failures after the start come back as a status.
+ * A finished run's conversation, kept for the session so SendMessage can resume it (docs/TOOLS.md,
+ * "SendMessage"): the timeline itself (the transcript holds the same entries), and what the run was set up with.
  */
-export async function runSubagent(environment: SubagentEnvironment, request: AgentRunRequest): Promise<AgentRunResult> {
+export interface KeptSubagent {
+  type: SubagentType;
+  model: string | undefined;
+  tools: AnyTool[];
+  timeline: Timeline;
+  effort: EffortDecision["effort"];
+}
+
+/**
+ * Runs one subagent to the end of its turn. Throws only for a bad request (an unknown type or model, a worktree
+ * that cannot be made, a resume of a conversation not kept), before anything is created; failures after the start
+ * come back as a status. A run not in a worktree of its own is kept in `kept` when it ends, for a resume.
+ */
+export async function runSubagent(
+  environment: SubagentEnvironment,
+  request: AgentRunRequest,
+  kept: Map<string, KeptSubagent> = new Map(),
+): Promise<AgentRunResult> {
+  if (request.resume === true) {
+    const agentId = request.agentId ?? "";
+    const conversation = kept.get(agentId);
+    if (conversation === undefined)
+      throw new Error(
+        `Agent ${agentId}'s conversation is not kept (it ran in a worktree of its own, or in an earlier process); start a new Agent.`,
+      );
+    // One resume at a time: taken out while it runs, put back when it ends.
+    kept.delete(agentId);
+    try {
+      return await runIn(environment, request, { ...conversation, agentId, worktree: undefined, resumed: true });
+    } finally {
+      kept.set(agentId, conversation);
+    }
+  }
   const type = resolveSubagentType(environment.types, request.subagentType);
   const model = request.model !== undefined ? resolveAgentModel(request.model) : type.model;
   const agentId = request.agentId ?? newAgentId();
   const tools = subagentTools(environment.tools(), type);
   const runtime = environment.toolRuntime ?? defaultToolRuntime();
   const env = runtime.secrets.toolEnv;
+  const { effort, notice } = await decideEffort(
+    environment.provider,
+    model ?? environment.model(),
+    request.effort,
+    request.signal,
+  );
   // The parent's working directory now (an entered worktree's), which an isolated run's worktree is made from.
   const parentCwd = runtime.worktree?.cwd() ?? environment.cwd;
   const worktree = request.isolation === "worktree" ? await createAgentWorktree(parentCwd, agentId, env) : undefined;
+  const timeline = new Timeline();
+  const setup: RunSetup = { type, model, agentId, tools, worktree, timeline, effort, resumed: false };
   try {
-    const result = await runIn(environment, request, { type, model, agentId, tools, worktree });
-    const kept = worktree !== undefined ? await finishAgentWorktree(worktree, env) : undefined;
-    return { ...result, ...(kept !== undefined ? { worktree: kept } : {}) };
+    const result = await runIn(environment, request, setup, notice !== undefined ? [notice] : []);
+    const keptTree = worktree !== undefined ? await finishAgentWorktree(worktree, env) : undefined;
+    if (worktree === undefined) kept.set(agentId, { type, model, tools, timeline, effort });
+    return { ...result, ...(keptTree !== undefined ? { worktree: keptTree } : {}) };
   } catch (error) {
     if (worktree !== undefined) await finishAgentWorktree(worktree, env);
     throw error;
@@ -114,12 +156,18 @@ interface RunSetup {
   tools: AnyTool[];
   /** The run's own worktree (`isolation: "worktree"`): its working directory and workspace. */
   worktree: AgentWorktree | undefined;
+  /** A fresh timeline, or a resumed run's kept one. */
+  timeline: Timeline;
+  effort: EffortDecision["effort"];
+  /** Going on with a finished run: no SubagentStart, the prompt is its next user message. */
+  resumed: boolean;
 }
 
 async function runIn(
   environment: SubagentEnvironment,
   request: AgentRunRequest,
-  { type, model, agentId, tools, worktree }: RunSetup,
+  { type, model, agentId, tools, worktree, timeline, effort, resumed }: RunSetup,
+  notices: readonly string[] = [],
 ): Promise<AgentRunResult> {
   // In its own worktree the subagent's tools work there, not where the parent session is (the parent's entered
   // worktree, which the executor would otherwise read per call, is not passed on).
@@ -130,7 +178,6 @@ async function runIn(
     agentId,
   );
   const path = transcript.path;
-  const timeline = new Timeline();
   const usage: TurnUsage = emptyUsage();
   let status: AgentRunStatus = "error";
   let text = "";
@@ -149,13 +196,13 @@ async function runIn(
       all: { agent_id: agentId, agent_type: type.name },
       byEvent: { SubagentStop: { agent_transcript_path: path } },
     });
-    if (hooks?.has("SubagentStart") === true) {
+    if (!resumed && hooks?.has("SubagentStart") === true) {
       const started = await hooks.run("SubagentStart", {}, type.name, request.signal);
       recorder.appendAll(hookContextEntries(recorder.context(), "SubagentStart", started.context));
       for (const notice of started.notices) request.onProgress(notice);
     }
     await recorder.flush();
-    request.onReady?.();
+    request.onReady?.(notices);
     const config: LoopConfig = {
       ...environment.config,
       model: model ?? environment.model(),
@@ -168,6 +215,9 @@ async function runIn(
       ...structuredOutput(environment.provider, request.outputSchema),
       // Snip tags and nudges talk about a tool the subagent does not have.
       compaction: { ...environment.config.compaction, snip: false },
+      // Its own effort (checked for its model); else the session's, which applies only on the model it was checked
+      // for (LoopConfig.effort.model).
+      ...(effort !== undefined ? { effort } : {}),
     };
     const runTurn = async (): Promise<void> => {
       const turn = query({
@@ -250,7 +300,8 @@ function isolatedRuntime(runtime: ToolRuntime | undefined, isolated: boolean): T
   return rest;
 }
 
-/** The Agent tool's runner for a session. */
+/** The Agent tool's runner for a session: finished runs are kept for the session, so SendMessage can resume them. */
 export function createSubagentRunner(environment: SubagentEnvironment): AgentRunner {
-  return (request) => runSubagent(environment, request);
+  const kept = new Map<string, KeptSubagent>();
+  return (request) => runSubagent(environment, request, kept);
 }

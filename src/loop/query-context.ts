@@ -13,7 +13,7 @@ import type {
 import { cacheEditingEnabled } from "../compaction/index.js";
 import type { HookRunner } from "../hooks/index.js";
 import type { MemoryFiles } from "../memory/index.js";
-import type { ModelLimits, TimelineEntry } from "../messages/index.js";
+import type { EffortLevel, ModelLimits, TimelineEntry } from "../messages/index.js";
 import { isPinOrCompactBoundary } from "../messages/index.js";
 import type { Provider } from "../provider/index.js";
 import type {
@@ -58,6 +58,11 @@ export interface LoopConfig {
   /** Stop after this many model requests in one turn (default unlimited). */
   maxTurns?: number;
   thinking?: RequestSettings["thinking"];
+  /**
+   * `output_config.effort`, checked against what the server declares for `model` (engine/effort-support.ts); a
+   * request for any other model (the fallback) goes without it. Default none.
+   */
+  effort?: { level: EffortLevel; model: string };
   maxTokens?: number;
   cacheTtl?: "5m" | "1h";
   /** The system markers' TTL when the pause policy hedges (RequestSettings.prefixCacheTtl). */
@@ -168,6 +173,7 @@ function sessionDefaults(
     systemPrompt: config.systemPrompt,
     tools,
     ...(config.thinking ? { thinking: config.thinking } : {}),
+    ...(config.effort !== undefined && config.effort.model === model ? { effort: config.effort.level } : {}),
     ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     cacheTtl: config.cacheTtl ?? "5m",
     ...(config.prefixCacheTtl !== undefined ? { prefixCacheTtl: config.prefixCacheTtl } : {}),

@@ -1,5 +1,6 @@
 export * from "./constructors.js";
 export * from "./content.js";
+export * from "./effort.js";
 export * from "./entries.js";
 export * from "./memory-text.js";
 export * from "./models.js";

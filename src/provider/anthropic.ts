@@ -8,6 +8,7 @@ import type {
   MessageCreateParamsNonStreaming,
   MessageCreateParamsStreaming,
 } from "@anthropic-ai/sdk/resources/messages";
+import { EFFORT_LEVELS, type EffortLevel } from "../messages/index.js";
 import type { AssembledRequest } from "../request/index.js";
 import { serializeStreamingRequest } from "../request/index.js";
 import {
@@ -119,6 +120,35 @@ export class AnthropicProvider extends SdkProvider {
     }
   }
 
+  /**
+   * `GET /v1/models/{model}`'s `capabilities.effort` (docs/TOOLS.md, "Agent effort"): the levels whose support is
+   * declared. One attempt per model, kept for the session; any failure (a server without the Models API, an
+   * unknown model, `capabilities: null`) declares nothing, so no effort is sent.
+   */
+  effortLevels(model: string, options: { signal?: AbortSignal } = {}): Promise<readonly EffortLevel[]> {
+    let known = this.#effortLevels.get(model);
+    if (known === undefined) {
+      known = this.#askEffortLevels(model, options.signal);
+      this.#effortLevels.set(model, known);
+    }
+    return known;
+  }
+
+  readonly #effortLevels = new Map<string, Promise<readonly EffortLevel[]>>();
+
+  async #askEffortLevels(model: string, signal: AbortSignal | undefined): Promise<readonly EffortLevel[]> {
+    if (this.sdk === null) return [];
+    try {
+      const info = await this.sdk.models.retrieve(model, null, {
+        timeout: DEFAULT_COUNT_TOKENS_TIMEOUT_MS,
+        ...(signal !== undefined ? { signal } : {}),
+      });
+      return declaredEffortLevels(info.capabilities);
+    } catch {
+      return [];
+    }
+  }
+
   // The assembled bytes go out as they are (plus "stream":true): they are what the prompt cache keys on,
   // and the SDK need not serialize a megabyte-long body again. `body` stays for the SDK's own checks.
   protected streamingRequest(request: AssembledRequest): OutgoingRequest<MessageCreateParamsStreaming> {
@@ -131,6 +161,18 @@ export class AnthropicProvider extends SdkProvider {
     const json = request.body.stream === undefined ? request.json : JSON.stringify(rest);
     return { body: rest as unknown as MessageCreateParamsNonStreaming, json };
   }
+}
+
+/** The levels a Models API `capabilities` value declares (`effort.supported` and each level's `supported`). */
+export function declaredEffortLevels(capabilities: unknown): EffortLevel[] {
+  if (typeof capabilities !== "object" || capabilities === null) return [];
+  const effort = (capabilities as { effort?: unknown }).effort;
+  if (typeof effort !== "object" || effort === null) return [];
+  const declared = effort as Record<string, unknown>;
+  const supported = (value: unknown): boolean =>
+    typeof value === "object" && value !== null && (value as { supported?: unknown }).supported === true;
+  if (declared.supported !== true) return [];
+  return EFFORT_LEVELS.filter((level) => supported(declared[level]));
 }
 
 /** How long a count may take before the request goes out without it: 10 s. */

@@ -2,7 +2,7 @@
  * The provider boundary: one streamed model call. Below it, failures are thrown as typed
  * `ProviderError`s; above it (the loop) they become timeline messages.
  */
-import type { AssistantContentBlock, StopReason, Usage } from "../messages/index.js";
+import type { AssistantContentBlock, EffortLevel, StopReason, Usage } from "../messages/index.js";
 import type { AssembledRequest } from "../request/index.js";
 import type { ProviderError } from "./errors.js";
 
@@ -141,6 +141,12 @@ export interface Provider {
    * capabilities declare `tokenCounting`; one attempt, no retries. Throws `ProviderError` when it fails.
    */
   countTokens?(request: AssembledRequest, options?: { signal?: AbortSignal }): Promise<number>;
+  /**
+   * The effort levels the server declares for `model` (the Models API's `capabilities.effort`, `GET
+   * /v1/models/{id}`), asked once per model and kept; empty when it declares none, has no capabilities for the
+   * model or cannot be asked. Only asked when an effort is wanted, so a session without one sends nothing more.
+   */
+  effortLevels?(model: string, options?: { signal?: AbortSignal }): Promise<readonly EffortLevel[]>;
   /** A one-shot non-streaming call (summaries, forked agents); same retry policy. */
   complete?(request: AssembledRequest, options?: StreamOptions): Promise<CompletedMessage>;
 }

@@ -64,7 +64,7 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   const tools = serverTools.length === 0 ? clientTools : [...clientTools, ...serverTools.map((tool) => ({ ...tool }))];
   const thinking = thinkingFor(settings, maxTokens, tools.length > 0);
   // Keys are assigned in serialization order: model, max_tokens, system, messages, tools, tool_choice,
-  // thinking, metadata, context_management, diagnostics.
+  // thinking, output_config, metadata, context_management, diagnostics.
   const body = { model: settings.model, max_tokens: maxTokens } as MessagesRequest;
   if (context.system.length > 0) body.system = context.system.slice();
   const arrivals = settings.toolArrivals ?? [];
@@ -74,10 +74,14 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
     if (settings.toolChoice) body.tool_choice = settings.toolChoice;
   }
   if (thinking) body.thinking = thinking;
+  if (settings.effort !== undefined || settings.outputFormat !== undefined)
+    body.output_config = {
+      ...(settings.effort !== undefined ? { effort: settings.effort } : {}),
+      ...(settings.outputFormat !== undefined ? { format: settings.outputFormat } : {}),
+    };
   if (settings.metadata?.user_id !== undefined) body.metadata = { user_id: settings.metadata.user_id };
   if (settings.contextManagement) body.context_management = settings.contextManagement;
   if (settings.diagnostics) body.diagnostics = { previous_message_id: settings.diagnostics.previousMessageId };
-  if (settings.outputFormat) body.output_config = { format: settings.outputFormat };
   const omitted = settings.omitBetas ?? [];
   const latches = latchBetas(
     context.latches,

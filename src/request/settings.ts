@@ -1,7 +1,7 @@
 /**
  * The per-request settings request assembly takes (besides the conversation, latches and pins).
  */
-import type { ModelLimits } from "../messages/index.js";
+import type { EffortLevel, ModelLimits } from "../messages/index.js";
 import type { ToolArrival } from "./tool-changes.js";
 import type {
   ContextManagementEdit,
@@ -26,6 +26,11 @@ export interface RequestSettings {
   toolChoice?: ToolChoice;
   /** Default none. A forced tool_choice (`any`/`tool`) turns thinking off, as the API requires. */
   thinking?: { type: "adaptive" } | { type: "enabled"; budgetTokens: number };
+  /**
+   * Sent as `output_config.effort`. Default none. Whoever sets it has checked that the server declares this level
+   * for the model (engine/effort-support.ts): assembly sends what it is given.
+   */
+  effort?: EffortLevel;
   /** Default `modelLimits(model).defaultOutputTokens`; capped at the model's maximum output. */
   maxTokens?: number;
   /** Default "5m". */

@@ -3,7 +3,7 @@
  * and the inputs request assembly is a pure function of.
  */
 
-import type { ApiMessage, CacheControl, CacheEditsBlock } from "../messages/index.js";
+import type { ApiMessage, CacheControl, CacheEditsBlock, EffortLevel } from "../messages/index.js";
 import type { CompactEdit } from "./server-compaction.js";
 
 /** One segment of the system prompt. */
@@ -81,12 +81,15 @@ export interface MessagesRequest {
   tools?: RequestTool[];
   tool_choice?: ToolChoice;
   thinking?: ThinkingConfig;
+  /**
+   * The SDK's `OutputConfig`: effort, only for a model whose server declares that level (docs/TOOLS.md, "Agent
+   * effort"); structured outputs, the answer JSON matching `format.schema` (docs/TOOLS.md, "Workflow").
+   */
+  output_config?: { effort?: EffortLevel; format?: JsonOutputFormat };
   metadata?: { user_id?: string };
   context_management?: { edits: ContextManagementEdit[] };
   /** Cache diagnostics: the previous response's id (`null` on the first turn), only where the server declares it. */
   diagnostics?: { previous_message_id: string | null };
-  /** Structured outputs (the SDK's `OutputConfig`): the answer is JSON matching `format.schema`. */
-  output_config?: { format: JsonOutputFormat };
   temperature?: number;
   stream?: boolean;
 }

@@ -191,6 +191,7 @@ export function mergeSettings(lower: Settings, higher: Settings): Settings {
   }
   const defaultMode = higher.permissions.defaultMode ?? lower.permissions.defaultMode;
   const model = higher.model ?? lower.model;
+  const effortLevel = higher.effortLevel ?? lower.effortLevel;
   const memoryFiles = higher.memoryFiles ?? lower.memoryFiles;
   const statusLine = higher.statusLine ?? lower.statusLine;
   const outputStyle = higher.outputStyle ?? lower.outputStyle;
@@ -211,6 +212,7 @@ export function mergeSettings(lower: Settings, higher: Settings): Settings {
     pause: { ...lower.pause, ...higher.pause },
     files: [...lower.files, ...higher.files],
     ...(model !== undefined ? { model } : {}),
+    ...(effortLevel !== undefined ? { effortLevel } : {}),
     ...(memoryFiles !== undefined ? { memoryFiles } : {}),
     ...(statusLine !== undefined ? { statusLine } : {}),
     ...(outputStyle !== undefined ? { outputStyle } : {}),

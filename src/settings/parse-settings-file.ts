@@ -5,6 +5,7 @@
  */
 import { isAbsolute, join, resolve } from "node:path";
 import * as z from "zod";
+import { EFFORT_LEVELS, isEffortLevel } from "../messages/index.js";
 import { describeType, readHooks } from "./parse-hooks.js";
 import { isPauseSettingKey, PAUSE_SETTING_KEYS, readPauseSetting } from "./pause-settings.js";
 import { salvageDenyRules } from "./salvage-deny.js";
@@ -122,6 +123,15 @@ export function parseSettingsFile(
       case "model":
         if (typeof value === "string" && value.trim() !== "") settings.model = value.trim();
         else add("model", `must be a model name, got ${describeType(value)}; ignored`);
+        break;
+      case "effortLevel":
+        // Claude Code's key for the session's effort; `--effort` wins over it.
+        if (isEffortLevel(value)) settings.effortLevel = value;
+        else
+          add(
+            "effortLevel",
+            `must be one of ${EFFORT_LEVELS.join(", ")}, got ${typeof value === "string" ? JSON.stringify(value) : describeType(value)}; ignored`,
+          );
         break;
       case "hooks":
         readHooks(value, settings, context.source, add);
@@ -297,6 +307,7 @@ export const SUPPORTED_KEYS: readonly string[] = [
   "permissions",
   "env",
   "model",
+  "effortLevel",
   "hooks",
   "disableAllHooks",
   "mcpServers",

@@ -2,6 +2,7 @@
  * What threadline takes from settings files (Claude Code's `.claude/settings.json` family and threadline's own),
  * after validation and merging. docs/SETTINGS.md lists the files, their precedence and every key.
  */
+import type { EffortLevel } from "../messages/index.js";
 import type { PauseSettingValues } from "./pause-settings.js";
 
 /** Which file a setting came from, lowest precedence first (see `SETTINGS_SCOPES`). */
@@ -129,6 +130,8 @@ export interface Settings {
   env: Record<string, string>;
   /** Highest-precedence `model`. Default undefined. */
   model?: string;
+  /** Highest-precedence `effortLevel` (Claude Code's key): the session's effort unless `--effort` names one. */
+  effortLevel?: EffortLevel;
   hooks: HooksSettings;
   /** `mcpServers` of every file that has one, lowest precedence first. */
   mcpServers: RawMcpServers[];

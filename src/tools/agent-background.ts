@@ -16,13 +16,14 @@ import type { ToolContext, ToolOutput } from "./types.js";
 export const AGENT_TASK_TYPE = "local_agent";
 
 /** What the launch returns, as Claude Code 2.1.328 words it (from its async launch result). */
-export function launchText(agentId: string): string {
+export function launchText(agentId: string, notices: readonly string[] = []): string {
   return [
     "Async agent launched successfully.",
     `agentId: ${agentId} (This is an internal ID for your use, do not mention it to the user.)`,
     "The agent is working in the background. You will be notified automatically when it completes.",
     "Do not duplicate this agent's work — avoid working with the same files or topics it is using. Work on non-overlapping tasks, or briefly tell the user what you launched and end your response.",
     `To stop it, call TaskStop with task_id "${agentId}".`,
+    ...notices,
   ].join("\n");
 }
 
@@ -76,9 +77,13 @@ export async function launchInBackground(
   const controller = new AbortController();
   const inbox = new AgentInbox();
   const started = Date.now();
-  let ready!: () => void;
+  let ready!: (notices: readonly string[]) => void;
+  let notices: readonly string[] = [];
   const readied = new Promise<"ready">((resolve) => {
-    ready = () => resolve("ready");
+    ready = (said) => {
+      notices = said;
+      resolve("ready");
+    };
   });
   const running = run({
     ...request,
@@ -104,6 +109,14 @@ export async function launchInBackground(
       toolUseId: request.toolUseId,
       controller,
       inbox,
+      // A message to it once it has finished goes on with its kept conversation, under the same id.
+      resume: (message, resumeContext) =>
+        launchInBackground(
+          run,
+          { ...request, prompt: message, resume: true, toolUseId: resumeContext.toolUseId },
+          resumeContext,
+          agentId,
+        ),
       done: running.then((result) =>
         agentNotification(result, request, agentOutput(result, request.description), Date.now() - started),
       ),
@@ -124,8 +137,17 @@ export async function launchInBackground(
     await running.catch(() => undefined);
     return { content: `${(error as Error).message}; nothing was started.`, isError: true };
   }
+  if (request.resume === true)
+    return {
+      content: [
+        `Agent ${agentId} (${request.description}) had finished; your message resumed it with its earlier conversation, in the background.`,
+        "You will be notified automatically when it completes.",
+        `To stop it, call TaskStop with task_id "${agentId}".`,
+      ].join("\n"),
+      display: { kind: "agent-background", agentId, description: request.description, status: "async_launched" },
+    };
   return {
-    content: launchText(agentId),
+    content: launchText(agentId, notices),
     display: { kind: "agent-background", agentId, description: request.description, status: "async_launched" },
   };
 }

@@ -3,7 +3,7 @@
  * and the tool result made of it (the same for a foreground call and a background run's notification).
  */
 import { randomBytes } from "node:crypto";
-import type { TerminalReason, TokenUsage } from "../messages/index.js";
+import type { EffortLevel, TerminalReason, TokenUsage } from "../messages/index.js";
 import type { AgentInbox } from "./agent-inbox.js";
 import type { ToolOutput } from "./types.js";
 
@@ -22,10 +22,20 @@ export interface AgentRunRequest {
   model?: string;
   /** `"worktree"`: the subagent works in a git worktree of its own. */
   isolation?: "worktree";
+  /** Sent as `output_config.effort` where the server declares the level for the run's model; else dropped. */
+  effort?: EffortLevel;
+  /**
+   * Go on with the finished run `agentId` names (SendMessage to a finished agent): its kept conversation gets
+   * `prompt` as its next user message; its type, model, effort and tools stay the first run's.
+   */
+  resume?: true;
   /** The id the run gets (a background run's task id is known before it starts); default a fresh one. */
   agentId?: string;
-  /** Called once the run's checks passed and it has started (before its first request). */
-  onReady?: () => void;
+  /**
+   * Called once the run's checks passed and it has started (before its first request), with what the caller
+   * should say once about it (an effort the server does not declare, dropped).
+   */
+  onReady?: (notices: readonly string[]) => void;
   /**
    * A background run: no one is waiting on it, so a call that needs a person's approval is refused instead of
    * asked (the question would come between other turns).
@@ -82,6 +92,12 @@ export interface AgentToolDisplay {
   /** Claude Code's names for a kept worktree (`isolation: "worktree"`). */
   worktreePath?: string;
   worktreeBranch?: string;
+}
+
+/** `output` with the run's notices (what was dropped at its start) after its text, said once. */
+export function withNotices(output: ToolOutput, notices: readonly string[]): ToolOutput {
+  if (notices.length === 0 || typeof output.content !== "string") return output;
+  return { ...output, content: `${output.content}\n\n${notices.join("\n")}` };
 }
 
 /** A fresh subagent id: 16 hex digits. */

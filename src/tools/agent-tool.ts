@@ -7,8 +7,9 @@
  * (engine/subagent-isolation.ts).
  */
 import * as z from "zod";
+import { EFFORT_LEVELS } from "../messages/index.js";
 import { launchInBackground } from "./agent-background.js";
-import { type AgentRunner, type AgentRunRequest, agentOutput, newAgentId } from "./agent-run.js";
+import { type AgentRunner, type AgentRunRequest, agentOutput, newAgentId, withNotices } from "./agent-run.js";
 import type { Tool, ToolOutput } from "./types.js";
 
 /** The tool's name (Claude Code's). */
@@ -17,9 +18,9 @@ export const AGENT_TOOL_NAME = "Agent";
 /** Claude Code 2.1.328's `model` choices (test/fixtures/claude-code-tools.json); the engine resolves them. */
 export const AGENT_MODEL_ALIASES = ["sonnet", "opus", "haiku", "fable"] as const;
 
-// Fields and types as Claude Code 2.1.328 records them, except `effort` (threadline sends no effort setting, so
-// it is left out rather than accepted and ignored). Descriptions say what threadline does: a run is in the
-// foreground unless `run_in_background` is true (Claude Code's default is the background).
+// Fields and types as Claude Code 2.1.328 records them. Descriptions say what threadline does: a run is in the
+// foreground unless `run_in_background` is true (Claude Code's default is the background); `effort` is sent only
+// where the server declares the level for the agent's model (engine/effort-support.ts), else the result says so.
 const agentInputSchema = z.strictObject({
   description: z.string().min(1).describe("A short (3-5 word) description of the task"),
   prompt: z.string().min(1).describe("The task for the agent to perform"),
@@ -29,6 +30,12 @@ const agentInputSchema = z.strictObject({
     .optional()
     .describe(
       "Optional model override for this agent. Takes precedence over the agent definition's model frontmatter. If omitted, uses the agent definition's model, else the parent's model.",
+    ),
+  effort: z
+    .enum(EFFORT_LEVELS)
+    .optional()
+    .describe(
+      "Reasoning effort for this agent. Set this ONLY when the user, or instructions such as CLAUDE.md or a skill, explicitly ask that this agent or delegated work run at a specific effort level, never on your own judgment; otherwise omit it and the agent runs at its usual effort.",
     ),
   run_in_background: z
     .boolean()
@@ -91,6 +98,7 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentInput> {
         subagentType: input.subagent_type,
         ...(input.model !== undefined ? { model: input.model } : {}),
         ...(input.isolation !== undefined ? { isolation: input.isolation } : {}),
+        ...(input.effort !== undefined ? { effort: input.effort } : {}),
         signal: context.signal,
         toolUseId: context.toolUseId,
         onProgress: context.onProgress,
@@ -98,7 +106,14 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentInput> {
       try {
         if (input.run_in_background === true)
           return await launchInBackground(options.run, request, context, newAgentId());
-        return agentOutput(await options.run(request), input.description);
+        let notices: readonly string[] = [];
+        const result = await options.run({
+          ...request,
+          onReady: (said) => {
+            notices = said;
+          },
+        });
+        return withNotices(agentOutput(result, input.description), notices);
       } catch (error) {
         // The runner throws only for a request it cannot start (an unknown type or model, no repository for a
         // worktree): its message is the one line the model gets.

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AgentInbox } from "./agent-inbox.js";
 import { type SandboxSettings, sandboxArguments } from "./sandbox.js";
+import type { ToolContext, ToolOutput } from "./types.js";
 
 /** Default run time of a background command before it is stopped (Claude Code 2.1.328's Bash schema). */
 export const DEFAULT_BACKGROUND_TIMEOUT_MS = 600_000;
@@ -63,6 +64,14 @@ export interface BackgroundJob extends TaskShared {
   outcome?: BackgroundJobOutcome;
   /** Where SendMessage queues messages for it (an Agent run); absent for a job that takes none. */
   readonly inbox?: AgentInbox;
+  /**
+   * Starts the job again under the same id with `message` (SendMessage to a finished agent), once it has settled;
+   * returns the tool result to give. Absent for a job that cannot go on.
+   */
+  readonly resume?: (message: string, context: ToolContext) => Promise<ToolOutput>;
+  /** When it started and when it settled (ListAgents). */
+  readonly startedAt: Date;
+  endedAt?: Date;
 }
 
 export type BackgroundTask = BackgroundCommand | BackgroundJob;
@@ -86,6 +95,8 @@ export interface BackgroundJobStart {
   failure: (error: unknown) => BackgroundJobOutcome;
   /** The job's inbox (SendMessage), when it reads one. */
   inbox?: AgentInbox;
+  /** How the job goes on after it has settled (see `BackgroundJob.resume`). */
+  resume?: (message: string, context: ToolContext) => Promise<ToolOutput>;
 }
 
 export interface BackgroundStart {
@@ -217,7 +228,10 @@ export class BackgroundTasks {
    */
   startJob(options: BackgroundJobStart): BackgroundJob {
     if (this.#closed) throw new Error("the session has ended; no background task can start");
-    if (this.#tasks.has(options.id)) throw new Error(`a background task with ID ${options.id} exists already`);
+    const taken = this.#tasks.get(options.id)?.task;
+    // A settled job's id may start again (a resumed agent keeps its id); a running task's never.
+    if (taken !== undefined && (taken.kind !== "job" || taken.outcome === undefined))
+      throw new Error(`a background task with ID ${options.id} exists already`);
     const task: BackgroundJob = {
       kind: "job",
       id: options.id,
@@ -227,11 +241,14 @@ export class BackgroundTasks {
       ...(options.description !== undefined ? { description: options.description } : {}),
       ...(options.toolUseId !== undefined ? { toolUseId: options.toolUseId } : {}),
       ...(options.inbox !== undefined ? { inbox: options.inbox } : {}),
+      ...(options.resume !== undefined ? { resume: options.resume } : {}),
+      startedAt: new Date(),
     };
     const exited = options.done
       .catch((error: unknown) => options.failure(error))
       .then((outcome) => {
         task.outcome = outcome;
+        task.endedAt = new Date();
         if (task.state !== "running") return; // stopped: TaskStop's caller knows, a closing session has no one to tell
         task.state = "exited";
         if (!this.#closed) this.#unreported.push(task);
@@ -243,6 +260,11 @@ export class BackgroundTasks {
   /** The tasks that ended by themselves since the last call (the loop tells the model: task-notifications.ts). */
   takeFinished(): BackgroundTask[] {
     return this.#unreported.splice(0);
+  }
+
+  /** Resolves once task `id` has settled (at once for an unknown id). */
+  async settled(id: string): Promise<void> {
+    await this.#tasks.get(id)?.exited;
   }
 
   get(id: string): BackgroundTask | undefined {

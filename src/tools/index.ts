@@ -16,6 +16,7 @@ export * from "./exit-worktree-tool.js";
 export { DEFAULT_SKIPPED_DIRECTORIES, walkFiles } from "./file-walk.js";
 export * from "./glob-tool.js";
 export * from "./grep-tool.js";
+export * from "./list-agents-tool.js";
 export * from "./monitor-events.js";
 export * from "./monitor-tool.js";
 export * from "./notebook-edit-tool.js";

@@ -102,6 +102,40 @@ describe("emulator HTTP envelope", () => {
     expect(list.data.map((model) => model.id)).toContain("claude-sonnet-4");
   });
 
+  // Mutation caught: emulator-effort-unchecked (an effort level the model does not declare is accepted).
+  it("declares each model's effort levels and refuses a level the model does not declare", async () => {
+    emulator = await startEmulator();
+    const headers = { "x-api-key": "k", "anthropic-version": "2023-06-01" };
+    const info = (await (await fetch(`${emulator.url}/v1/models/claude-sonnet-4-6`, { headers })).json()) as {
+      capabilities: { effort: Record<string, unknown> };
+    };
+    expect(info.capabilities.effort).toEqual({
+      supported: true,
+      low: { supported: true },
+      medium: { supported: true },
+      high: { supported: true },
+      xhigh: { supported: false },
+      max: { supported: true },
+    });
+    const older = (await (await fetch(`${emulator.url}/v1/models/claude-sonnet-4-5`, { headers })).json()) as {
+      capabilities: { effort: { supported: boolean } };
+    };
+    expect(older.capabilities.effort.supported).toBe(false);
+    const declared = await post(
+      emulator,
+      "/v1/messages",
+      body({ model: "claude-sonnet-4-6", output_config: { effort: "max" } }),
+    );
+    expect(declared.status).toBe(200);
+    const refused = await post(
+      emulator,
+      "/v1/messages",
+      body({ model: "claude-sonnet-4-6", output_config: { effort: "xhigh" } }),
+    );
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.json)).toContain("claude-sonnet-4-6 does not support effort level 'xhigh'");
+  });
+
   it("lenient mode records violations without rejecting, and logs every request to JSONL", async () => {
     const directory = await makeTempDir("emulator-log");
     const logPath = join(directory, "requests.jsonl");

@@ -10,9 +10,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { subagentTools } from "../../src/engine/subagent.js";
 import { GENERAL_PURPOSE_AGENT } from "../../src/engine/subagent-types.js";
+import { sidechainTranscriptPath } from "../../src/sessions/subagent-transcript.js";
 import { deferredBuiltinTools } from "../../src/tools/default-tools.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
+import { initRepository } from "../../support/git-repository.js";
 import { eventually, isSubagent, lastToolResult, use } from "../../support/scripted-requests.js";
 
 let harness: Harness | undefined;
@@ -67,6 +69,7 @@ describe("SendMessage", () => {
 
     const first = (parent[0]!.tools ?? []) as Array<{ name: string; description?: string }>;
     expect(first.map((tool) => tool.name)).not.toContain("SendMessage");
+    expect(first.map((tool) => tool.name)).toContain("ListAgents");
     expect(first.find((tool) => tool.name === "ToolSearch")?.description).toContain("SendMessage");
     expect(lastToolResult(parent[3]!)).toBe(
       `Message queued for agent ${id} (Survey files); it arrives as a user message at the agent's next request.`,
@@ -79,7 +82,7 @@ describe("SendMessage", () => {
 
   // Mutation caught: send-message-after-end (a message that came after the agent's last request is dropped: no second
   // turn, and the agent's result is its first answer).
-  it("a message that arrives after the agent's last request starts another turn; then it has finished", async () => {
+  it("a message that arrives after the agent's last request starts another turn before it ends", async () => {
     const sent = gate();
     const subagent: EmulatorRequest[] = [];
     const parent: EmulatorRequest[] = [];
@@ -103,7 +106,7 @@ describe("SendMessage", () => {
         sent.open();
         const background = harness!.engine.toolRuntime.background!;
         await eventually(() => background.get(id)?.state === "exited");
-        return use("SendMessage", { to: id, message: "too late" });
+        return use("ListAgents", {});
       }
       return "Done.";
     };
@@ -112,13 +115,108 @@ describe("SendMessage", () => {
     expect(subagent).toHaveLength(2);
     expect(JSON.stringify(subagent[1]!.messages.at(-1))).toContain("PING-7");
     expect(JSON.stringify(parent[4]!.messages)).toContain("<result>SECOND ANSWER</result>");
-    expect(lastToolResult(parent[4]!)).toBe(
-      `Agent ${id} (Answer twice) has finished; nothing was sent. Its result came in its task notification; start a new Agent to continue the work.`,
-    );
+    expect(lastToolResult(parent[4]!)).toMatch(new RegExp(`^${id} — Answer twice · completed · started `));
   });
 
-  // Mutation caught: send-message-unknown-list (the error line does not name the running agents).
-  it('an unknown id and "main" are one error line each, naming the running agents', async () => {
+  // Mutations caught: send-message-no-resume (a message to a finished agent is refused, not resumed),
+  // resume-fresh-history (the resumed run starts from an empty conversation: its request lacks the earlier turn).
+  it("a message to a finished agent resumes it with its earlier conversation; a new notification follows", async () => {
+    const subagent: EmulatorRequest[] = [];
+    const parent: EmulatorRequest[] = [];
+    let id = "";
+    const RESUME = "RESUME-9: now count the tests too.";
+    const router: ScenarioStep = async (request) => {
+      if (isSubagent(request)) {
+        subagent.push(request);
+        return subagent.length === 1 ? "FIRST ANSWER: 7 files." : "RESUMED ANSWER: 3 tests.";
+      }
+      parent.push(request);
+      const background = harness!.engine.toolRuntime.background!;
+      if (parent.length === 1)
+        return use("Agent", { description: "Count files", prompt: "count the files", run_in_background: true });
+      if (parent.length === 2) {
+        id = launchedId(lastToolResult(request));
+        await eventually(() => background.get(id)?.state === "exited");
+        return use("ToolSearch", { query: "select:SendMessage" });
+      }
+      if (parent.length === 3) return use("SendMessage", { to: id, summary: "go on", message: RESUME });
+      if (parent.length === 4) {
+        await eventually(() => subagent.length === 2 && background.get(id)?.state === "exited");
+        return use("ListAgents", {});
+      }
+      return "Done.";
+    };
+    harness = await startHarness({ scenario: Array.from({ length: 10 }, () => router) }, { deferredTools: true });
+    expect(turnEnd(await collect(harness.engine.submitMessage("count, then go on"))).reason).toBe("completed");
+    expect(lastToolResult(parent[3]!)).toBe(
+      [
+        `Agent ${id} (Count files) had finished; your message resumed it with its earlier conversation, in the background.`,
+        "You will be notified automatically when it completes.",
+        `To stop it, call TaskStop with task_id "${id}".`,
+      ].join("\n"),
+    );
+    expect(subagent).toHaveLength(2);
+    // The resumed request: the first prompt, the first answer, then the message — one conversation.
+    const resumed = subagent[1]!.messages.map((message) => [message.role, JSON.stringify(message.content)]);
+    expect(resumed).toHaveLength(3);
+    expect(resumed[0]![0]).toBe("user");
+    expect(resumed[0]![1]).toContain("count the files");
+    expect(resumed[1]).toEqual(["assistant", expect.stringContaining("FIRST ANSWER: 7 files.")]);
+    expect(resumed[2]![0]).toBe("user");
+    expect(resumed[2]![1]).toContain("RESUME-9");
+    // The first notification came before the resume; the second carries the resumed answer.
+    expect(JSON.stringify(parent[2]!.messages)).toContain("FIRST ANSWER: 7 files.");
+    const later = JSON.stringify(parent[4]!.messages);
+    expect(later).toContain("<result>RESUMED ANSWER: 3 tests.</result>");
+    // One sidechain file holds both runs, in order.
+    const sidechain = readFileSync(sidechainTranscriptPath(harness.engine.transcriptPath!, id), "utf8");
+    const order = ["count the files", "FIRST ANSWER: 7 files.", "RESUME-9", "RESUMED ANSWER: 3 tests."];
+    const positions = order.map((text) => sidechain.indexOf(text));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  // Mutation caught: resume-isolated-kept (a run that had its own worktree is resumed where the worktree is gone).
+  it("a finished agent that ran in its own worktree is not resumed: one line, nothing sent", async () => {
+    const subagent: EmulatorRequest[] = [];
+    const parent: EmulatorRequest[] = [];
+    let id = "";
+    const router: ScenarioStep = async (request) => {
+      if (isSubagent(request)) {
+        subagent.push(request);
+        return "LOOKED.";
+      }
+      parent.push(request);
+      const background = harness!.engine.toolRuntime.background!;
+      if (parent.length === 1)
+        return use("Agent", {
+          description: "Isolated",
+          prompt: "look",
+          run_in_background: true,
+          isolation: "worktree",
+        });
+      if (parent.length === 2) {
+        id = launchedId(lastToolResult(request));
+        await eventually(() => background.get(id)?.state === "exited");
+        return use("ToolSearch", { query: "select:SendMessage" });
+      }
+      if (parent.length === 3) return use("SendMessage", { to: id, message: "go on" });
+      return "Done.";
+    };
+    harness = await startHarness(
+      { scenario: Array.from({ length: 8 }, () => router) },
+      { deferredTools: true, sandbox: false },
+    );
+    initRepository(harness.workspace);
+    expect(turnEnd(await collect(harness.engine.submitMessage("isolate, then go on"))).reason).toBe("completed");
+    expect(lastToolResult(parent[3]!)).toBe(
+      `Agent ${id}'s conversation is not kept (it ran in a worktree of its own, or in an earlier process); start a new Agent. Nothing was sent.`,
+    );
+    expect(subagent).toHaveLength(1);
+  });
+
+  // Mutation caught: send-message-unknown-list (the error line does not name the session's agents).
+  it('an unknown id and "main" are one error line each, naming the known agents', async () => {
     const held = gate();
     const parent: EmulatorRequest[] = [];
     let id = "";
@@ -141,13 +239,13 @@ describe("SendMessage", () => {
     harness = await startHarness({ scenario: Array.from({ length: 10 }, () => router) }, { deferredTools: true });
     expect(turnEnd(await collect(harness.engine.submitMessage("send around"))).reason).toBe("completed");
     expect(lastToolResult(parent[2]!)).toBe(
-      'No background agent with ID "a-nobody"; nothing was sent. No background agent is running.',
+      'No background agent with ID "a-nobody"; nothing was sent. This session has no background agents.',
     );
     expect(lastToolResult(parent[4]!)).toBe(
-      `No background agent with ID "bash_1"; nothing was sent. Running background agents: ${id}.`,
+      `No background agent with ID "bash_1"; nothing was sent. Background agents: ${id} (Hold on, running).`,
     );
     expect(lastToolResult(parent[5]!)).toBe(
-      `"main" is this conversation: only a background agent could send to it; nothing was sent. Running background agents: ${id}.`,
+      `"main" is this conversation: only a background agent could send to it; nothing was sent. Background agents: ${id} (Hold on, running).`,
     );
   });
 });

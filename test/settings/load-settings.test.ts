@@ -62,6 +62,7 @@ describe("settings files", () => {
   it("a bad key is one line naming the file and the key; the rest of the file still applies", () => {
     const text = JSON.stringify({
       model: 42,
+      effortLevel: "extreme",
       permissions: { allow: ["Read", 7, "Bash(ls"], deny: ["Bash(rm:*)"], defaultMode: "dontAsk" },
       hooks: { PreToolUse: [{ matcher: "(", hooks: [] }], Bogus: [] },
       theme: "dark",
@@ -72,6 +73,7 @@ describe("settings files", () => {
     const lines = problems.map(formatSettingsProblem);
     expect(lines).toEqual([
       "/p/.claude/settings.json: model: must be a model name, got number 42; ignored",
+      '/p/.claude/settings.json: effortLevel: must be one of low, medium, high, xhigh, max, got "extreme"; ignored',
       '/p/.claude/settings.json: permissions.allow[1]: 7 is not a rule like "Bash(npm test:*)"; ignored',
       '/p/.claude/settings.json: permissions.allow[2]: "Bash(ls" is not a rule like "Bash(npm test:*)"; ignored',
       '/p/.claude/settings.json: permissions.defaultMode: "dontAsk" is not a mode threadline has (default, acceptEdits, bypassPermissions, plan); ignored',

@@ -98,3 +98,38 @@ export function isKnownModel(model: string): boolean {
 
 /** Model ids the emulator lists under `GET /v1/models`. */
 export const KNOWN_MODEL_IDS: readonly string[] = TABLE.map(([prefix]) => prefix);
+
+/** The effort levels (`output_config.effort`), least first. */
+const ALL_EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
+const WITHOUT_XHIGH = ["low", "medium", "high", "max"] as const;
+
+// Which effort levels each model takes, as `GET /v1/models/{id}` declares them in `capabilities.effort` and the
+// request check enforces. Sources: platform.claude.com/docs/en/build-with-claude/effort (Opus 4.5 introduced
+// low/medium/high; max from Opus 4.6 and Sonnet 4.6, which have no xhigh). Rows marked "assumed" have no
+// published list we could check. Models not listed (Sonnet 4.5 and older, Haiku 4.5) declare none.
+const EFFORT_TABLE: ReadonlyArray<readonly [prefix: string, levels: readonly string[]]> = [
+  ["claude-fable-5", ALL_EFFORTS], // assumed
+  ["claude-mythos-5", ALL_EFFORTS], // assumed
+  ["claude-mythos-preview", ALL_EFFORTS], // assumed
+  ["claude-opus-5", ALL_EFFORTS], // assumed
+  ["claude-sonnet-5", ALL_EFFORTS], // assumed
+  ["claude-haiku-5-5", ALL_EFFORTS], // assumed
+  ["claude-opus-4-8", ALL_EFFORTS], // assumed
+  ["claude-opus-4-7", ALL_EFFORTS],
+  ["claude-opus-4-6", WITHOUT_XHIGH],
+  ["claude-sonnet-4-6", WITHOUT_XHIGH],
+  ["claude-opus-4-5", ["low", "medium", "high"]],
+];
+
+/** The effort levels `model` takes (longest prefix); none for a model the effort table does not list. */
+export function effortLevels(model: string): readonly string[] {
+  let best: readonly string[] = [];
+  let bestLength = -1;
+  for (const [prefix, levels] of EFFORT_TABLE) {
+    if (model.startsWith(prefix) && prefix.length > bestLength) {
+      best = levels;
+      bestLength = prefix.length;
+    }
+  }
+  return best;
+}

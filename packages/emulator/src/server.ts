@@ -13,7 +13,7 @@ import { IdGenerator, seededRandom } from "./model/random.js";
 import { loadScenarioFile, type ScenarioStep } from "./model/scenario.js";
 import { ScriptedModel } from "./model/scripted-model.js";
 import { DEFAULT_SIGNATURE_SECRET } from "./model/signature.js";
-import { KNOWN_MODEL_IDS, modelLimits } from "./models.js";
+import { effortLevels, KNOWN_MODEL_IDS, modelLimits } from "./models.js";
 import {
   CACHE_EDITING_FEATURE,
   DEFAULT_RETRY_AFTER_SECONDS,
@@ -273,7 +273,22 @@ function describeModel(id: string) {
     deprecated_at: null,
     retires_at: null,
     line: null,
-    capabilities: null,
+    // Only what the emulator knows per model: the effort levels it takes (the SDK's `EffortCapability`).
+    capabilities: { effort: describeEffort(id) },
+  };
+}
+
+/** The SDK's `EffortCapability` for `id`, from the emulator's effort table. */
+function describeEffort(id: string) {
+  const levels = effortLevels(id);
+  const each = (level: string) => ({ supported: levels.includes(level) });
+  return {
+    supported: levels.length > 0,
+    low: each("low"),
+    medium: each("medium"),
+    high: each("high"),
+    xhigh: each("xhigh"),
+    max: each("max"),
   };
 }
 

@@ -3,6 +3,7 @@
  * or one JSON event a line. Ctrl-C interrupts the turn and still writes a resumable transcript.
  */
 import { rm } from "node:fs/promises";
+import { isEffortNotice } from "../../engine/effort-support.js";
 import type { SubmitOptions } from "../../engine/engine-options.js";
 import { isHookNotice } from "../../hooks/index.js";
 import type { EngineEvent, TerminalReason } from "../../loop/events.js";
@@ -146,8 +147,13 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     let sawPrompt = false;
     for await (const event of engine.submitMessage(input, turnOptions)) {
       renderer?.handle(event);
-      // A hook that failed, timed out or was cut is one line even without -v: never a silent loss.
-      if (renderer === undefined && event.type === "notice" && isHookNotice(event.message))
+      // A hook that failed, timed out or was cut is one line even without -v: never a silent loss. So is an effort
+      // the server does not declare for the model (dropped, said once).
+      if (
+        renderer === undefined &&
+        event.type === "notice" &&
+        (isHookNotice(event.message) || isEffortNotice(event.message))
+      )
         io.stderr.write(`threadline: ${event.message}\n`);
       countdown?.handle(event);
       if (event.type === "turn_end") end = event;

@@ -3,7 +3,7 @@
  * thinking configuration, metadata and context_management.
  */
 
-import { isKnownModel, KNOWN_MODEL_IDS, modelLimits } from "../models.js";
+import { effortLevels, isKnownModel, KNOWN_MODEL_IDS, modelLimits } from "../models.js";
 import { checkCacheControl } from "./cache-control-rules.js";
 import type { ValidationContext } from "./context.js";
 import {
@@ -90,6 +90,10 @@ function checkPublicFields(body: Record<string, unknown>, context: ValidationCon
       const effort = config.effort;
       if (effort !== undefined && effort !== null && (typeof effort !== "string" || !EFFORTS.has(effort))) {
         out.push(invalid("output_config.effort", "Input should be 'low', 'medium', 'high', 'xhigh' or 'max'"));
+      } else if (typeof effort === "string" && typeof body.model === "string" && isKnownModel(body.model)) {
+        // What GET /v1/models declares is what is enforced (a model newer than the table is let through).
+        if (!effortLevels(body.model).includes(effort))
+          out.push(invalid("output_config.effort", `${body.model} does not support effort level '${effort}'`));
       }
       const format = config.format;
       if (format !== undefined && format !== null && (!isRecord(format) || format.type !== "json_schema")) {

@@ -53,8 +53,7 @@ export class QueryEngine {
   /** Usage summed over the whole session. */
   readonly totals: TurnUsage = emptyUsage();
   readonly #tools: ToolRegistry;
-  /** The session-wide effort, checked per model before each turn (effort-support.ts). */
-  readonly #effort: SessionEffort;
+  readonly #effort: SessionEffort; // the session-wide effort, checked per model before each turn
   /** The session's permission policy; its `mode` may change mid-session (the terminal's plan approval). */
   readonly permissions: PermissionPolicy;
   readonly #options: QueryEngineOptions;
@@ -64,21 +63,17 @@ export class QueryEngine {
   /** Writes the entries made outside the loop (the person's message, /compact, background records). */
   readonly #recorder: TurnRecorder;
   readonly #compaction: SessionCompaction;
-  /** How the person's pauses are paid for: each turn's TTL, keep-warm in interactive mode. */
-  readonly #pauses: PauseKeeper;
-  /** Command hooks from settings; undefined when none are configured. */
-  readonly #hooks: HookRunner | undefined;
+  readonly #pauses: PauseKeeper; // pays for the person's pauses: each turn's TTL, keep-warm when interactive
+  readonly #hooks: HookRunner | undefined; // command hooks from settings; undefined when none are configured
   #promptId: string | undefined; // the prompt being worked on: hooks get it as `prompt_id`
-  /** Whether SessionStart hooks have run in this process (they run before the first prompt). */
-  #sessionStarted = false;
+  #sessionStarted = false; // whether SessionStart hooks have run in this process (before the first prompt)
   /** File checkpoints before each prompt, undefined when off (docs/REWIND.md). */
   readonly checkpoints: Checkpoints | undefined;
   /** The session's memory files; undefined when they are off. */
   readonly memoryFiles: MemoryFiles | undefined;
   #controller: AbortController | undefined;
   #turns = 0;
-  /** Whether the Skill tool is still to be looked for (once, before the process's first message). */
-  #skillsPending: boolean;
+  #skillsPending: boolean; // whether the Skill tool is still to be looked for (once, before the first message)
 
   /**
    * A session from its options, one named setup step a line: where it is written, how the model is reached,

@@ -110,7 +110,7 @@ export async function launchInBackground(
       controller,
       inbox,
       // A message to it once it has finished goes on with its kept conversation, under the same id.
-      resume: (message, resumeContext) =>
+      resume: (message: string, resumeContext: ToolContext) =>
         launchInBackground(
           run,
           { ...request, prompt: message, resume: true, toolUseId: resumeContext.toolUseId },

@@ -13,7 +13,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AgentInbox } from "./agent-inbox.js";
 import { type SandboxSettings, sandboxArguments } from "./sandbox.js";
-import type { ToolContext, ToolOutput } from "./types.js";
 
 /** Default run time of a background command before it is stopped (Claude Code 2.1.328's Bash schema). */
 export const DEFAULT_BACKGROUND_TIMEOUT_MS = 600_000;
@@ -66,9 +65,10 @@ export interface BackgroundJob extends TaskShared {
   readonly inbox?: AgentInbox;
   /**
    * Starts the job again under the same id with `message` (SendMessage to a finished agent), once it has settled;
-   * returns the tool result to give. Absent for a job that cannot go on.
+   * returns the tool result to give. Absent for a job that cannot go on. Its context and result are the tool's
+   * (tools/types.ts ToolContext and ToolOutput), named structurally here: types.ts imports this file.
    */
-  readonly resume?: (message: string, context: ToolContext) => Promise<ToolOutput>;
+  resume?(message: string, context: object): Promise<unknown>;
   /** When it started and when it settled (ListAgents). */
   readonly startedAt: Date;
   endedAt?: Date;
@@ -96,7 +96,7 @@ export interface BackgroundJobStart {
   /** The job's inbox (SendMessage), when it reads one. */
   inbox?: AgentInbox;
   /** How the job goes on after it has settled (see `BackgroundJob.resume`). */
-  resume?: (message: string, context: ToolContext) => Promise<ToolOutput>;
+  resume?(message: string, context: object): Promise<unknown>;
 }
 
 export interface BackgroundStart {

@@ -94,7 +94,7 @@ export const sendMessageTool: Tool<SendMessageInput> = {
         isError: true,
       };
     try {
-      const resumed = await settled.resume(input.message, context);
+      const resumed = (await settled.resume(input.message, context)) as ToolOutput;
       return resumed.isError === true ? resumed : { ...resumed, display };
     } catch (error) {
       // The runner refused before anything started (its conversation is not kept): one line, nothing sent.

@@ -27,7 +27,9 @@ async function start(options: Parameters<typeof startEmulator>[0] = {}): Promise
 
 describe("request fields of today's API", () => {
   it("accepts output_config, top-level cache_control, inference_geo, service_tier, speed and tool extras", () => {
+    // A model that declares effort levels (GET /v1/models); the model the helpers default to declares none.
     const request = body({
+      model: "claude-opus-4-5",
       output_config: { effort: "high", format: { type: "json_schema", schema: { type: "object" } } },
       cache_control: { type: "ephemeral" },
       inference_geo: "us",

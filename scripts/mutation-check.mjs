@@ -2283,6 +2283,33 @@ export const MUTATIONS = [
     replace: "    kept.set(agentId, { type, model, tools, timeline, effort });",
     tests: ["test/engine/send-message.test.ts"],
   },
+  {
+    name: "front-matter-prose-any-key",
+    area: "memory",
+    guards: "only a prose key (description) takes unindented continuation lines; after another key they are a problem",
+    file: "src/memory/front-matter.ts",
+    find: "    if (!PROSE_KEYS.has(key)) return undefined;",
+    replace: "    if (false) return undefined;",
+    tests: ["test/memory/lenient-front-matter.test.ts"],
+  },
+  {
+    name: "front-matter-prose-reading-off",
+    area: "memory",
+    guards: "a multi-line description with unindented examples is read whole (published plugins' agents)",
+    file: "src/memory/front-matter.ts",
+    find: "    if (prose !== undefined) return { data: prose, body };",
+    replace: "    void prose;",
+    tests: ["test/memory/lenient-front-matter.test.ts"],
+  },
+  {
+    name: "agents-subfolders-unread",
+    area: "memory",
+    guards: "agents in sub-folders of .claude/agents are offered",
+    file: "src/memory/markdown-files.ts",
+    find: "if (entry.isDirectory() && depth < MARKDOWN_FOLDER_DEPTH)",
+    replace: "if (entry.isDirectory() && depth < 0)",
+    tests: ["test/memory/lenient-front-matter.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

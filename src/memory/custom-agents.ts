@@ -6,10 +6,11 @@
  * `opus` / `haiku`, or a model id); the body is the subagent's system prompt. A project agent overrides a
  * user agent of the same name. Other front matter keys are named once as not acted on. docs/PLUGINS.md.
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { confinedPath } from "../trust/index.js";
 import { listField, parseFrontMatter, stringField } from "./front-matter.js";
+import { markdownFiles } from "./markdown-files.js";
 import { type ConfigScope, configFolders, configRoots, type PluginFolder, type UserPlaces } from "./user-folders.js";
 
 /** A subagent type read from a file (the engine's `SubagentType` shape, plus where it came from). */
@@ -50,18 +51,6 @@ const AGENT_KEYS = new Set(["name", "description", "tools", "model"]);
 
 /** Claude Code's names for tools threadline calls otherwise. */
 const TOOL_RENAMES: Readonly<Record<string, string>> = { Task: "Agent" };
-
-async function markdownFiles(directory: string): Promise<string[]> {
-  try {
-    const entries = await readdir(directory, { withFileTypes: true });
-    return entries
-      .filter((entry) => entry.isFile() && entry.name.endsWith(".md"))
-      .map((entry) => join(directory, entry.name))
-      .sort();
-  } catch {
-    return [];
-  }
-}
 
 /** Every custom agent of the places and plugins; later places (the project) override earlier ones by name. */
 export async function loadCustomAgents(

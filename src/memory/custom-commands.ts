@@ -8,10 +8,11 @@
  * by its words; arguments given to a body that names none are appended. `` !`cmd` `` and `@file` are expanded
  * by command-context.ts. docs/MEMORY.md "Custom commands".
  */
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { confinedPath } from "../trust/index.js";
 import { booleanField, listField, parseFrontMatter, stringField } from "./front-matter.js";
+import { markdownFiles } from "./markdown-files.js";
 import { type ConfigScope, configFolders, configRoots, type PluginFolder, type UserPlaces } from "./user-folders.js";
 
 export interface CustomCommand {
@@ -36,25 +37,6 @@ export interface CustomCommand {
 export interface CommandsFound {
   commands: CustomCommand[];
   notices: string[];
-}
-
-async function markdownFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
-  async function walk(directory: string, depth: number): Promise<void> {
-    let entries: import("node:fs").Dirent[];
-    try {
-      entries = await readdir(directory, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const path = join(directory, entry.name);
-      if (entry.isDirectory() && depth < 4) await walk(path, depth + 1);
-      else if (entry.isFile() && entry.name.endsWith(".md")) out.push(path);
-    }
-  }
-  await walk(root, 0);
-  return out;
 }
 
 /** Every custom command of the places, by name; a project command overrides a user command of its name. */

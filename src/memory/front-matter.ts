@@ -30,6 +30,8 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   try {
     data = parse(yaml);
   } catch (error) {
+    const prose = proseFields(yaml, parse);
+    if (prose !== undefined) return { data: prose, body };
     const lenient = lineWiseFields(yaml);
     if (lenient !== undefined) return { data: lenient, body };
     const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0];
@@ -39,6 +41,91 @@ export async function parseFrontMatter(text: string): Promise<FrontMatter> {
   if (typeof data !== "object" || Array.isArray(data))
     return { data: {}, body: text, problem: "front matter is not a mapping of keys to values" };
   return { data: data as Record<string, unknown>, body };
+}
+
+/**
+ * The keys Claude Code's agents, commands and skills use. In the prose reading below only these start a field at
+ * the left margin, so `user: "Review PR 78"` inside an agent's examples is text, not a key.
+ */
+export const FRONT_MATTER_KEYS: ReadonlySet<string> = new Set([
+  "name",
+  "description",
+  "when_to_use",
+  "when-to-use",
+  "tools",
+  "disallowedTools",
+  "allowed-tools",
+  "argument-hint",
+  "model",
+  "effort",
+  "color",
+  "permissionMode",
+  "skills",
+  "hooks",
+  "mcpServers",
+  "memory",
+  "maxTurns",
+  "isolation",
+  "background",
+  "initialPrompt",
+  "disable-model-invocation",
+  "user-invocable",
+  "context",
+  "agent",
+  "license",
+  "metadata",
+  "version",
+]);
+
+/** Keys whose value is prose: lines after them that start no known key continue them, indented or not. */
+const PROSE_KEYS: ReadonlySet<string> = new Set(["description", "when_to_use", "when-to-use"]);
+
+/**
+ * Front matter whose prose runs over several lines without YAML's indentation, as published plugins' agents
+ * write it (`description: Use this agent when … Examples:` then unindented `<example>`, `Context: …`,
+ * `user: "…"` lines): each known key at the left margin starts a field; a field followed only by indented
+ * lines is YAML on its own (a `hooks:` block, a `tools:` list) and is parsed so; a single line YAML refuses is
+ * kept as its text; unindented lines that start no known key continue a prose key's text (newlines kept) and
+ * make anything else unreadable (undefined, so the next reading or a problem line follows).
+ */
+export function proseFields(text: string, parse: (yaml: string) => unknown): Record<string, unknown> | undefined {
+  const fields: { key: string; first: string; rest: string[] }[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const field = /^([A-Za-z_][\w-]*)\s*:(?:\s+(.*))?$/.exec(line);
+    if (field !== null && FRONT_MATTER_KEYS.has(field[1]!)) {
+      fields.push({ key: field[1]!, first: (field[2] ?? "").trim(), rest: [] });
+      continue;
+    }
+    const current = fields.at(-1);
+    if (current === undefined) {
+      if (line.trim() === "" || line.trim().startsWith("#")) continue;
+      return undefined;
+    }
+    current.rest.push(line);
+  }
+  if (fields.length === 0) return undefined;
+  const data: Record<string, unknown> = {};
+  for (const { key, first, rest } of fields) {
+    const yamlShaped = rest.every((line) => line.trim() === "" || /^\s/.test(line));
+    if (yamlShaped) {
+      try {
+        const parsed = parse([`${key}:${first === "" ? "" : ` ${first}`}`, ...rest].join("\n"));
+        if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+          Object.assign(data, parsed);
+          continue;
+        }
+      } catch {
+        // Not YAML on its own: kept as text below when it is one line or prose.
+      }
+      if (rest.every((line) => line.trim() === "")) {
+        data[key] = first;
+        continue;
+      }
+    }
+    if (!PROSE_KEYS.has(key)) return undefined;
+    data[key] = [first, ...rest].join("\n").trim();
+  }
+  return data;
 }
 
 /**

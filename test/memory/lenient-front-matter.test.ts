@@ -35,6 +35,85 @@ describe("lenient front matter", () => {
     expect(parsed.data["allowed-tools"]).toBe("Bash(git status:*), Read");
     expect(parsed.body).toBe("BODY $ARGUMENTS\n");
   });
+
+  // The shape of published plugins' agents (plugin-dev, pr-review-toolkit, hookify): a description whose examples
+  // run over unindented lines with `Context:` / `user:` / `assistant:` labels, then more keys. Not YAML.
+  const examplesAgent = [
+    "---",
+    "name: fixture-reviewer",
+    'description: Use this agent when the person asks to "review a change". Examples:',
+    "",
+    "<example>",
+    "Context: A change was just made",
+    'user: "Review my change"',
+    'assistant: "I will use the fixture-reviewer agent."',
+    "</example>",
+    "",
+    "model: sonnet",
+    "color: magenta",
+    'tools: ["Read", "Grep"]',
+    "---",
+    "You review changes.",
+    "",
+  ].join("\n");
+
+  it("a multi-line description with unindented examples is read whole, and the keys after it too", async () => {
+    const parsed = await parseFrontMatter(examplesAgent);
+    expect(parsed.problem).toBeUndefined();
+    expect(parsed.data.description).toBe(
+      'Use this agent when the person asks to "review a change". Examples:\n\n<example>\nContext: A change was just made\nuser: "Review my change"\nassistant: "I will use the fixture-reviewer agent."\n</example>',
+    );
+    // `user:` and `assistant:` inside the examples are text, not keys.
+    expect(Object.keys(parsed.data).sort()).toEqual(["color", "description", "model", "name", "tools"]);
+    expect(parsed.data.tools).toEqual(["Read", "Grep"]);
+    expect(parsed.data.model).toBe("sonnet");
+    expect(parsed.body).toBe("You review changes.\n");
+  });
+
+  it("unindented lines after a key that is not prose are still a problem, with the file kept whole", async () => {
+    const text = "---\nname: [unclosed\n!!! not a key\n---\nBody.\n";
+    const parsed = await parseFrontMatter(text);
+    expect(parsed.problem).toMatch(/^front matter is not valid YAML/);
+    expect(parsed.body).toBe(text);
+  });
+
+  it("a command with a nested hooks block and a model: keeps both, and the body is the body", async () => {
+    const text = [
+      "---",
+      "description: Check: run the checks",
+      "model: haiku",
+      "hooks:",
+      "  PreToolUse:",
+      '    - matcher: "Bash"',
+      "      hooks:",
+      "        - type: command",
+      '          command: "echo pre"',
+      "---",
+      "Run the checks.",
+      "",
+    ].join("\n");
+    const parsed = await parseFrontMatter(text);
+    expect(parsed.problem).toBeUndefined();
+    expect(parsed.data.description).toBe("Check: run the checks");
+    expect(parsed.data.model).toBe("haiku");
+    expect(parsed.data.hooks).toEqual({
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo pre" }] }],
+    });
+    expect(parsed.body).toBe("Run the checks.\n");
+  });
+
+  it("agents in sub-folders of .claude/agents are offered, with their multi-line descriptions", async () => {
+    const place = await tree({
+      "project/.claude/agents/review/fixture-reviewer.md": examplesAgent,
+      "project/.claude/agents/ops/deep/deploy.md": "---\ndescription: Deploys\n---\nDEPLOY\n",
+      "project/.claude/agents/top.md": "---\ndescription: Top\n---\nTOP\n",
+    });
+    const { agents, notices } = await loadCustomAgents(place);
+    expect(agents.map((agent) => agent.name).sort()).toEqual(["deploy", "fixture-reviewer", "top"]);
+    expect(agents.find((agent) => agent.name === "fixture-reviewer")?.description).toContain("<example>");
+    expect(agents.find((agent) => agent.name === "fixture-reviewer")?.tools).toEqual(["Read", "Grep"]);
+    expect(notices.filter((line) => line.includes("not valid YAML"))).toEqual([]);
+  });
 });
 
 describe("skills by folder and custom agents", () => {

@@ -2310,6 +2310,42 @@ export const MUTATIONS = [
     replace: "if (entry.isDirectory() && depth < 0)",
     tests: ["test/memory/lenient-front-matter.test.ts"],
   },
+  {
+    name: "file-mention-twice",
+    area: "memory",
+    guards: "a file mentioned twice with @ is attached once",
+    file: "src/engine/file-mentions.ts",
+    find: "if (file !== undefined && !files.includes(file)) files.push(file);",
+    replace: "if (file !== undefined) files.push(file);",
+    tests: ["test/engine/file-mentions.test.ts"],
+  },
+  {
+    name: "file-mention-punctuation-kept",
+    area: "memory",
+    guards: "@README.md. at the end of a sentence attaches README.md",
+    file: "src/engine/file-mentions.ts",
+    find: 'for (const candidate of [unquoted, unquoted.replace(TRAILING_PUNCTUATION, "")])',
+    replace: "for (const candidate of [unquoted])",
+    tests: ["test/engine/file-mentions.test.ts"],
+  },
+  {
+    name: "file-mention-deny-skipped",
+    area: "permissions",
+    guards: "an @file read passes the session's deny rules: a denied file's content is never sent",
+    file: "src/engine/file-mentions.ts",
+    find: "      query.policy,\n    );",
+    replace: "      { ...query.policy, deny: [] },\n    );",
+    tests: ["test/engine/file-mentions.test.ts"],
+  },
+  {
+    name: "file-mention-command-twice",
+    area: "memory",
+    guards: "a custom command's turn does not attach the @files its expansion inlined already",
+    file: "src/engine/file-mentions.ts",
+    find: "if (read === undefined || options.fileMentions === false) return [];",
+    replace: "if (read === undefined) return [];",
+    tests: ["test/engine/file-mentions.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -180,6 +180,11 @@ export interface SubmitOptions {
    * Default the session's.
    */
   model?: string;
+  /**
+   * Whether `@path` in the prompt attaches that file (engine/file-mentions.ts). Default true; false for a custom
+   * command's prompt, whose `@file`s its expansion has inlined already (memory/command-context.ts).
+   */
+  fileMentions?: boolean;
 }
 
 /** The pause policy's settings (docs/PROMPT-CACHE.md, "Pauses"). */

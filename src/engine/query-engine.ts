@@ -24,6 +24,7 @@ import type { CompactionNotes } from "./compaction-notes.js";
 import { SessionEffort } from "./effort-support.js";
 import type { QueryEngineOptions, SubmitOptions } from "./engine-options.js";
 import { loopConfigFor, pauseOptions, providerOptions, startingLoopState, toolRuntimeOptions } from "./engine-setup.js";
+import { mentionAttachments } from "./file-mentions.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
 import { createForkRunner } from "./forked-agent.js";
 import { addSkillTool, type MemoryFiles, recordStartingMemory, sessionMemoryFiles } from "./memory-setup.js";
@@ -281,8 +282,9 @@ export class QueryEngine {
       const user = createUserEntry(this.#recorder.context(), input);
       this.#recorder.append(user);
       await this.checkpoints?.beginPrompt(user.uuid);
-      // Recorded right after the prompt; the normalizer's reorder rule puts it ahead of the prompt's text.
-      const context = prompt.entries();
+      // Recorded right after the prompt (hook context, `@file` reads); the normalizer puts it ahead of its text.
+      const reading = this.#queryContext(controller.signal, this.permissions);
+      const context = [...prompt.entries(), ...(await mentionAttachments(input, this.#recorder, reading, options))];
       this.#recorder.appendAll(context);
       await this.#recorder.flush();
       yield { type: "user", entry: user };
@@ -394,7 +396,5 @@ export class QueryEngine {
 
   readonly #now = (): Date => (this.#options.now ? this.#options.now() : new Date());
 
-  #note(message: string): void {
-    this.#recorder.notice("warning", message);
-  }
+  readonly #note = (message: string) => void this.#recorder.notice("warning", message);
 }

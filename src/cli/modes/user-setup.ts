@@ -145,7 +145,12 @@ export async function commandTurn(
   const model = resolveModelAlias(custom.command.model);
   return {
     prompt: context.prompt,
-    options: { ...(allowedTools.length > 0 ? { allowedTools } : {}), ...(model !== undefined ? { model } : {}) },
+    // Its `@file`s are inlined above, so the engine does not attach them a second time.
+    options: {
+      fileMentions: false,
+      ...(allowedTools.length > 0 ? { allowedTools } : {}),
+      ...(model !== undefined ? { model } : {}),
+    },
     notices: context.notices,
   };
 }

@@ -8,10 +8,10 @@
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { isReadOnlyCommand } from "../src/tools/bash-read-only.js";
-import { bashTool } from "../src/tools/bash-tool.js";
-import { probeSandbox } from "../src/tools/sandbox.js";
-import { SecretEnvironment } from "../src/tools/secret-env.js";
+import { isReadOnlyCommand } from "../src/tools/shell/bash-read-only.js";
+import { bashTool } from "../src/tools/shell/bash-tool.js";
+import { probeSandbox } from "../src/tools/shell/sandbox.js";
+import { SecretEnvironment } from "../src/tools/shell/secret-env.js";
 import type { ToolContext, ToolRuntime } from "../src/tools/types.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { median, reportResult } from "./lib/result.js";

@@ -8,7 +8,7 @@
 import { open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { readTool } from "../src/tools/read-tool.js";
+import { readTool } from "../src/tools/files/read-tool.js";
 import { runTool } from "../src/tools/run-tool.js";
 import type { ToolContext } from "../src/tools/types.js";
 import { makeTempDir } from "../support/temp-dir.js";

@@ -253,7 +253,7 @@ async function runIn(
     };
     await runTurn();
     // Messages that arrived after the turn's last request: the run goes on with them as its next turn; once none
-    // waits the inbox closes, so a later SendMessage is told the agent has finished (tools/agent-inbox.ts).
+    // waits the inbox closes, so a later SendMessage is told the agent has finished (tools/agents/agent-inbox.ts).
     for (let waiting = lastMessages(); waiting.length > 0; waiting = lastMessages()) {
       for (const message of waiting) recorder.append(createUserEntry(recorder.context(), message));
       await recorder.flush();

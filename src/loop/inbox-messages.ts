@@ -1,5 +1,5 @@
 /**
- * Messages SendMessage queued for a background agent (tools/agent-inbox.ts) reach that agent's loop at the start
+ * Messages SendMessage queued for a background agent (tools/agents/agent-inbox.ts) reach that agent's loop at the start
  * of its next iteration, as user messages recorded in its sidechain, so they are sent in that request and kept
  * (docs/TOOLS.md "SendMessage"). Only a background subagent's loop has an inbox (`QueryContext.inbox`).
  */

@@ -1,7 +1,7 @@
 /**
  * Background work that ended by itself (Bash `run_in_background`: exited, or stopped by its timeout; Agent
  * `run_in_background`: the subagent finished) is told to the model at its next request, as Claude Code does: one
- * `<task-notification>` user message per task (a job's is worded by its owner, tools/agent-background.ts),
+ * `<task-notification>` user message per task (a job's is worded by its owner, tools/agents/agent-background.ts),
  * recorded at the start of an iteration, so it is sent in that request and kept in the transcript (docs/TOOLS.md
  * "Background work"). Only the session's own loop drains them (`QueryContext.taskNotifications`), not a subagent's.
  * Monitor lines are told the same way, one notification per monitor with every line since the last request

@@ -1,23 +1,24 @@
 /** The built-in tool set, in the fixed order sent to the API. */
-import { bashTool } from "./bash-tool.js";
-import { cronCreateTool, cronDeleteTool, cronListTool } from "./cron-tools.js";
-import { editTool } from "./edit-tool.js";
-import { enterWorktreeTool } from "./enter-worktree-tool.js";
-import { exitPlanModeTool } from "./exit-plan-mode-tool.js";
-import { exitWorktreeTool } from "./exit-worktree-tool.js";
-import { globTool } from "./glob-tool.js";
-import { grepTool } from "./grep-tool.js";
-import { monitorTool } from "./monitor-tool.js";
-import { notebookEditTool } from "./notebook-edit-tool.js";
-import { readTool } from "./read-tool.js";
-import { scheduleWakeupTool } from "./schedule-wakeup-tool.js";
-import { sendMessageTool } from "./send-message-tool.js";
-import { taskStopTool } from "./task-stop-tool.js";
-import { todoWriteTool } from "./todo-write-tool.js";
+
+import { sendMessageTool } from "./agents/send-message-tool.js";
+import { editTool } from "./files/edit-tool.js";
+import { globTool } from "./files/glob-tool.js";
+import { grepTool } from "./files/grep-tool.js";
+import { notebookEditTool } from "./files/notebook-edit-tool.js";
+import { readTool } from "./files/read-tool.js";
+import { writeTool } from "./files/write-tool.js";
+import { exitPlanModeTool } from "./permissions/exit-plan-mode-tool.js";
+import { cronCreateTool, cronDeleteTool, cronListTool } from "./schedule/cron-tools.js";
+import { scheduleWakeupTool } from "./schedule/schedule-wakeup-tool.js";
+import { todoWriteTool } from "./schedule/todo-write-tool.js";
+import { bashTool } from "./shell/bash-tool.js";
+import { monitorTool } from "./shell/monitor-tool.js";
+import { taskStopTool } from "./shell/task-stop-tool.js";
 import type { AnyTool } from "./types.js";
-import { webFetchTool } from "./web-fetch-tool.js";
-import { webSearchTool } from "./web-search-tool.js";
-import { writeTool } from "./write-tool.js";
+import { webFetchTool } from "./web/web-fetch-tool.js";
+import { webSearchTool } from "./web/web-search-tool.js";
+import { enterWorktreeTool } from "./worktree/enter-worktree-tool.js";
+import { exitWorktreeTool } from "./worktree/exit-worktree-tool.js";
 
 /** Bash, Glob, Grep, Read, Edit, Write — a stable order keeps the tools' prompt-cache prefix stable. */
 export function defaultTools(): AnyTool[] {

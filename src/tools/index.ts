@@ -1,51 +1,32 @@
-export * from "./agent-background.js";
-export * from "./agent-inbox.js";
-export * from "./agent-run.js";
-export * from "./agent-tool.js";
-export * from "./background-tasks.js";
-export * from "./bash-chain.js";
-export * from "./bash-read-only.js";
-export * from "./bash-tool.js";
-export * from "./cron-expression.js";
-export * from "./cron-tools.js";
-export * from "./default-tools.js";
-export * from "./edit-tool.js";
-export * from "./enter-worktree-tool.js";
-export * from "./exit-plan-mode-tool.js";
-export * from "./exit-worktree-tool.js";
-export { DEFAULT_SKIPPED_DIRECTORIES, walkFiles } from "./file-walk.js";
-export * from "./glob-tool.js";
-export * from "./grep-tool.js";
-export * from "./list-agents-tool.js";
-export * from "./monitor-events.js";
-export * from "./monitor-tool.js";
-export * from "./notebook-edit-tool.js";
-export * from "./output-buffer.js";
-export * from "./permission-rules.js";
-export * from "./permissions.js";
-export * from "./read-documents.js";
-export * from "./read-tool.js";
-export * from "./repl-report.js";
-export * from "./repl-tool.js";
-export * from "./repl-virtual.js";
-export * from "./run-tool.js";
-export * from "./sandbox.js";
-export * from "./schedule-wakeup-tool.js";
-export * from "./scheduled-prompts.js";
-export * from "./secret-env.js";
-export * from "./send-message-tool.js";
-export * from "./shell-words.js";
-export * from "./task-stop-tool.js";
-export * from "./todo-write-tool.js";
-export * from "./tool-runtime.js";
-export type * from "./types.js";
-export * from "./web-fetch-http.js";
-export * from "./web-fetch-tool.js";
-export * from "./web-search-tool.js";
-export * from "./workflow-cache.js";
-export * from "./workflow-run.js";
-export * from "./workflow-tool.js";
-export * from "./workspace-paths.js";
-export { git, repositoryRoot, unsavedWork, WorktreeGitError } from "./worktree-git.js";
-export * from "./worktree-session.js";
-export * from "./write-tool.js";
+/** The tools, in rooms by what they are; each room's index.ts is its face. */
+
+export * from "./agents/index.js";
+export { defaultTools, deferredBuiltinTools } from "./default-tools.js";
+export * from "./files/index.js";
+export * from "./permissions/index.js";
+export { INTERRUPTED_MESSAGE, runTool } from "./run-tool.js";
+export * from "./schedule/index.js";
+export * from "./shell/index.js";
+export {
+  type CreatedToolRuntime,
+  createToolRuntime,
+  defaultToolRuntime,
+  type SandboxStatus,
+  sandboxNotice,
+  type ToolRuntimeOptions,
+} from "./tool-runtime.js";
+export type {
+  AnyTool,
+  PlanModeControl,
+  SideQuery,
+  Tool,
+  ToolContext,
+  ToolOutput,
+  ToolRuntime,
+  ToolSessionAccess,
+  WebSearchAnswer,
+  WebSearchQuery,
+  WorkspaceScope,
+} from "./types.js";
+export * from "./web/index.js";
+export * from "./worktree/index.js";

@@ -2,8 +2,8 @@
 
 import { contentText } from "../messages/index.js";
 import { formatInputValidationError } from "./input-validation.js";
-import { checkPermission, type PermissionPolicy } from "./permissions.js";
-import type { SecretEnvironment } from "./secret-env.js";
+import { checkPermission, type PermissionPolicy } from "./permissions/permissions.js";
+import type { SecretEnvironment } from "./shell/secret-env.js";
 import { defaultToolRuntime } from "./tool-runtime.js";
 import type { AnyTool, ToolContext, ToolOutput } from "./types.js";
 

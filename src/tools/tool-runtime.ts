@@ -1,9 +1,10 @@
 /** Builds the runtime tool processes share for a session: the secret-free environment and the sandbox. */
-import { BackgroundTasks } from "./background-tasks.js";
-import { MonitorEvents } from "./monitor-events.js";
-import type { SandboxSettings } from "./sandbox.js";
-import { probeSandbox } from "./sandbox.js";
-import { ScheduledPrompts } from "./scheduled-prompts.js";
+
+import { ScheduledPrompts } from "./schedule/scheduled-prompts.js";
+import { BackgroundTasks } from "./shell/background-tasks.js";
+import { MonitorEvents } from "./shell/monitor-events.js";
+import type { SandboxSettings } from "./shell/sandbox.js";
+import { probeSandbox } from "./shell/sandbox.js";
 import {
   PASS_ENV_VARIABLE,
   parseEnvNameList,
@@ -11,7 +12,7 @@ import {
   SECRET_ENV_VARIABLE,
   SecretEnvironment,
   type SecretEnvSettings,
-} from "./secret-env.js";
+} from "./shell/secret-env.js";
 import type { ToolRuntime } from "./types.js";
 
 /** The runtime of a tool called outside an engine: this process's secrets removed, no sandbox. */

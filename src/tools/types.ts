@@ -3,12 +3,12 @@
  */
 import type * as z from "zod";
 import type { AssistantContentBlock, TimelineEntry, ToolResultContentBlock } from "../messages/index.js";
-import type { BackgroundTasks } from "./background-tasks.js";
-import type { MonitorEvents } from "./monitor-events.js";
-import type { SandboxSettings } from "./sandbox.js";
-import type { ScheduledPrompts } from "./scheduled-prompts.js";
-import type { SecretEnvironment } from "./secret-env.js";
-import type { WorktreeSession } from "./worktree-session.js";
+import type { ScheduledPrompts } from "./schedule/scheduled-prompts.js";
+import type { BackgroundTasks } from "./shell/background-tasks.js";
+import type { MonitorEvents } from "./shell/monitor-events.js";
+import type { SandboxSettings } from "./shell/sandbox.js";
+import type { SecretEnvironment } from "./shell/secret-env.js";
+import type { WorktreeSession } from "./worktree/worktree-session.js";
 
 /** What a tool may see of the session (Snip and Agent need it; most tools ignore it). */
 export interface ToolSessionAccess {

@@ -11,7 +11,7 @@
  * Mutations applied once: `import { z } from "zod"` restored in src/settings/parse-settings-file.ts, and
  * `import { parse } from "yaml"` restored in src/memory/front-matter.ts, and a static import of ./yaml-parse.js
  * there; each fails its test naming the file. `import { PDFDocument } from "pdf-lib"` restored in
- * src/tools/read-documents.ts fails the last test (mutation entry `pdf-lib-loaded-at-start`).
+ * src/tools/files/read-documents.ts fails the last test (mutation entry `pdf-lib-loaded-at-start`).
  *
  * And one habit of module top levels: the transcript schemas (read only by a resume or an import) and the stream
  * event schemas (read only once a response arrives) are built on first use. zod 4 constructs a schema when it is

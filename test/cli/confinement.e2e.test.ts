@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Emulator } from "@threadline/emulator";
 import { describe, expect, it } from "vitest";
-import { probeSandbox } from "../../src/tools/sandbox.js";
+import { probeSandbox } from "../../src/tools/shell/sandbox.js";
 import { filesContaining } from "../../support/reliability/soak-session.js";
 import { useCliHarness } from "./cli-harness.js";
 import { cliEnv, runCli } from "./cli-process.js";

@@ -17,7 +17,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { probeSandbox } from "../../src/tools/sandbox.js";
+import { probeSandbox } from "../../src/tools/shell/sandbox.js";
 import { useCliHarness } from "./cli-harness.js";
 import { cliEnv, runCli } from "./cli-process.js";
 

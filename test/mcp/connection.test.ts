@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { compactableToolNames } from "../../src/loop/query-context.js";
 import { McpManager } from "../../src/mcp/client.js";
 import { runTool } from "../../src/tools/run-tool.js";
-import { SecretEnvironment } from "../../src/tools/secret-env.js";
+import { SecretEnvironment } from "../../src/tools/shell/secret-env.js";
 import type { AnyTool, ToolContext } from "../../src/tools/types.js";
 import { MISBEHAVING_SERVER, officialServerScript, stdioServer } from "./servers.js";
 

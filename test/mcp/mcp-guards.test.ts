@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { McpManager } from "../../src/mcp/client.js";
 import { runTool } from "../../src/tools/run-tool.js";
-import { SecretEnvironment } from "../../src/tools/secret-env.js";
+import { SecretEnvironment } from "../../src/tools/shell/secret-env.js";
 import type { AnyTool, ToolContext } from "../../src/tools/types.js";
 import { MISBEHAVING_SERVER, stdioServer } from "./servers.js";
 

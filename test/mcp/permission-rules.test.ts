@@ -1,7 +1,7 @@
 /** Permission rules name MCP tools as Claude Code's do: `mcp__server`, `mcp__server__*`, `mcp__server__tool`. */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { checkPermission } from "../../src/tools/permissions.js";
+import { checkPermission } from "../../src/tools/permissions/permissions.js";
 import type { AnyTool } from "../../src/tools/types.js";
 
 function mcp(name: string): AnyTool {

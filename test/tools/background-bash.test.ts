@@ -11,8 +11,8 @@ import path from "node:path";
 import type { EmulatorRequest } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { bashTool } from "../../src/tools/bash-tool.js";
-import { taskStopTool } from "../../src/tools/task-stop-tool.js";
+import { bashTool } from "../../src/tools/shell/bash-tool.js";
+import { taskStopTool } from "../../src/tools/shell/task-stop-tool.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 import { isProcessAlive, makeTempDirectory } from "./tool-test-context.js";
@@ -166,7 +166,7 @@ describe("Bash run_in_background", () => {
   it("a process that exits without closing the session takes its background groups with it", async () => {
     const directory = await makeTempDirectory("bg-exit");
     const script = path.join(directory, "child.mts");
-    const module = path.resolve("src/tools/background-tasks.ts");
+    const module = path.resolve("src/tools/shell/background-tasks.ts");
     await writeFile(
       script,
       `import { BackgroundTasks } from ${JSON.stringify(module)};

@@ -4,9 +4,9 @@
  * part. Oracles are literal commands and decisions.
  */
 import { describe, expect, it } from "vitest";
-import { splitBashChain } from "../../src/tools/bash-chain.js";
-import { bashTool } from "../../src/tools/bash-tool.js";
-import { checkPermission, type PermissionPolicy } from "../../src/tools/permissions.js";
+import { checkPermission, type PermissionPolicy } from "../../src/tools/permissions/permissions.js";
+import { splitBashChain } from "../../src/tools/shell/bash-chain.js";
+import { bashTool } from "../../src/tools/shell/bash-tool.js";
 
 const policy = (overrides: Partial<PermissionPolicy> = {}): PermissionPolicy => ({
   mode: "default",

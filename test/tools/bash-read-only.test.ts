@@ -2,8 +2,8 @@ import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isReadOnlyCommand } from "../../src/tools/bash-read-only.js";
-import { readShellSegments } from "../../src/tools/shell-words.js";
+import { isReadOnlyCommand } from "../../src/tools/shell/bash-read-only.js";
+import { readShellSegments } from "../../src/tools/shell/shell-words.js";
 import { makeTempDir } from "../../support/temp-dir.js";
 
 let base: string;

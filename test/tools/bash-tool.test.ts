@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { bashTool } from "../../src/tools/bash-tool.js";
 import { INTERRUPTED_MESSAGE, runTool } from "../../src/tools/run-tool.js";
+import { bashTool } from "../../src/tools/shell/bash-tool.js";
 import {
   BYPASS,
   isProcessAlive,

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nextFireTime, parseCronExpression } from "../../src/tools/cron-expression.js";
+import { nextFireTime, parseCronExpression } from "../../src/tools/schedule/cron-expression.js";
 
 /** Local time, as cron reads it: months counted from 1 here for legibility. */
 function local(year: number, month: number, day: number, hour: number, minute: number, second = 0): number {

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { deferredBuiltinTools } from "../../src/tools/default-tools.js";
-import { readTool } from "../../src/tools/read-tool.js";
+import { readTool } from "../../src/tools/files/read-tool.js";
 import type { AnyTool } from "../../src/tools/types.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";

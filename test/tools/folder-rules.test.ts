@@ -11,9 +11,9 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readTool } from "../../src/tools/read-tool.js";
+import { readTool } from "../../src/tools/files/read-tool.js";
+import { writeTool } from "../../src/tools/files/write-tool.js";
 import { runTool } from "../../src/tools/run-tool.js";
-import { writeTool } from "../../src/tools/write-tool.js";
 import { makeContext, makeTempDirectory, outputText, removeDirectory } from "./tool-test-context.js";
 
 const KEY_TEXT = "-----BEGIN PRIVATE KEY----- folder-rule-guard-3141";

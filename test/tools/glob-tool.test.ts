@@ -1,8 +1,8 @@
 import { mkdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { globToRegExp, splitGlobBase } from "../../src/tools/glob-pattern.js";
-import { globTool } from "../../src/tools/glob-tool.js";
+import { globToRegExp, splitGlobBase } from "../../src/tools/files/glob-pattern.js";
+import { globTool } from "../../src/tools/files/glob-tool.js";
 import { runTool } from "../../src/tools/run-tool.js";
 import { BYPASS, makeContext, makeTempDirectory, outputText, removeDirectory } from "./tool-test-context.js";
 

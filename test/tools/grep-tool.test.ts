@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createGrepTool, grepTool } from "../../src/tools/grep-tool.js";
+import { createGrepTool, grepTool } from "../../src/tools/files/grep-tool.js";
 import { runTool } from "../../src/tools/run-tool.js";
 import type { Tool } from "../../src/tools/types.js";
 import { BYPASS, makeContext, makeTempDirectory, outputText, removeDirectory } from "./tool-test-context.js";

@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { subagentTools } from "../../src/engine/subagent.js";
 import { GENERAL_PURPOSE_AGENT } from "../../src/engine/subagent-types.js";
-import { type BackgroundJobOutcome, BackgroundTasks } from "../../src/tools/background-tasks.js";
-import { createListAgentsTool, listAgentsTool } from "../../src/tools/list-agents-tool.js";
+import { createListAgentsTool, listAgentsTool } from "../../src/tools/agents/list-agents-tool.js";
+import { type BackgroundJobOutcome, BackgroundTasks } from "../../src/tools/shell/background-tasks.js";
 import { defaultToolRuntime } from "../../src/tools/tool-runtime.js";
 import type { ToolContext } from "../../src/tools/types.js";
 

@@ -6,8 +6,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { notebookEditTool } from "../../src/tools/notebook-edit-tool.js";
-import { readTool } from "../../src/tools/read-tool.js";
+import { notebookEditTool } from "../../src/tools/files/notebook-edit-tool.js";
+import { readTool } from "../../src/tools/files/read-tool.js";
 import { runTool } from "../../src/tools/run-tool.js";
 import { BYPASS, makeContext, makeTempDirectory, outputText, removeDirectory } from "./tool-test-context.js";
 

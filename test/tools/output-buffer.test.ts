@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { OutputBuffer, truncateMiddle } from "../../src/tools/output-buffer.js";
+import { OutputBuffer, truncateMiddle } from "../../src/tools/shell/output-buffer.js";
 
 describe("OutputBuffer", () => {
   it("returns short output unchanged", () => {

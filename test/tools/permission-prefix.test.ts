@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PermissionPrompter } from "../../src/cli/modes/permission-prompt.js";
 import { LineReader } from "../../src/cli/terminal/line-reader.js";
 import { createStyle } from "../../src/cli/terminal/style.js";
-import { alwaysAllowRule, bashCommandPrefix } from "../../src/tools/permission-rules.js";
+import { alwaysAllowRule, bashCommandPrefix } from "../../src/tools/permissions/permission-rules.js";
 
 describe("bashCommandPrefix", () => {
   it.each([

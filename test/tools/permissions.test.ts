@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { bashTool } from "../../src/tools/bash-tool.js";
-import { editTool } from "../../src/tools/edit-tool.js";
-import { checkPermission, type PermissionPolicy, type PermissionRequest } from "../../src/tools/permissions.js";
-import { readTool } from "../../src/tools/read-tool.js";
-import { writeTool } from "../../src/tools/write-tool.js";
+import { editTool } from "../../src/tools/files/edit-tool.js";
+import { readTool } from "../../src/tools/files/read-tool.js";
+import { writeTool } from "../../src/tools/files/write-tool.js";
+import {
+  checkPermission,
+  type PermissionPolicy,
+  type PermissionRequest,
+} from "../../src/tools/permissions/permissions.js";
+import { bashTool } from "../../src/tools/shell/bash-tool.js";
 
 const policy = (overrides: Partial<PermissionPolicy> = {}): PermissionPolicy => ({
   mode: "default",

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readTool } from "../../src/tools/read-tool.js";
+import { readTool } from "../../src/tools/files/read-tool.js";
 import { runTool } from "../../src/tools/run-tool.js";
 import { BYPASS, makeContext, makeTempDirectory, outputText, removeDirectory } from "./tool-test-context.js";
 

@@ -10,7 +10,7 @@ import {
 } from "../../src/messages/index.js";
 import { apiView, Timeline, uiView } from "../../src/timeline/index.js";
 import { createReplTool, defaultTools, REPL_TOOL_NAME, type ReplToolDisplay, runTool } from "../../src/tools/index.js";
-import type { PermissionPolicy } from "../../src/tools/permissions.js";
+import type { PermissionPolicy } from "../../src/tools/permissions/permissions.js";
 import type { ToolSessionAccess } from "../../src/tools/types.js";
 import { loadTranscript } from "../../src/transcript/index.js";
 import { collect } from "../../support/collect.js";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bashTool } from "../../src/tools/bash-tool.js";
-import { grepTool } from "../../src/tools/grep-tool.js";
-import { readTool } from "../../src/tools/read-tool.js";
+import { grepTool } from "../../src/tools/files/grep-tool.js";
+import { readTool } from "../../src/tools/files/read-tool.js";
+import { writeTool } from "../../src/tools/files/write-tool.js";
 import { INTERRUPTED_MESSAGE, runTool } from "../../src/tools/run-tool.js";
+import { bashTool } from "../../src/tools/shell/bash-tool.js";
 import type { Tool } from "../../src/tools/types.js";
-import { writeTool } from "../../src/tools/write-tool.js";
 import { BYPASS, makeContext } from "./tool-test-context.js";
 
 const context = makeContext("/nonexistent-workspace");

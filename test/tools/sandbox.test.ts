@@ -2,9 +2,9 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bashTool } from "../../src/tools/bash-tool.js";
-import { probeSandbox, sandboxArguments } from "../../src/tools/sandbox.js";
-import { SecretEnvironment } from "../../src/tools/secret-env.js";
+import { bashTool } from "../../src/tools/shell/bash-tool.js";
+import { probeSandbox, sandboxArguments } from "../../src/tools/shell/sandbox.js";
+import { SecretEnvironment } from "../../src/tools/shell/secret-env.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { makeTempDir } from "../../support/temp-dir.js";
 

@@ -11,7 +11,7 @@ import * as z from "zod";
 import { type IdleClock, type IdleInput, IdlePrompts } from "../../src/cli/modes/idle-prompts.js";
 import type { PromptReader } from "../../src/cli/modes/permission-prompt.js";
 import { deferredBuiltinTools } from "../../src/tools/default-tools.js";
-import { ScheduledPrompts } from "../../src/tools/scheduled-prompts.js";
+import { ScheduledPrompts } from "../../src/tools/schedule/scheduled-prompts.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 import { use } from "../../support/scripted-requests.js";

@@ -13,7 +13,7 @@ import {
   PASS_ENV_VARIABLE,
   SECRET_ENV_VARIABLE,
   SecretEnvironment,
-} from "../../src/tools/secret-env.js";
+} from "../../src/tools/shell/secret-env.js";
 import type { Tool, ToolContext, ToolOutput } from "../../src/tools/types.js";
 import { makeTempDir } from "../../support/temp-dir.js";
 

@@ -6,19 +6,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bashTool } from "../../src/tools/bash-tool.js";
-import { editTool } from "../../src/tools/edit-tool.js";
-import { globTool } from "../../src/tools/glob-tool.js";
-import { grepTool } from "../../src/tools/grep-tool.js";
+import { editTool } from "../../src/tools/files/edit-tool.js";
+import { globTool } from "../../src/tools/files/glob-tool.js";
+import { grepTool } from "../../src/tools/files/grep-tool.js";
+import { readTool } from "../../src/tools/files/read-tool.js";
+import { writeTool } from "../../src/tools/files/write-tool.js";
 import {
   checkPermission,
   type PermissionMode,
   type PermissionPolicy,
   type PermissionRuleEntry,
-} from "../../src/tools/permissions.js";
-import { readTool } from "../../src/tools/read-tool.js";
+} from "../../src/tools/permissions/permissions.js";
+import { bashTool } from "../../src/tools/shell/bash-tool.js";
 import type { AnyTool } from "../../src/tools/types.js";
-import { writeTool } from "../../src/tools/write-tool.js";
 
 const CWD = "/work/project";
 const HOME = "/home/alice";

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { QueryEngine } from "../../src/engine/query-engine.js";
 import type { TimelineEntry } from "../../src/messages/index.js";
-import { currentTodos, todoWriteTool } from "../../src/tools/todo-write-tool.js";
+import { currentTodos, todoWriteTool } from "../../src/tools/schedule/todo-write-tool.js";
 import { collect } from "../../support/collect.js";
 import { fastProvider, type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 import { isSummaryRequest, messageRecords, taskSteps, writeDataFiles } from "../engine/compaction-scenario.js";

@@ -1,6 +1,6 @@
 /** Shared helpers for the tool tests: real temp workspaces and contexts. */
 import { readFile, realpath, rm } from "node:fs/promises";
-import type { PermissionPolicy } from "../../src/tools/permissions.js";
+import type { PermissionPolicy } from "../../src/tools/permissions/permissions.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { makeTempDir } from "../../support/temp-dir.js";
 

@@ -6,11 +6,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alwaysAllowRule } from "../../src/tools/permission-rules.js";
-import { checkPermission, type PermissionPolicy } from "../../src/tools/permissions.js";
+import { alwaysAllowRule } from "../../src/tools/permissions/permission-rules.js";
+import { checkPermission, type PermissionPolicy } from "../../src/tools/permissions/permissions.js";
 import { runTool } from "../../src/tools/run-tool.js";
 import type { SideQuery } from "../../src/tools/types.js";
-import { createWebFetchTool } from "../../src/tools/web-fetch-tool.js";
+import { createWebFetchTool } from "../../src/tools/web/web-fetch-tool.js";
 import { BYPASS, makeContext, outputText } from "./tool-test-context.js";
 
 const PAGE = `<!doctype html><html><head><title>T</title><style>body{color:red}</style>

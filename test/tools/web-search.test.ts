@@ -9,7 +9,7 @@ import type { WebSearchDocument } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { costUsd, modelLimits, type Usage } from "../../src/messages/index.js";
-import { webSearchTool } from "../../src/tools/web-search-tool.js";
+import { webSearchTool } from "../../src/tools/web/web-search-tool.js";
 import { collect } from "../../support/collect.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
 

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { AgentRunner } from "../../src/tools/agent-run.js";
-import { PositionalReplay, WorkflowRunStore } from "../../src/tools/workflow-cache.js";
-import { runWorkflow } from "../../src/tools/workflow-run.js";
-import { parseWorkflowScript } from "../../src/tools/workflow-script.js";
+import type { AgentRunner } from "../../src/tools/agents/agent-run.js";
+import { PositionalReplay, WorkflowRunStore } from "../../src/tools/agents/workflow-cache.js";
+import { runWorkflow } from "../../src/tools/agents/workflow-run.js";
+import { parseWorkflowScript } from "../../src/tools/agents/workflow-script.js";
 import { makeTempDir } from "../../support/temp-dir.js";
 
 async function run(source: string, runner: AgentRunner) {

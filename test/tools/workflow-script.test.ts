@@ -4,7 +4,7 @@
  * Oracles: literal error lines, and the order of start/end events a fake host records.
  */
 import { describe, expect, it } from "vitest";
-import { parseWorkflowScript, runWorkflowScript } from "../../src/tools/workflow-script.js";
+import { parseWorkflowScript, runWorkflowScript } from "../../src/tools/agents/workflow-script.js";
 
 const parse = (source: string) => parseWorkflowScript(source);
 

@@ -1,10 +1,10 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readTool } from "../../src/tools/read-tool.js";
+import { readTool } from "../../src/tools/files/read-tool.js";
+import { writeTool } from "../../src/tools/files/write-tool.js";
+import { resolveWorkspacePath } from "../../src/tools/permissions/workspace-paths.js";
 import { runTool } from "../../src/tools/run-tool.js";
-import { resolveWorkspacePath } from "../../src/tools/workspace-paths.js";
-import { writeTool } from "../../src/tools/write-tool.js";
 import { BYPASS, makeContext, makeTempDirectory, outputText, removeDirectory } from "./tool-test-context.js";
 
 let root: string;

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { editTool } from "../../src/tools/edit-tool.js";
+import { editTool } from "../../src/tools/files/edit-tool.js";
+import { writeTool } from "../../src/tools/files/write-tool.js";
 import { runTool } from "../../src/tools/run-tool.js";
-import { writeTool } from "../../src/tools/write-tool.js";
 import { BYPASS, makeContext, makeTempDirectory, outputText, removeDirectory } from "./tool-test-context.js";
 
 let workspace: string;

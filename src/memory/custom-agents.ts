@@ -4,10 +4,10 @@
  * Front matter `name` (default: the file's name), `description` (how the model chooses it), `tools` (a
  * comma-separated list or YAML list of tool names; default all), `model` (`inherit`, an alias `sonnet` /
  * `opus` / `haiku`, or a model id); the body is the subagent's system prompt. A project agent overrides a
- * user agent of the same name. Other front matter keys are named once as not acted on. docs/PLUGINS.md.
+ * user agent of the same name. Other front matter keys are named as not acted on, one line per key however many files use it. docs/PLUGINS.md.
  */
 import { readFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { confinedPath } from "../trust/index.js";
 import { listField, parseFrontMatter, stringField } from "./front-matter.js";
 import { markdownFiles } from "./markdown-files.js";
@@ -59,6 +59,7 @@ export async function loadCustomAgents(
 ): Promise<AgentsFound> {
   const byName = new Map<string, CustomAgent>();
   const notices: string[] = [];
+  const ignoredKeys = new Map<string, string[]>();
   const roots = [
     ...plugins.map((plugin) => ({ path: plugin.path, scope: "plugin" as const, namespace: plugin.namespace })),
     ...configFolders(places, "agents").map((folder) => ({ ...folder, namespace: undefined })),
@@ -87,7 +88,7 @@ export async function loadCustomAgents(
         continue;
       }
       const ignored = Object.keys(parsed.data).filter((key) => !AGENT_KEYS.has(key));
-      if (ignored.length > 0) notices.push(`agents: ${path}: ${ignored.join(", ")} not acted on by threadline`);
+      for (const key of ignored) ignoredKeys.set(key, [...(ignoredKeys.get(key) ?? []), path]);
       const hasTools = parsed.data.tools !== undefined && parsed.data.tools !== "";
       const tools = listField(parsed.data, "tools").map((tool) => {
         const bare = tool.replace(/\(.*$/s, "").trim();
@@ -105,5 +106,12 @@ export async function loadCustomAgents(
       });
     }
   }
+  // One line per key, not per file: thirteen plugins' `color:` is one thing to say (issue 57).
+  for (const [key, paths] of ignoredKeys)
+    notices.push(
+      paths.length === 1
+        ? `agents: ${paths[0]}: ${key} not acted on by threadline`
+        : `agents: ${key} not acted on by threadline (${paths.length} files, the first ${paths[0]})`,
+    );
   return { agents: [...byName.values()], notices };
 }

@@ -9,7 +9,7 @@
  * by command-context.ts. docs/MEMORY.md "Custom commands".
  */
 import { readFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import { confinedPath } from "../trust/index.js";
 import { booleanField, listField, parseFrontMatter, stringField } from "./front-matter.js";
 import { markdownFiles } from "./markdown-files.js";

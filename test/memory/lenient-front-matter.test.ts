@@ -113,6 +113,22 @@ describe("lenient front matter", () => {
     expect(agents.find((agent) => agent.name === "fixture-reviewer")?.description).toContain("<example>");
     expect(agents.find((agent) => agent.name === "fixture-reviewer")?.tools).toEqual(["Read", "Grep"]);
     expect(notices.filter((line) => line.includes("not valid YAML"))).toEqual([]);
+    // `color:` in one file is named with that file.
+    expect(notices.filter((line) => line.includes("color not acted on"))).toEqual([
+      `agents: ${join(place.cwd, ".claude/agents/review/fixture-reviewer.md")}: color not acted on by threadline`,
+    ]);
+  });
+
+  it("a key no agent's front matter is acted on is one line however many files use it", async () => {
+    const place = await tree({
+      "project/.claude/agents/a.md": "---\ndescription: A\ncolor: red\n---\nA\n",
+      "project/.claude/agents/b.md": "---\ndescription: B\ncolor: blue\n---\nB\n",
+      "project/.claude/agents/c.md": "---\ndescription: C\ncolor: green\n---\nC\n",
+    });
+    const { notices } = await loadCustomAgents(place);
+    expect(notices).toEqual([
+      `agents: color not acted on by threadline (3 files, the first ${join(place.cwd, ".claude/agents/a.md")})`,
+    ]);
   });
 });
 

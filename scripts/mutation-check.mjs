@@ -2346,6 +2346,15 @@ export const MUTATIONS = [
     replace: "if (read === undefined) return [];",
     tests: ["test/engine/file-mentions.test.ts"],
   },
+  {
+    name: "agent-notices-per-file",
+    area: "memory",
+    guards: "a front matter key not acted on is one line for all the agent files that use it",
+    file: "src/memory/custom-agents.ts",
+    find: "      paths.length === 1",
+    replace: "      paths.length >= 1",
+    tests: ["test/memory/lenient-front-matter.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -2283,6 +2283,24 @@ export const MUTATIONS = [
     replace: "    kept.set(agentId, { type, model, tools, timeline, effort });",
     tests: ["test/engine/send-message.test.ts"],
   },
+  {
+    name: "cache-read-rate-standard-only",
+    area: "messages",
+    guards: "each model's own cache-read rate is billed (Opus 5.5 0.05x, Fable 5.1 0.025x), not the standard 0.1x",
+    file: "src/messages/pricing.ts",
+    find: "tokens.cacheReadTokens * (prices.cacheReadMultiplier ?? CACHE_READ_MULTIPLIER);",
+    replace: "tokens.cacheReadTokens * CACHE_READ_MULTIPLIER;",
+    tests: ["test/messages/model-table.test.ts"],
+  },
+  {
+    name: "default-model-old",
+    area: "messages",
+    guards: "the default model is Claude Code's, claude-opus-5-5 (128,000 max_tokens)",
+    file: "src/messages/models.ts",
+    find: 'export const DEFAULT_MODEL = "claude-opus-5-5";',
+    replace: 'export const DEFAULT_MODEL = "claude-sonnet-4-6";',
+    tests: ["test/messages/model-table.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

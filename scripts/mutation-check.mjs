@@ -2301,6 +2301,43 @@ export const MUTATIONS = [
     replace: 'export const DEFAULT_MODEL = "claude-sonnet-4-6";',
     tests: ["test/messages/model-table.test.ts"],
   },
+  {
+    name: "server-client-disagreement-hidden",
+    area: "cache",
+    guards: "inspect says where the client's break detection disagrees with the server's cache_miss_reason",
+    file: "src/cli/inspect/breaks.ts",
+    find: "const agrees = clientAgreesWithServer(server.reason, causes);",
+    replace: "const agrees = true;",
+    tests: ["test/cli/inspect-server-beside-client.test.ts"],
+  },
+  {
+    name: "diagnostics-undeclared-public-api",
+    area: "cache",
+    guards: "the public API declares cache diagnostics (GA): requests to it name the previous response",
+    file: "src/provider/capabilities.ts",
+    find: '    cacheEdits: false,\n    contextManagement: true,\n    betas: true,\n    cacheTtls: ["5m", "1h"] as const,\n    cacheDiagnostics: true,\n',
+    replace:
+      '    cacheEdits: false,\n    contextManagement: true,\n    betas: true,\n    cacheTtls: ["5m", "1h"] as const,\n',
+    tests: ["test/provider/capabilities.test.ts", "test/cli/inspect-server-beside-client.test.ts"],
+  },
+  {
+    name: "cache-miss-reason-unrecorded",
+    area: "cache",
+    guards: "the server's cache_miss_reason is recorded with its response, so inspect shows it per request",
+    file: "src/loop/assistant-entries.ts",
+    find: "    if (end?.cacheMiss !== undefined) entry.message.diagnostics = { cache_miss_reason: { ...end.cacheMiss } };\n",
+    replace: "",
+    tests: ["test/cli/inspect-server-beside-client.test.ts"],
+  },
+  {
+    name: "diagnostics-fingerprinted",
+    area: "cache",
+    guards: "the diagnostics field (a new previous_message_id each request) is never a break cause",
+    file: "src/cache/fingerprint.ts",
+    find: 'const NEUTRAL_FIELDS: ReadonlySet<string> = new Set([\n  "diagnostics",\n',
+    replace: "const NEUTRAL_FIELDS: ReadonlySet<string> = new Set([\n",
+    tests: ["test/cli/inspect-server-beside-client.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

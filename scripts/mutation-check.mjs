@@ -2321,6 +2321,15 @@ export const MUTATIONS = [
     tests: ["test/provider/capabilities.test.ts", "test/cli/inspect-server-beside-client.test.ts"],
   },
   {
+    name: "window-stop-ignored",
+    area: "emulator",
+    guards: "the emulator stops an answer where the context window is full (model_context_window_exceeded)",
+    file: "packages/emulator/src/model/output-limit.ts",
+    find: "if (windowRoom !== undefined && windowRoom < (maxTokens ?? Number.POSITIVE_INFINITY)) {",
+    replace: "if (false) {",
+    tests: ["test/emulator/context-window-stop.test.ts"],
+  },
+  {
     name: "cache-miss-reason-unrecorded",
     area: "cache",
     guards: "the server's cache_miss_reason is recorded with its response, so inspect shows it per request",

@@ -8,7 +8,7 @@ import { flattenRequest } from "../billing/flatten.js";
 import { afterLastCompaction, decideCompaction } from "../billing/server-compaction.js";
 import type { AssistantContentBlock } from "../content.js";
 import { faultPhase } from "../model/faults.js";
-import { cutAtMaxTokens } from "../model/output-limit.js";
+import { cutAtOutputLimit } from "../model/output-limit.js";
 import type { FaultKind } from "../model/scenario.js";
 import type { ModelReply } from "../model/scripted-model.js";
 import { signThinking } from "../model/signature.js";
@@ -173,7 +173,10 @@ async function buildMessage(
       : fault === undefined
         ? await state.model.respond(apiRequest, managed.request)
         : state.model.echo(apiRequest);
-  const cut = cutAtMaxTokens(answer, apiRequest.max_tokens, state.ruler);
+  // What the window leaves for output (a compatible server answers its own overflow error before this).
+  const window = state.settings.contextWindow ?? limits.contextWindow;
+  const room = compatible ? undefined : Math.max(1, window - state.ruler.request(apiRequest));
+  const cut = cutAtOutputLimit(answer, apiRequest.max_tokens, room, state.ruler);
   if (cut !== undefined && answer.step !== undefined) state.model.rewind(answer.step);
   const reply = cut?.reply ?? answer;
   const shown = thinkingDisplayOmitted(apiRequest) ? omitThinking(reply.content, state) : reply.content;

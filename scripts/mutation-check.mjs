@@ -2339,6 +2339,15 @@ export const MUTATIONS = [
     tests: ["test/cli/inspect-server-beside-client.test.ts"],
   },
   {
+    name: "resend-after-answered-search",
+    area: "exactly-once",
+    guards: "a non-streaming request whose server tools already ran is not sent again after its body was cut",
+    file: "src/provider/sdk-provider.ts",
+    find: "  if (serverTools.length === 0) return classifyError(cause);",
+    replace: "  return classifyError(cause);",
+    tests: ["test/exactly-once/side-request-resend.test.ts"],
+  },
+  {
     name: "diagnostics-fingerprinted",
     area: "cache",
     guards: "the diagnostics field (a new previous_message_id each request) is never a break cause",

@@ -105,13 +105,16 @@ export async function handleMessages(
   let message: ResponseMessage;
   let partialInputs: ReadonlyMap<number, string> | undefined;
   try {
-    ({ message, partialInputs } = await buildMessage(apiRequest, fault, entry, state));
+    // A non-streaming body cut answers for real (the work is done); every other fault gets the default answer.
+    const answered = fault === "body_cut" && !entry.stream ? undefined : fault;
+    ({ message, partialInputs } = await buildMessage(apiRequest, answered, entry, state));
   } catch (error) {
     // Only reachable in lenient mode with malformed blocks, or from a throwing scenario function.
     return fail(errorReply(500, `emulator could not answer: ${(error as Error).message}`));
   }
 
   if (!entry.stream) {
+    if (fault === "body_cut") return sendHalfBody(response, message, entry);
     if (fault !== undefined) return nonStreamingFault(fault, response, entry, state, fail);
     entry.status = 200;
     sendJson(response, 200, message, { "request-id": entry.requestId });
@@ -130,6 +133,7 @@ export async function handleMessages(
   await writeEvents(response, events.slice(0, cutAt), state.random);
   switch (fault) {
     case "connection_cut":
+    case "body_cut":
       response.socket?.destroy();
       return;
     case "stream_error":
@@ -256,6 +260,18 @@ function nonStreamingFault(
     entry.status = 0;
     stall(response, state);
   } else fail(errorReply(500, "Internal server error"));
+}
+
+/** 200 with the whole body's length, half the body, then the connection dropped (the `body_cut` fault). */
+function sendHalfBody(response: ServerResponse, message: ResponseMessage, entry: RequestLogEntry): void {
+  const bytes = Buffer.from(JSON.stringify(message));
+  entry.status = 200;
+  response.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": String(bytes.length),
+    "request-id": entry.requestId,
+  });
+  response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => response.socket?.destroy());
 }
 
 /** Keeps the connection open and silent until the client leaves, `stallMs` passes, or the emulator closes. */

@@ -2356,6 +2356,24 @@ export const MUTATIONS = [
     replace: "const NEUTRAL_FIELDS: ReadonlySet<string> = new Set([\n",
     tests: ["test/cli/inspect-server-beside-client.test.ts"],
   },
+  {
+    name: "forced-tool-choice-accepted",
+    area: "emulator",
+    guards: "the emulator refuses forced tool_choice on the models that bind thinking (Opus 5.5, Fable 5.1, Sonnet 5.5)",
+    file: "packages/emulator/src/validator/request-rules.ts",
+    find: 'if (forced && typeof body.model === "string" && refusesForcedToolChoice(body.model)) {',
+    replace: "if (false) {",
+    tests: ["test/request/forced-tool-choice.test.ts"],
+  },
+  {
+    name: "forced-tool-choice-sent",
+    area: "request",
+    guards: "a forced tool_choice is not sent to a model that refuses it",
+    file: "src/request/params.ts",
+    find: "if (settings.toolChoice && !(limits.bindsThinking && forcesTool(settings.toolChoice)))",
+    replace: "if (settings.toolChoice)",
+    tests: ["test/request/forced-tool-choice.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -112,10 +112,7 @@ const TABLE: ReadonlyArray<readonly [prefix: string, limits: ModelLimits]> = [
   ["claude-sonnet-5", limits(1_000_000, 128_000, 2_048, 2, 10, false, { ...FIVE, defaultEffort: "high" })],
   // Haiku 5.5 is priced "from" $0.10/$0.50 (tiered: 5x over 100K prompt tokens); the lowest tier is used. Its
   // cache read price is not published in a form we could check: the standard 0.1x (assumed).
-  [
-    "claude-haiku-5-5",
-    limits(1_000_000, 128_000, 4_096, 0.1, 0.5, false, { ...FIVE, defaultEffort: "medium", bindsThinking: true }),
-  ],
+  ["claude-haiku-5-5", limits(1_000_000, 128_000, 4_096, 0.1, 0.5, false, { ...FIVE, defaultEffort: "medium" })],
   // The 4.6 generation on rejects prefill (docs/API-CONTRACT.md: "newer models reject prefill altogether").
   ["claude-opus-4-8", limits(200_000, 128_000, 4_096, 5, 25, false)], // assumed: as Opus 4.6
   ["claude-opus-4-7", limits(200_000, 128_000, 4_096, 5, 25, false)], // assumed: as Opus 4.6

@@ -2359,7 +2359,8 @@ export const MUTATIONS = [
   {
     name: "forced-tool-choice-accepted",
     area: "emulator",
-    guards: "the emulator refuses forced tool_choice on the models that bind thinking (Opus 5.5, Fable 5.1, Sonnet 5.5)",
+    guards:
+      "the emulator refuses forced tool_choice on the models that bind thinking (Opus 5.5, Fable 5.1, Sonnet 5.5)",
     file: "packages/emulator/src/validator/request-rules.ts",
     find: 'if (forced && typeof body.model === "string" && refusesForcedToolChoice(body.model)) {',
     replace: "if (false) {",

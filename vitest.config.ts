@@ -21,7 +21,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    env: { HOME: EMPTY_HOME },
+    // The suite's scenarios were written against claude-sonnet-4-6 (200K window, 8,192 max_tokens): engines that
+    // name no model keep it, whatever DEFAULT_MODEL is (issue 55 moved the default to claude-opus-5-5). A test about
+    // the default itself removes ANTHROPIC_MODEL from the environment it passes.
+    env: { HOME: EMPTY_HOME, ANTHROPIC_MODEL: "claude-sonnet-4-6" },
     globalSetup: ["test/cli/global-setup.ts"],
     // With CI=true a skipped test outside test/allowed-skips.json fails the run (support/skip-policy.ts).
     reporters: ["default", "./support/skip-policy-reporter.ts"],

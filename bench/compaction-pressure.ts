@@ -6,7 +6,6 @@ import { parseArgs } from "node:util";
 import { startEmulator } from "@threadline/emulator";
 import { autoCompactThreshold, type CompactionSettings, compactionTargetTokens } from "../src/compaction/index.js";
 import { QueryEngine } from "../src/engine/query-engine.js";
-import { DEFAULT_MODEL } from "../src/messages/index.js";
 import { AnthropicProvider } from "../src/provider/index.js";
 import { sessionCost } from "./lib/cost.js";
 import { CHILD_RESULT_PREFIX, pool, runChild } from "./lib/pool.js";
@@ -21,7 +20,8 @@ import {
 import { provenanceOf, writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
 
-const MODEL = DEFAULT_MODEL;
+/** The scenario's model: its window (200K) and output cap (8,192) are what the section measures, whatever the default. */
+const MODEL = "claude-sonnet-4-6";
 const OFF = { snip: false, microcompact: false, collapse: false, autocompact: false } as const;
 
 interface Config {

@@ -171,6 +171,8 @@ async function run(config: Config, window: number, shape: LongSessionShape): Pro
   });
   const engine = new QueryEngine({
     cwd: workspace,
+    // The scenario's model (8,192 max_tokens, standard cache prices), whatever the default is.
+    model: "claude-sonnet-4-6",
     provider: new AnthropicProvider({ baseURL: emulator.url, apiKey: "bench", sleep: async () => {} }),
     permission: { mode: "bypassPermissions" },
     transcript: false,

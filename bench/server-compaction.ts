@@ -77,6 +77,8 @@ async function run(mode: Row["mode"], window: number, shape: LongSessionShape): 
   const clock = stableClock();
   const engine = new QueryEngine({
     cwd: workspace,
+    // The scenario's model (8,192 max_tokens, standard cache prices), whatever the default is.
+    model: "claude-sonnet-4-6",
     ...(clock ? { now: clock } : {}),
     provider: new AnthropicProvider({
       baseURL: emulator.url,

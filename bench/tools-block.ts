@@ -9,12 +9,14 @@
 import { parseArgs } from "node:util";
 import { startEmulator } from "@threadline/emulator";
 import { sessionTools } from "../src/engine/session-tools.js";
-import { DEFAULT_MODEL } from "../src/messages/index.js";
 import { toolDefinitions } from "../src/request/tool-definitions.js";
 import { type AnyTool, deferredBuiltinTools } from "../src/tools/index.js";
 import { provenanceOf, writeReadmeSection } from "./lib/readme-section.js";
 import { reportResult } from "./lib/result.js";
 import { renderMarkdownTable } from "./lib/table.js";
+
+/** The model the recorded table counted with (the emulator counts every model with one tokenizer). */
+const COUNTING_MODEL = "claude-sonnet-4-6";
 
 /** The server's count of a request with these tools and a one-word message, less the same request without tools. */
 async function toolTokens(url: string, tools: unknown[]): Promise<number> {
@@ -22,7 +24,7 @@ async function toolTokens(url: string, tools: unknown[]): Promise<number> {
     const response = await fetch(`${url}/v1/messages/count_tokens`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": "bench", "anthropic-version": "2023-06-01" },
-      body: JSON.stringify({ model: DEFAULT_MODEL, messages: [{ role: "user", content: "x" }], ...body }),
+      body: JSON.stringify({ model: COUNTING_MODEL, messages: [{ role: "user", content: "x" }], ...body }),
     });
     return ((await response.json()) as { input_tokens: number }).input_tokens;
   };

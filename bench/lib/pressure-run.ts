@@ -10,10 +10,12 @@ import { join } from "node:path";
 import { type RequestLogEntry, startEmulator } from "@threadline/emulator";
 import type { CompactionSettings } from "../../src/compaction/index.js";
 import { QueryEngine } from "../../src/engine/query-engine.js";
-import { DEFAULT_MODEL } from "../../src/messages/index.js";
 import { AnthropicProvider, type ProviderCapabilities } from "../../src/provider/index.js";
 import { sessionCost } from "./cost.js";
 import { type PressureShape, pressurePrompt, pressureSteps, writePressureFiles } from "./pressure-session.js";
+
+/** The scenario's model (200K window, 8,192 output): the recorded tables measure it, whatever the default. */
+const PRESSURE_MODEL = "claude-sonnet-4-6";
 
 export interface PressureRunOptions {
   window: number;
@@ -92,7 +94,7 @@ export async function runPressure(options: PressureRunOptions): Promise<Pressure
   });
   const engine = new QueryEngine({
     cwd: workspace,
-    model: DEFAULT_MODEL,
+    model: PRESSURE_MODEL,
     provider: new AnthropicProvider({
       baseURL: emulator.url,
       apiKey: "bench",

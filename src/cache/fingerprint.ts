@@ -41,8 +41,13 @@ export interface RequestSnapshot {
   usesOneHourTtl: boolean;
 }
 
-/** Body fields that never change the cache key (or, for messages, are the growing tail itself). */
+/**
+ * Body fields that never change the cache key (or, for messages, are the growing tail itself). `diagnostics`
+ * names the previous response, so it differs on every request: the server's comparison showed the detector
+ * blaming it for breaks it did not cause (issue 55).
+ */
 const NEUTRAL_FIELDS: ReadonlySet<string> = new Set([
+  "diagnostics",
   "model",
   "max_tokens",
   "system",

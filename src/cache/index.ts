@@ -42,6 +42,7 @@ export {
   summariseSessionPauses,
 } from "./pause-report.js";
 export {
+  clientAgreesWithServer,
   describeServerCacheMiss,
   SERVER_PREFIX_CHANGES,
   type ServerCacheMissReason,

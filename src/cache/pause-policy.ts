@@ -48,6 +48,8 @@ export interface PauseSituation {
   refreshOutputTokens: number;
   /** Output price over input price (5 for current Claude models). */
   outputRatio: number;
+  /** A cache read's price over the input price: the model's own (0.05 on Opus 5.5); default 0.1. */
+  cacheReadRatio?: number;
   /** Whether the server accepts `ttl: "1h"` this session. */
   oneHourOffered: boolean;
   /** Whether keep-warm may run: interactive, a person at the terminal, not forbidden by settings. */
@@ -65,7 +67,7 @@ export function pauseCost(
   situation: PauseSituation,
   maxRefreshes = refreshesWithin(situation.keepWarmLimitMs, situation),
 ): number {
-  const rewrite = (CACHE_PRICES.write5m - CACHE_PRICES.read) * situation.contextTokens;
+  const rewrite = (CACHE_PRICES.write5m - readRatio(situation)) * situation.contextTokens;
   switch (policy) {
     case "expire":
       return gapMs > TTL_5M_MS ? rewrite : 0;
@@ -86,7 +88,11 @@ export function pauseCost(
 
 /** What one keep-warm request costs: the prefix read from cache plus its output. */
 export function refreshCost(situation: PauseSituation): number {
-  return CACHE_PRICES.read * situation.contextTokens + situation.outputRatio * situation.refreshOutputTokens;
+  return readRatio(situation) * situation.contextTokens + situation.outputRatio * situation.refreshOutputTokens;
+}
+
+function readRatio(situation: PauseSituation): number {
+  return situation.cacheReadRatio ?? CACHE_PRICES.read;
 }
 
 /** Time between refreshes: just under the 5-minute lifetime. */

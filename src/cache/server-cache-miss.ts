@@ -30,3 +30,25 @@ export function describeServerCacheMiss(reason: ServerCacheMissReason): string {
   const missed = reason.cache_missed_input_tokens;
   return `server says: ${what}${missed === undefined ? "" : ` (~${missed.toLocaleString("en-US")} tokens missed)`}`;
 }
+
+/** What a client-detector cause names, as a server reason: the cause's phrase from `explainChanges`. */
+const CLIENT_CAUSE_REASONS: ReadonlyArray<readonly [pattern: RegExp, reason: string]> = [
+  [/^model changed/, "model_changed"],
+  [/^system prompt changed/, "system_changed"],
+  [/^tool .+ (added|removed|changed)|^tools reordered/, "tools_changed"],
+];
+
+/**
+ * Whether the client's own break detection (its fingerprint causes, the server's words left out) names the change
+ * the server reports. The server compared the two requests itself, so a disagreement is the client detector's
+ * bug: a change it missed (no cause) or misnamed (another dimension). A `cache_control layout changed` cause can
+ * move any part's bytes and agrees with every reason; a cause outside system, tools and model (betas, thinking,
+ * mode, extra fields) is a change in the messages part, as the server counts it.
+ */
+export function clientAgreesWithServer(reason: string, clientCauses: readonly string[]): boolean {
+  if (clientCauses.some((cause) => cause.startsWith("cache_control layout changed"))) return true;
+  const named = clientCauses.map(
+    (cause) => CLIENT_CAUSE_REASONS.find(([pattern]) => pattern.test(cause))?.[1] ?? "messages_changed",
+  );
+  return named.includes(reason);
+}

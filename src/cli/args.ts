@@ -323,7 +323,7 @@ Options:
       --fork-session               With --resume/--continue: go on in a new session id (the saved one is only read)
       --session-id <uuid>          Start a new session with this id
       --project <key>              Project the session is filed under (default: this directory)
-      --model <model>              Model (default: $ANTHROPIC_MODEL, else claude-sonnet-4-6)
+      --model <model>              Model (default: $ANTHROPIC_MODEL, else settings "model", else claude-opus-5-5)
       --provider <platform>        anthropic | bedrock | vertex (default: $THREADLINE_USE_BEDROCK / $THREADLINE_USE_VERTEX)
       --fallback-model <model>     Model to switch to when the main one is overloaded
       --effort <level>             low | medium | high | xhigh | max, where the server declares it for the model

@@ -8,7 +8,6 @@
  */
 import { estimateEntryTokens } from "../compaction/index.js";
 import {
-  CACHE_READ_MULTIPLIER,
   CACHE_WRITE_5M_MULTIPLIER,
   isMessageEntry,
   type MessageEntry,
@@ -81,9 +80,10 @@ export function clearingSavings(entries: readonly TimelineEntry[], model: string
       for (const tokens of pending) savings.readsAvoided += tokens;
     }
   }
-  const perToken = modelLimits(model).inputPricePerMTok / 1_000_000;
-  savings.dollars = CACHE_READ_MULTIPLIER * savings.readsAvoided * perToken;
-  savings.netDollars =
-    savings.dollars - (CACHE_WRITE_5M_MULTIPLIER - CACHE_READ_MULTIPLIER) * savings.rewriteTokens * perToken;
+  const limits = modelLimits(model);
+  const perToken = limits.inputPricePerMTok / 1_000_000;
+  const read = limits.cacheReadMultiplier;
+  savings.dollars = read * savings.readsAvoided * perToken;
+  savings.netDollars = savings.dollars - (CACHE_WRITE_5M_MULTIPLIER - read) * savings.rewriteTokens * perToken;
   return savings;
 }

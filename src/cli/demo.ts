@@ -15,7 +15,6 @@ import { promisify } from "node:util";
 import { ContextBudget } from "../compaction/index.js";
 import { QueryEngine } from "../engine/query-engine.js";
 import { threadlineHome } from "../home/index.js";
-import { DEFAULT_MODEL } from "../messages/index.js";
 import { AnthropicProvider } from "../provider/index.js";
 import { UsageError } from "./args.js";
 import { clearingSavings } from "./clearing-savings.js";
@@ -47,9 +46,11 @@ export const DEMO_CONTEXT_WINDOW = 21_000;
 
 /**
  * The model the emulator plays. Any id in the model table works; this one has a 1,024-token cache minimum
- * (so the small demo session is cached) and is not on the SDK's deprecation list (which warns on stderr).
+ * (so the small demo session is cached), a 200,000-token window and 8,192 output (what the demo's figures
+ * were written for) and is not on the SDK's deprecation list (which warns on stderr). Named, not
+ * DEFAULT_MODEL: the default became claude-opus-5-5 (4,096-token cache minimum, 128,000 output).
  */
-export const DEMO_MODEL = DEFAULT_MODEL;
+export const DEMO_MODEL = "claude-sonnet-4-6";
 
 /** The API key the demo hands the emulator (any key works there; never a real one). */
 const DEMO_API_KEY = "offline-demo";

@@ -115,6 +115,7 @@ export class PauseKeeper {
       turnWriteTokens: unseen ? 1 : history.turnWriteTokens,
       refreshOutputTokens: budget + 1,
       outputRatio: outputRatio(model),
+      cacheReadRatio: modelLimits(model).cacheReadMultiplier,
       oneHourOffered: this.#ttls.includes("1h") && !this.#options.oneHourRefused(),
       keepWarmAllowed: this.#ttls.length > 0 && this.#options.personPresent?.() === true,
       keepWarmLimitMs: this.#options.keepWarmLimitMs ?? DEFAULT_KEEP_WARM_LIMIT_MS,

@@ -55,6 +55,7 @@ export class AssistantEntries {
       ...(this.#requestId !== undefined ? { requestId: this.#requestId } : {}),
     });
     if (end?.stopSequence != null) entry.message.stop_sequence = end.stopSequence;
+    if (end?.cacheMiss !== undefined) entry.message.diagnostics = { cache_miss_reason: { ...end.cacheMiss } };
     return [entry];
   }
 }

@@ -3,7 +3,7 @@
  * max_tokens stop escalates the output cap once, then appends continuation prompts, then surfaces; tool
  * results are recorded and the loop goes again; a refusal ends the turn with a notice; else it is done.
  */
-import { createUserEntry } from "../messages/index.js";
+import { createUserEntry, ESCALATED_MAX_TOKENS, modelLimits } from "../messages/index.js";
 import type { EngineEvent } from "./events.js";
 import { CONTINUATION_PROMPT, decideMaxTokens } from "./max-tokens.js";
 import { answerCutTools, collectResults } from "./record-tool-results.js";
@@ -93,7 +93,13 @@ async function* afterMaxTokens(turn: TurnState, attempt: AttemptState): AsyncGen
 
 function maxTokensDecision(turn: TurnState) {
   const state = turn.maxTokens;
-  return decideMaxTokens(state, state.override === undefined && turn.context.config.maxTokens === undefined);
+  const { config, state: loopState } = turn.context;
+  // A 5.x model's default cap is already its maximum (128,000): escalating to 64,000 would lower it.
+  const defaultCap = modelLimits(loopState.model, config.modelOverrides).defaultOutputTokens;
+  return decideMaxTokens(
+    state,
+    state.override === undefined && config.maxTokens === undefined && defaultCap < ESCALATED_MAX_TOKENS,
+  );
 }
 
 function escalate(turn: TurnState, maxTokens: number): void {

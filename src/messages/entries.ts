@@ -46,6 +46,11 @@ export interface AssistantApiMessage {
   stop_reason: StopReason | null;
   stop_sequence?: string | null;
   usage?: Usage;
+  /**
+   * The server's cache diagnostics for this response, when it reported a miss (`diagnostics.cache_miss_reason`,
+   * on the response's last block): kept in the transcript so `inspect` shows the server's reason per request.
+   */
+  diagnostics?: { cache_miss_reason: { type: string; cache_missed_input_tokens?: number } };
 }
 
 export interface AssistantEntry extends EntryBase {

@@ -3,7 +3,7 @@
  * formula, used by the loop's running totals and by `inspect`. The cache multipliers are the API's billing.
  */
 import type { Usage } from "./content.js";
-import { type ModelLimits, modelLimits } from "./models.js";
+import { type ModelLimits, modelLimits, STANDARD_CACHE_READ_MULTIPLIER } from "./models.js";
 
 /** Uncached input tokens cost the input price itself. */
 export const UNCACHED_INPUT_MULTIPLIER = 1;
@@ -14,8 +14,11 @@ export const CACHE_WRITE_5M_MULTIPLIER = 1.25;
 /** Cache writes with the 1-hour TTL cost this many times the input price. */
 export const CACHE_WRITE_1H_MULTIPLIER = 2;
 
-/** Cache reads cost this fraction of the input price. */
-export const CACHE_READ_MULTIPLIER = 0.1;
+/**
+ * Cache reads cost this fraction of the input price on most models; a model's own rate is its table row's
+ * `cacheReadMultiplier` (0.05 on Opus 5.5, 0.025 on Fable 5.1), which `costUsd` and `cacheReadUsdPerToken` use.
+ */
+export const CACHE_READ_MULTIPLIER = STANDARD_CACHE_READ_MULTIPLIER;
 
 /**
  * Dollars per server web search: $10 per 1,000 searches, on top of the tokens the results add, whatever the model
@@ -39,8 +42,9 @@ export interface BillableTokens {
   outputTokens: number;
 }
 
-/** The two prices a bill needs, dollars per million tokens (a `ModelLimits` row has them). */
-export type TokenPrices = Pick<ModelLimits, "inputPricePerMTok" | "outputPricePerMTok">;
+/** The prices a bill needs, dollars per million tokens (a `ModelLimits` row has them; cache reads default 0.1x). */
+export type TokenPrices = Pick<ModelLimits, "inputPricePerMTok" | "outputPricePerMTok"> &
+  Partial<Pick<ModelLimits, "cacheReadMultiplier">>;
 
 /** Dollars for `tokens` at `prices`. */
 export function costUsd(tokens: BillableTokens, prices: TokenPrices): number {
@@ -48,7 +52,7 @@ export function costUsd(tokens: BillableTokens, prices: TokenPrices): number {
     tokens.inputTokens * UNCACHED_INPUT_MULTIPLIER +
     tokens.cacheWrite5mTokens * CACHE_WRITE_5M_MULTIPLIER +
     tokens.cacheWrite1hTokens * CACHE_WRITE_1H_MULTIPLIER +
-    tokens.cacheReadTokens * CACHE_READ_MULTIPLIER;
+    tokens.cacheReadTokens * (prices.cacheReadMultiplier ?? CACHE_READ_MULTIPLIER);
   return (inputEquivalent * prices.inputPricePerMTok + tokens.outputTokens * prices.outputPricePerMTok) / 1_000_000;
 }
 
@@ -59,7 +63,8 @@ export function requestCostUsd(model: string, tokens: BillableTokens): number {
 
 /** Dollars per token read from the cache for `model` (the cheapest way to carry a token; fallback prices if unknown). */
 export function cacheReadUsdPerToken(model: string): number {
-  return (modelLimits(model).inputPricePerMTok * CACHE_READ_MULTIPLIER) / 1_000_000;
+  const limits = modelLimits(model);
+  return (limits.inputPricePerMTok * limits.cacheReadMultiplier) / 1_000_000;
 }
 
 /**

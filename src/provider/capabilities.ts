@@ -15,11 +15,13 @@ export const PROVIDER_PROFILE_NAMES: readonly ProviderProfile[] = ["anthropic", 
 export const PROVIDER_PROFILES: Readonly<Record<ProviderProfile, Readonly<ProviderCapabilities>>> = Object.freeze({
   /** The first-party API: its public features (betas, context_management), no cache editing. */
   // 1-hour TTL: the pinned SDK's non-beta `CacheControlEphemeral` has `ttl?: "5m" | "1h"` (docs/API-CONTRACT.md).
+  // Cache diagnostics: generally available, no beta (the SDK's `MessageCreateParams.diagnostics`; issue 55).
   anthropic: Object.freeze({
     cacheEdits: false,
     contextManagement: true,
     betas: true,
     cacheTtls: ["5m", "1h"] as const,
+    cacheDiagnostics: true,
     webSearch: true,
     tokenCounting: true,
     structuredOutputs: true,
@@ -32,6 +34,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderProfile, Readonly<Provid
     contextManagement: true,
     betas: true,
     cacheTtls: ["5m", "1h"] as const,
+    cacheDiagnostics: true,
     webSearch: true,
     tokenCounting: true,
     structuredOutputs: true,

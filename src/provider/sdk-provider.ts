@@ -11,7 +11,9 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages";
 import type { AssembledRequest } from "../request/index.js";
 import { FEATURES_HEADER, parseFeatures, withAnnouncedFeatures } from "./capabilities.js";
+import { classifyError } from "./classify.js";
 import { completedMessageFrom } from "./completed-message.js";
+import { ProviderError } from "./errors.js";
 import { runWithRetries, type Sleep, sleepWithSignal, throwIfAborted } from "./retry-loop.js";
 import { DEFAULT_MAX_RETRIES } from "./retry-policy.js";
 import { StreamAccumulator, streamError } from "./stream-accumulator.js";
@@ -227,15 +229,24 @@ export abstract class SdkProvider implements Provider {
     const client = await this.client();
     throwIfAborted(signal);
     const outgoing = this.oneShotRequest(request);
-    const { data, response } = await client.messages
+    // `.asResponse()` and `maxRetries: 0`: the SDK (1.17 on) would otherwise send the POST again by itself when the
+    // body is cut after a 2xx, repeating work the server already did (docs/EXACTLY-ONCE.md, "Side requests").
+    const response = await client.messages
       .create(outgoing.body, {
         ...(signal !== undefined ? { signal } : {}),
         ...this.exactBody(outgoing.json, request.betas),
         timeout: this.timeoutMs,
+        maxRetries: 0,
       })
-      .withResponse();
+      .asResponse();
     this.observe(response);
-    return completedMessageFrom(data);
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw answeredButCut(request, error);
+    }
+    return completedMessageFrom(parseJson(text));
   }
 
   /**
@@ -247,6 +258,31 @@ export abstract class SdkProvider implements Provider {
   private exactBody(json: string, betas: readonly string[]): { body: string; headers: Record<string, string> } {
     const sent = this.#capabilities.betas === false ? [] : betas;
     return { body: json, headers: { "content-type": "application/json", ...betaHeaders(sent).headers } };
+  }
+}
+
+/**
+ * A non-streaming response whose body was cut after the server answered 2xx: the server did the work. Sent again
+ * only when that repeats nothing but tokens; a request carrying server tools (a web search, billed per search)
+ * is not, so each search runs once and the caller gets one line instead of a second bill.
+ */
+export function answeredButCut(request: AssembledRequest, cause: unknown): ProviderError {
+  const tools = (request.body as { tools?: ReadonlyArray<{ type?: unknown }> }).tools ?? [];
+  const serverTools = tools.filter((tool) => typeof tool.type === "string" && tool.type !== "custom");
+  if (serverTools.length === 0) return classifyError(cause);
+  return new ProviderError(
+    "connection",
+    "The server answered but the connection dropped while its answer was read; not sent again, since its server " +
+      `tools (${serverTools.map((tool) => String(tool.type)).join(", ")}) already ran and would run and be billed twice.`,
+    { retryable: false },
+  );
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw streamError(`malformed message response: not JSON (${text.length} bytes)`);
   }
 }
 

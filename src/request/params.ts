@@ -71,7 +71,9 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   body.messages = withToolArrivals(context.messages, arrivals);
   if (tools.length > 0) {
     body.tools = tools;
-    if (settings.toolChoice) body.tool_choice = settings.toolChoice;
+    // Forced tool use is a 400 on the models that bind thinking (docs/MODELS.md): such a choice is not sent.
+    if (settings.toolChoice && !(limits.bindsThinking && forcesTool(settings.toolChoice)))
+      body.tool_choice = settings.toolChoice;
   }
   if (thinking) body.thinking = thinking;
   if (settings.effort !== undefined || settings.outputFormat !== undefined)

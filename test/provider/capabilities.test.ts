@@ -60,6 +60,8 @@ describe("provider profiles", () => {
       contextManagement: false,
       betas: false,
       cacheTtls: ["5m", "1h"],
+      // Cache diagnostics are generally available (docs/API-SURFACE.md, "Cache diagnostics").
+      cacheDiagnostics: true,
       // The public API runs the web_search server tool (docs/API-SURFACE.md, "Server tools").
       webSearch: true,
       // …and counts tokens for free (`POST /v1/messages/count_tokens`; docs/CONTEXT-BUDGET.md, "Token counting").
@@ -144,18 +146,26 @@ describe("announcements over HTTP", () => {
     }
   });
 
-  it("cache diagnostics and tool changes are off in every profile and only a switch turns them on", () => {
-    // Mutation caught: a profile that declared either would send diagnostics / system messages unasked.
+  it("cache diagnostics are declared by the public API and the emulator (GA); tool changes only by a switch", () => {
+    // Mutations caught: a profile that declared tool changes would send system messages unasked; a compatible
+    // server that got diagnostics would be sent a field it never declared.
+    const expected = { anthropic: true, compatible: false, emulator: true } as const;
     for (const profile of ["anthropic", "compatible", "emulator"] as const) {
       const provider = new AnthropicProvider({ apiKey: "k", env: { THREADLINE_PROVIDER: profile } });
-      expect(provider.capabilities.cacheDiagnostics ?? false).toBe(false);
+      expect(provider.capabilities.cacheDiagnostics ?? false).toBe(expected[profile]);
       expect(provider.capabilities.toolChanges ?? false).toBe(false);
     }
+    const off = new AnthropicProvider({ apiKey: "k", env: { THREADLINE_CACHE_DIAGNOSTICS: "off" } });
+    expect(off.capabilities.cacheDiagnostics).toBe(false);
     expect(capabilitySwitches({ THREADLINE_CACHE_DIAGNOSTICS: "on", THREADLINE_TOOL_CHANGES: "on" })).toEqual({
       cacheDiagnostics: true,
       toolChanges: true,
     });
-    const declared = new AnthropicProvider({ apiKey: "k", env: { THREADLINE_CACHE_DIAGNOSTICS: "on" } });
+    const declared = new AnthropicProvider({
+      apiKey: "k",
+      baseURL: "http://127.0.0.1:1",
+      env: { THREADLINE_CACHE_DIAGNOSTICS: "on" },
+    });
     expect(declared.capabilities.cacheDiagnostics).toBe(true);
   });
 });

@@ -133,3 +133,22 @@ export function effortLevels(model: string): readonly string[] {
   }
   return best;
 }
+
+// Models on which forced tool use (`tool_choice` `any` or `tool`) is a 400 whatever the thinking setting: the 5.x
+// models whose thinking cannot be turned off or is bound to its prefix. Sources: platform.claude.com
+// models/opus-5-5/whats-new-opus-5-5 ("Forced tool use returns an error"; "the first three also apply on Claude
+// Fable 5.1"), models/sonnet-5-5/overview (the same among its five breaking changes). Fable 5.2 and Mythos 5.1/5.2
+// are assumed to share Fable 5.1's rule (shared model cards).
+const FORCED_TOOL_REFUSED: readonly string[] = [
+  "claude-opus-5-5",
+  "claude-sonnet-5-5",
+  "claude-fable-5-1",
+  "claude-fable-5-2",
+  "claude-mythos-5-1",
+  "claude-mythos-5-2",
+];
+
+/** Whether `model` refuses a forced `tool_choice` whatever the thinking setting. */
+export function refusesForcedToolChoice(model: string): boolean {
+  return FORCED_TOOL_REFUSED.some((prefix) => model.startsWith(prefix));
+}

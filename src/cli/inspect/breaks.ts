@@ -5,6 +5,7 @@
  */
 import {
   type CacheBreak,
+  clientAgreesWithServer,
   describeServerCacheMiss,
   formatDuration,
   isCacheBreak,
@@ -66,6 +67,7 @@ export function findBreaks(requests: readonly BreakRequest[], notices: readonly 
       found.kind = "client_change";
       found.causes = [serverWords(server)];
       found.source = "server";
+      if (notice !== undefined) besideClient(found, server, notice);
     } else if (afterBoundary !== null && notice?.kind !== "client_change") {
       // A compaction or clear shrinks the cached prefix on purpose; only a changed prefix is still news.
       found.kind = "expected";
@@ -83,6 +85,25 @@ export function findBreaks(requests: readonly BreakRequest[], notices: readonly 
   }
   for (const notice of unmatched) breaks.push({ ...notice, requestIndex: null, source: "notice", gapMs: notice.gapMs });
   return breaks;
+}
+
+/** Causes the live detector found itself (its notice also carries the server's words and fallbacks). */
+function clientCauses(notice: CacheBreak): string[] {
+  return notice.causes.filter(
+    (cause) => !cause.startsWith("server says:") && cause !== "likely server-side" && !cause.startsWith("TTL expiry"),
+  );
+}
+
+/** The client detector's own verdict beside the server's, and whether they agree (the server is right if not). */
+function besideClient(found: InspectBreak, server: ServerCacheMiss, notice: CacheBreak): void {
+  const causes = clientCauses(notice);
+  const agrees = clientAgreesWithServer(server.reason, causes);
+  found.client = { causes, agrees };
+  const said = causes.length === 0 ? "found no change" : causes.join(", ");
+  found.causes.push(
+    agrees ? `client detector agrees: ${said}` : `client detector ${said}: disagrees with the server (a detector bug)`,
+  );
+  if (notice.diffPath !== undefined) found.diffPath = notice.diffPath;
 }
 
 function gapBetween(before: string | null, after: string | null): number | null {

@@ -103,6 +103,11 @@ export interface InspectBreak {
   causes: string[];
   /** "server": the response's cache diagnostics; "notice": recorded by the live detector; "usage": derived here. */
   source: "server" | "notice" | "usage";
+  /**
+   * Beside a server-reported cause: what the live client detector found itself (its fingerprint causes) and
+   * whether that names the server's reason. A disagreement is the client detector's bug.
+   */
+  client?: { causes: string[]; agrees: boolean };
   diffPath?: string;
   /** Time since the scope's previous request, when both had timestamps. */
   gapMs: number | null;

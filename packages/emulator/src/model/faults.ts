@@ -16,6 +16,7 @@ export function faultPhase(kind: FaultKind): "before" | "mid-stream" {
     case "server_error":
       return "before";
     case "connection_cut":
+    case "body_cut":
     case "stream_error":
     case "stall":
       return "mid-stream";

@@ -4,6 +4,10 @@
  * streaming client receives `input_json_delta`s that never close (what a large Write looks like under a
  * small cap). A scripted step cut this way stays pending: the next request (e.g. the client's retry with a
  * larger cap) is answered with the same step.
+ *
+ * The context window caps the answer too: on current models a request whose input plus `max_tokens` exceeds the
+ * window is accepted, and generation stops where the window is full with `stop_reason:
+ * "model_context_window_exceeded"` (generally available; the SDK's `StopReason`), cut the same way.
  */
 import type { AssistantContentBlock } from "../content.js";
 import { TokenRuler } from "../ruler.js";
@@ -14,6 +18,24 @@ export interface CutReply {
   reply: ModelReply;
   /** Block index → the partial input JSON streamed for it (its `input` in a non-streaming answer is `{}`). */
   partialInputs: Map<number, string>;
+}
+
+/**
+ * `reply` cut at `maxTokens` output tokens or, when less, at `windowRoom` (the window less the input), or
+ * undefined when it fits.
+ */
+export function cutAtOutputLimit(
+  reply: ModelReply,
+  maxTokens: number | undefined,
+  windowRoom: number | undefined,
+  ruler: TokenRuler = TokenRuler.unscaled,
+): CutReply | undefined {
+  if (windowRoom !== undefined && windowRoom < (maxTokens ?? Number.POSITIVE_INFINITY)) {
+    const cut = cutAtMaxTokens(reply, windowRoom, ruler);
+    if (cut !== undefined) cut.reply = { ...cut.reply, stopReason: "model_context_window_exceeded" };
+    return cut;
+  }
+  return cutAtMaxTokens(reply, maxTokens, ruler);
 }
 
 /** `reply` cut at `maxTokens` output tokens, or undefined when it fits. */

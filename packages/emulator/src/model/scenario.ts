@@ -61,7 +61,19 @@ export interface TurnObject {
 export type Turn = string | TurnObject;
 
 /** A fault kind: what the emulator does instead of (or in the middle of) a normal answer. */
-export type FaultKind = "rate_limit" | "overloaded" | "server_error" | "connection_cut" | "stream_error" | "stall";
+/**
+ * `body_cut`: the server does the work (a scripted step, a web search) and answers 200, then the connection drops
+ * part-way through the body: a non-streaming POST that succeeded although its client never read the answer (what
+ * SDK 1.17 re-sends by itself). On a stream it is `connection_cut`.
+ */
+export type FaultKind =
+  | "rate_limit"
+  | "overloaded"
+  | "server_error"
+  | "connection_cut"
+  | "stream_error"
+  | "stall"
+  | "body_cut";
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   "rate_limit",
@@ -70,6 +82,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   "connection_cut",
   "stream_error",
   "stall",
+  "body_cut",
 ];
 
 /** A fault on the Nth `POST /v1/messages` (1-based), or at a seeded rate over all of them. */

@@ -3,7 +3,7 @@
  * thinking configuration, metadata and context_management.
  */
 
-import { effortLevels, isKnownModel, KNOWN_MODEL_IDS, modelLimits } from "../models.js";
+import { effortLevels, isKnownModel, KNOWN_MODEL_IDS, modelLimits, refusesForcedToolChoice } from "../models.js";
 import { checkCacheControl } from "./cache-control-rules.js";
 import type { ValidationContext } from "./context.js";
 import {
@@ -258,7 +258,12 @@ function checkToolChoice(body: Record<string, unknown>, toolNames: Set<string>, 
   }
   const thinking = body.thinking;
   const thinkingOn = isRecord(thinking) && (thinking.type === "enabled" || thinking.type === "adaptive");
-  if (thinkingOn && (choice.type === "any" || choice.type === "tool")) {
+  const forced = choice.type === "any" || choice.type === "tool";
+  if (forced && typeof body.model === "string" && refusesForcedToolChoice(body.model)) {
+    context.out.push(
+      invalid("tool_choice", `${body.model} does not support forced tool use; use tool_choice auto or none.`),
+    );
+  } else if (thinkingOn && forced) {
     context.out.push(invalid("tool_choice", "Thinking may not be enabled when tool_choice forces tool use."));
   }
 }

@@ -8,7 +8,7 @@ import { flattenRequest } from "../billing/flatten.js";
 import { afterLastCompaction, decideCompaction } from "../billing/server-compaction.js";
 import type { AssistantContentBlock } from "../content.js";
 import { faultPhase } from "../model/faults.js";
-import { cutAtMaxTokens } from "../model/output-limit.js";
+import { cutAtOutputLimit } from "../model/output-limit.js";
 import type { FaultKind } from "../model/scenario.js";
 import type { ModelReply } from "../model/scripted-model.js";
 import { signThinking } from "../model/signature.js";
@@ -105,13 +105,16 @@ export async function handleMessages(
   let message: ResponseMessage;
   let partialInputs: ReadonlyMap<number, string> | undefined;
   try {
-    ({ message, partialInputs } = await buildMessage(apiRequest, fault, entry, state));
+    // A non-streaming body cut answers for real (the work is done); every other fault gets the default answer.
+    const answered = fault === "body_cut" && !entry.stream ? undefined : fault;
+    ({ message, partialInputs } = await buildMessage(apiRequest, answered, entry, state));
   } catch (error) {
     // Only reachable in lenient mode with malformed blocks, or from a throwing scenario function.
     return fail(errorReply(500, `emulator could not answer: ${(error as Error).message}`));
   }
 
   if (!entry.stream) {
+    if (fault === "body_cut") return sendHalfBody(response, message, entry);
     if (fault !== undefined) return nonStreamingFault(fault, response, entry, state, fail);
     entry.status = 200;
     sendJson(response, 200, message, { "request-id": entry.requestId });
@@ -130,6 +133,7 @@ export async function handleMessages(
   await writeEvents(response, events.slice(0, cutAt), state.random);
   switch (fault) {
     case "connection_cut":
+    case "body_cut":
       response.socket?.destroy();
       return;
     case "stream_error":
@@ -173,7 +177,10 @@ async function buildMessage(
       : fault === undefined
         ? await state.model.respond(apiRequest, managed.request)
         : state.model.echo(apiRequest);
-  const cut = cutAtMaxTokens(answer, apiRequest.max_tokens, state.ruler);
+  // What the window leaves for output (a compatible server answers its own overflow error before this).
+  const window = state.settings.contextWindow ?? limits.contextWindow;
+  const room = compatible ? undefined : Math.max(1, window - state.ruler.request(apiRequest));
+  const cut = cutAtOutputLimit(answer, apiRequest.max_tokens, room, state.ruler);
   if (cut !== undefined && answer.step !== undefined) state.model.rewind(answer.step);
   const reply = cut?.reply ?? answer;
   const shown = thinkingDisplayOmitted(apiRequest) ? omitThinking(reply.content, state) : reply.content;
@@ -253,6 +260,18 @@ function nonStreamingFault(
     entry.status = 0;
     stall(response, state);
   } else fail(errorReply(500, "Internal server error"));
+}
+
+/** 200 with the whole body's length, half the body, then the connection dropped (the `body_cut` fault). */
+function sendHalfBody(response: ServerResponse, message: ResponseMessage, entry: RequestLogEntry): void {
+  const bytes = Buffer.from(JSON.stringify(message));
+  entry.status = 200;
+  response.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": String(bytes.length),
+    "request-id": entry.requestId,
+  });
+  response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => response.socket?.destroy());
 }
 
 /** Keeps the connection open and silent until the client leaves, `stallMs` passes, or the emulator closes. */

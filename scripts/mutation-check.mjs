@@ -155,7 +155,6 @@ export const MUTATIONS = [
     replace: "  return [];",
     tests: ["test/architecture/skip-policy.test.ts"],
   },
-
   // --- issue 45: the audit's 12 survivors, then two or more per area (memory, permissions, hooks, MCP,
   // compaction progress, settings precedence). One entry per mutation; append new ones at the end of the list.
   {
@@ -1548,7 +1547,6 @@ export const MUTATIONS = [
     replace: "  const trailText = renderArtifactTrail(trail);",
     tests: ["test/engine/token-ratio.test.ts"],
   },
-
   {
     name: "prompt-lost-on-second-drop",
     area: "compaction",
@@ -2354,6 +2352,8 @@ export const MUTATIONS = [
     find: "      paths.length === 1",
     replace: "      paths.length >= 1",
     tests: ["test/memory/lenient-front-matter.test.ts"],
+  },
+  {
     name: "cache-read-rate-standard-only",
     area: "messages",
     guards: "each model's own cache-read rate is billed (Opus 5.5 0.05x, Fable 5.1 0.025x), not the standard 0.1x",

@@ -1,7 +1,7 @@
 /** The tools, in rooms by what they are; each room's index.ts is its face. */
 
 export * from "./agents/index.js";
-export { defaultTools, deferredBuiltinTools } from "./default-tools.js";
+export { builtinToolTraits, defaultTools, deferredBuiltinTools } from "./default-tools.js";
 export * from "./files/index.js";
 export * from "./permissions/index.js";
 export { INTERRUPTED_MESSAGE, runTool } from "./run-tool.js";

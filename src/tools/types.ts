@@ -138,7 +138,44 @@ export interface Tool<Input = unknown> {
    * Default false.
    */
   readonly checksOwnPermissions?: boolean;
+  /** What the rest of the system asks about this tool (permissions, checkpoints, subagents, the terminal). */
+  readonly traits?: ToolTraits;
   call(input: Input, context: ToolContext): Promise<ToolOutput>;
+}
+
+/**
+ * What the rest of the system asks about a tool, declared by the tool itself rather than kept in tables keyed
+ * by its name elsewhere (test/architecture/tool-tables.test.ts). Every field is optional: a tool that says
+ * nothing (an MCP tool) has no path rule, changes no files the checkpoints know of, is given to subagents and
+ * is shown one call a line.
+ */
+export interface ToolTraits {
+  /**
+   * Permission rules whose path specifier covers this tool's calls: `Read(./secrets/**)` covers Read, Grep and
+   * Glob; `Edit(...)` covers Edit, Write and NotebookEdit. `pathField` names the input field holding the path;
+   * `searchesFolder` when that path is a folder searched (absent: the working directory).
+   */
+  readonly pathRule?: {
+    readonly ruleNames: readonly string[];
+    readonly pathField: string;
+    readonly searchesFolder?: boolean;
+  };
+  /**
+   * How its calls change files: `file`, the one file `pathField` names (kept by checkpoints before the call;
+   * `acceptEdits` mode lets it run when `acceptEdits` is true); `command`, any file (the workspace is watched).
+   */
+  readonly changesFiles?:
+    | { readonly kind: "file"; readonly pathField: string; readonly acceptEdits: boolean }
+    | { readonly kind: "command" };
+  /** A file it reads or changes may bring nested memory files (CLAUDE.md below the workspace) into view. */
+  readonly revealsMemoryFiles?: boolean;
+  /** False: a subagent never gets it (it acts on the parent session, or would recurse). Default true. */
+  readonly forSubagents?: boolean;
+  /** How the terminal shows it: consecutive successful calls as one line (`Read 3 files`), a diff of a change. */
+  readonly terminal?: {
+    readonly group?: { readonly verb: string; readonly noun: string };
+    readonly diff?: "write" | "edit";
+  };
 }
 
 /** Any tool, erased for registries. */

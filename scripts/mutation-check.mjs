@@ -2292,6 +2292,15 @@ export const MUTATIONS = [
     replace: 'export const DIFF_TOOLS = new Set(["Write", "Edit"]);\nfunction readOrEmpty(path: string): string {',
     tests: ["test/architecture/tool-tables.test.ts"],
   },
+  {
+    name: "ask-user-question-silent-without-person",
+    area: "tools",
+    guards: "AskUserQuestion with no one to ask (print mode) is an error result saying no one can answer",
+    file: "src/tools/questions/ask-user-question-tool.ts",
+    find: "if (channel === undefined) return { content: NO_ONE_TO_ASK, isError: true };",
+    replace: 'if (channel === undefined) return { content: "" };',
+    tests: ["test/tools/ask-user-question.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

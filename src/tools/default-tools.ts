@@ -13,6 +13,7 @@ import { notebookEditTool } from "./files/notebook-edit-tool.js";
 import { readTool } from "./files/read-tool.js";
 import { writeTool } from "./files/write-tool.js";
 import { exitPlanModeTool } from "./permissions/exit-plan-mode-tool.js";
+import { askUserQuestionTool } from "./questions/ask-user-question-tool.js";
 import { cronCreateTool, cronDeleteTool, cronListTool } from "./schedule/cron-tools.js";
 import { scheduleWakeupTool } from "./schedule/schedule-wakeup-tool.js";
 import { todoWriteTool } from "./schedule/todo-write-tool.js";
@@ -33,7 +34,7 @@ export function defaultTools(): AnyTool[] {
 /**
  * Claude Code's built-in tools that it defers behind ToolSearch (listed by name, loaded on request): WebFetch and
  * NotebookEdit, TaskStop, TodoWrite, ExitPlanMode, EnterWorktree, ExitWorktree, Monitor, CronCreate, CronList,
- * CronDelete, ScheduleWakeup, SendMessage, in a fixed order, and WebSearch
+ * CronDelete, ScheduleWakeup, SendMessage, AskUserQuestion, in a fixed order, and WebSearch
  * last where the server declares web search (docs/TOOLS.md).
  */
 export function deferredBuiltinTools(options: { webSearch?: boolean } = {}): AnyTool[] {
@@ -51,6 +52,7 @@ export function deferredBuiltinTools(options: { webSearch?: boolean } = {}): Any
     cronDeleteTool,
     scheduleWakeupTool,
     sendMessageTool,
+    askUserQuestionTool,
   ];
   return options.webSearch === true ? [...tools, webSearchTool] : tools;
 }

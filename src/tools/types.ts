@@ -3,6 +3,7 @@
  */
 import type * as z from "zod";
 import type { AssistantContentBlock, TimelineEntry, ToolResultContentBlock } from "../messages/index.js";
+import type { QuestionChannel } from "./questions/ask-user-question-tool.js";
 import type { ScheduledPrompts } from "./schedule/scheduled-prompts.js";
 import type { BackgroundTasks } from "./shell/background-tasks.js";
 import type { MonitorEvents } from "./shell/monitor-events.js";
@@ -80,6 +81,8 @@ export interface ToolRuntime {
   monitorEvents?: MonitorEvents;
   /** The session's scheduled prompts (CronCreate, ScheduleWakeup); absent outside an engine. */
   scheduled?: ScheduledPrompts;
+  /** How AskUserQuestion asks the session's person; absent where no one can answer (print mode). */
+  questions?: QuestionChannel;
   /** How ExitPlanMode leaves plan mode; absent outside an engine. */
   planMode?: PlanModeControl;
   /**

@@ -83,7 +83,7 @@ export function pathRuleFamilies(): Readonly<Record<string, readonly string[]>> 
   if (families !== undefined) return families;
   const covered: Record<string, string[]> = {};
   for (const tool of builtinTools()) {
-    for (const rule of tool.traits?.pathRule?.ruleNames ?? []) (covered[rule] ??= []).push(tool.name);
+    for (const rule of tool.traits?.pathRule?.ruleNames ?? []) covered[rule] = [...(covered[rule] ?? []), tool.name];
   }
   families = covered;
   return covered;

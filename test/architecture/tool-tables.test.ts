@@ -65,7 +65,7 @@ function withoutComments(text: string): string {
 }
 
 /** The tool-name tables in one file's text, each as a short description. */
-export function toolTables(text: string): string[] {
+function toolTables(text: string): string[] {
   const code = withoutComments(text);
   const found: string[] = [];
   for (const match of code.matchAll(/\[([^[\]]*)\]/g)) {

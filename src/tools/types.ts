@@ -3,7 +3,6 @@
  */
 import type * as z from "zod";
 import type { AssistantContentBlock, TimelineEntry, ToolResultContentBlock } from "../messages/index.js";
-import type { QuestionChannel } from "./questions/ask-user-question-tool.js";
 import type { ScheduledPrompts } from "./schedule/scheduled-prompts.js";
 import type { BackgroundTasks } from "./shell/background-tasks.js";
 import type { MonitorEvents } from "./shell/monitor-events.js";
@@ -90,6 +89,23 @@ export interface ToolRuntime {
    * working directory and workspace root. Absent outside an engine.
    */
   worktree?: WorktreeSession;
+}
+
+/** One multiple-choice question for the person (AskUserQuestion, tools/questions/). */
+export interface AskedQuestion {
+  question: string;
+  /** A short label (Claude Code: at most 12 characters). */
+  header: string;
+  options: Array<{ label: string; description: string }>;
+  multiSelect?: boolean | undefined;
+}
+
+/**
+ * How a session asks its person: each question's text → the chosen label(s) (several joined by ", ") or what
+ * they typed; undefined when they dismissed the questions.
+ */
+export interface QuestionChannel {
+  ask(questions: readonly AskedQuestion[], signal: AbortSignal): Promise<Readonly<Record<string, string>> | undefined>;
 }
 
 /** How a session leaves plan mode (ExitPlanMode): the engine asks the person (engine/plan-mode.ts). */

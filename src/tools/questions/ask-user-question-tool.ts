@@ -52,17 +52,6 @@ export const askUserQuestionInputSchema = z.strictObject({
 
 export type AskUserQuestionInput = z.infer<typeof askUserQuestionInputSchema>;
 
-/** One question as the person sees it. */
-export type AskedQuestion = AskUserQuestionInput["questions"][number];
-
-/**
- * How a session asks its person: each question's text → the chosen label(s) (several joined by ", ") or what
- * they typed; undefined when they dismissed the questions.
- */
-export interface QuestionChannel {
-  ask(questions: readonly AskedQuestion[], signal: AbortSignal): Promise<Readonly<Record<string, string>> | undefined>;
-}
-
 /** The result when no one can answer: an error, so the model does not take silence for an answer. */
 export const NO_ONE_TO_ASK =
   "No one can answer: this session has no person to ask (print mode or a session without a question channel). " +

@@ -7,16 +7,9 @@ import { isAbsolute, join } from "node:path";
 import type { AnyTool, ToolContext } from "../tools/index.js";
 import type { Checkpoints } from "./checkpoints.js";
 
-/** File tools and the input field naming the file each changes. */
-export const FILE_TOOL_PATH_FIELDS: Readonly<Record<string, string>> = {
-  Write: "file_path",
-  Edit: "file_path",
-  NotebookEdit: "notebook_path",
-};
-
-function pathOf(tool: string, input: unknown, cwd: string): string | undefined {
-  const field = FILE_TOOL_PATH_FIELDS[tool];
-  if (field === undefined || typeof input !== "object" || input === null) return undefined;
+/** The file a call names, by the input field its tool declares (`traits.changesFiles.pathField`). */
+function pathOf(field: string, input: unknown, cwd: string): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
   const value = (input as Record<string, unknown>)[field];
   if (typeof value !== "string" || value === "") return undefined;
   return isAbsolute(value) ? value : join(cwd, value);
@@ -30,12 +23,13 @@ export function withCheckpoints(tools: readonly AnyTool[], checkpoints: Checkpoi
 
 /** `tool`, its calls checkpointed when it changes files; any other tool as it is. */
 function checkpointed(tool: AnyTool, checkpoints: () => Checkpoints | undefined): AnyTool {
-  if (tool.name !== "Bash" && FILE_TOOL_PATH_FIELDS[tool.name] === undefined) return tool;
+  const changes = tool.traits?.changesFiles;
+  if (changes === undefined) return tool;
   const call = async (input: unknown, context: ToolContext) => {
     const store = checkpoints();
     if (store === undefined) return tool.call(input, context);
-    if (tool.name === "Bash") return store.aroundCommand(() => tool.call(input, context));
-    const path = pathOf(tool.name, input, context.cwd);
+    if (changes.kind === "command") return store.aroundCommand(() => tool.call(input, context));
+    const path = pathOf(changes.pathField, input, context.cwd);
     if (path !== undefined) await store.beforeFileChange(path, tool.name);
     return tool.call(input, context);
   };

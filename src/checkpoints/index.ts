@@ -1,5 +1,5 @@
 export { BlobStore, sha256 } from "./blob-store.js";
-export { FILE_TOOL_PATH_FIELDS, withCheckpoints } from "./checkpoint-tools.js";
+export { withCheckpoints } from "./checkpoint-tools.js";
 export {
   type CheckpointOptions,
   Checkpoints,

@@ -1,6 +1,11 @@
 /**
- * Subagent types: the system prompt and tool subset a subagent gets. A subagent never gets the Agent tool
- * (no recursion) nor Snip (it edits the parent's conversation), whatever its type lists.
+ * Subagent types: the system prompt and tool subset a subagent gets. A subagent never gets a tool that says
+ * `traits.forSubagents: false`, whatever its type lists: Agent (no recursion), Snip (it acts on the parent's
+ * conversation), EnterWorktree and ExitWorktree (they move the parent session's working directory; docs/TOOLS.md
+ * "Worktrees"), Monitor and the scheduling tools (their events and prompts would reach the parent's
+ * conversation, not the subagent's), SendMessage and ListAgents (a subagent has no background agents of its own,
+ * and "main" has no way into the parent's turn), and Workflow (its agents are subagents already: one level of
+ * fan-out, as with Agent).
  */
 
 export interface SubagentType {
@@ -20,28 +25,6 @@ export interface SubagentType {
 
 /** Model requests a subagent may make before it is stopped: 50. */
 export const DEFAULT_SUBAGENT_MAX_TURNS = 50;
-
-/**
- * Tools a subagent never gets: Agent (no recursion), Snip (it acts on the parent's conversation), EnterWorktree
- * and ExitWorktree (they move the parent session's working directory; docs/TOOLS.md "Worktrees"), Monitor and the
- * scheduling tools (their events and prompts would reach the parent's conversation, not the subagent's), and
- * SendMessage and ListAgents (a subagent has no background agents of its own, and "main" has no way into the
- * parent's turn), and Workflow (its agents are subagents already: one level of fan-out, as with Agent).
- */
-export const SUBAGENT_EXCLUDED_TOOLS: readonly string[] = [
-  "Agent",
-  "Snip",
-  "EnterWorktree",
-  "ExitWorktree",
-  "Monitor",
-  "CronCreate",
-  "CronList",
-  "CronDelete",
-  "ScheduleWakeup",
-  "Workflow",
-  "SendMessage",
-  "ListAgents",
-];
 
 /** The first line of every built-in subagent prompt (tests and people can tell a subagent's requests apart). */
 export const SUBAGENT_PROMPT_PREFIX = "You are a threadline subagent.";

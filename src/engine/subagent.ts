@@ -25,7 +25,7 @@ import type {
 import { defaultToolRuntime, newAgentId, summarizeToolCall } from "../tools/index.js";
 import { decideEffort, type EffortDecision } from "./effort-support.js";
 import { type AgentWorktree, createAgentWorktree, finishAgentWorktree } from "./subagent-isolation.js";
-import { DEFAULT_SUBAGENT_MAX_TURNS, SUBAGENT_EXCLUDED_TOOLS, type SubagentType } from "./subagent-types.js";
+import { DEFAULT_SUBAGENT_MAX_TURNS, type SubagentType } from "./subagent-types.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 
 export * from "./subagent-types.js";
@@ -72,7 +72,7 @@ export function resolveSubagentType(types: readonly SubagentType[], name: string
 export function subagentTools(parentTools: readonly AnyTool[], type: SubagentType): AnyTool[] {
   const allowed = type.tools ? new Set(type.tools) : undefined;
   return parentTools.filter(
-    (tool) => !SUBAGENT_EXCLUDED_TOOLS.includes(tool.name) && (allowed === undefined || allowed.has(tool.name)),
+    (tool) => tool.traits?.forSubagents !== false && (allowed === undefined || allowed.has(tool.name)),
   );
 }
 

@@ -14,6 +14,7 @@ import {
   type ToolUseBlock,
   toolResultBlock,
 } from "../messages/index.js";
+import { INTERRUPTED_MESSAGE } from "../tools/index.js";
 import type { EngineEvent } from "./events.js";
 import { CUT_TOOL_USE_RESULT } from "./stop-reasons.js";
 import type { AttemptState, TurnState } from "./turn-state.js";
@@ -97,11 +98,7 @@ export async function* recordInterruption(turn: TurnState, attempt: AttemptState
     const block = entry.message.content[0];
     if (block.type !== "tool_use" || answered(turn, block.id)) continue;
     recorder.append(
-      createToolResultEntry(
-        recorder.context(),
-        [toolResultBlock(block.id, "Interrupted by user before the tool ran.", true)],
-        entry.uuid,
-      ),
+      createToolResultEntry(recorder.context(), [toolResultBlock(block.id, INTERRUPTED_MESSAGE, true)], entry.uuid),
     );
   }
   const note = createUserEntry(recorder.context(), "[Request interrupted by user]", { isMeta: true });

@@ -16,13 +16,10 @@ import type {
   WebSearchQuery,
   WorkspaceScope,
 } from "../tools/index.js";
-import { missingToolMessage, runTool } from "../tools/index.js";
+import { INTERRUPTED_MESSAGE, missingToolMessage, runTool } from "../tools/index.js";
 
 /** How many read-only tools may run at once. */
 export const DEFAULT_MAX_CONCURRENCY = 10;
-
-/** Result text recorded for a tool that an interruption stopped or never started. */
-export const INTERRUPTED_TOOL_MESSAGE = "Interrupted by user: the tool call was cancelled before it finished.";
 
 export interface ToolExecutorOptions {
   tools: ReadonlyMap<string, AnyTool>;
@@ -180,9 +177,7 @@ export class ToolExecutor {
     run
       .catch((error: unknown): ExecutedCall => plain({ content: `Error: ${describe(error)}`, isError: true }))
       .then((call) => {
-        const final = item.controller.signal.aborted
-          ? plain({ content: INTERRUPTED_TOOL_MESSAGE, isError: true })
-          : call;
+        const final = item.controller.signal.aborted ? plain({ content: INTERRUPTED_MESSAGE, isError: true }) : call;
         item.state = "done";
         item.resolve(final);
         this.#pump();
@@ -260,7 +255,7 @@ export class ToolExecutor {
       item.controller.abort();
       if (item.state === "queued") {
         item.state = "done";
-        item.resolve(plain({ content: INTERRUPTED_TOOL_MESSAGE, isError: true }));
+        item.resolve(plain({ content: INTERRUPTED_MESSAGE, isError: true }));
       }
     }
     this.#updateListener();

@@ -7,15 +7,13 @@
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { TimelineEntry } from "../messages/index.js";
+import { builtinToolTraits } from "../tools/index.js";
 import { isMemoryAttachment, memoryAttachment, memoryData } from "./memory-attachment.js";
 import type { MemoryLimits } from "./memory-limits.js";
 import { isInside, MemoryReader } from "./memory-reader.js";
 import { directoriesDown, projectCandidates, repositoryRoot, sessionStartCandidates } from "./memory-sources.js";
 import type { MemoryAttachmentData, MemoryFile } from "./memory-types.js";
 import { loadedMemory } from "./reattach.js";
-
-/** Tools whose path argument makes the nested memory files above that path apply. */
-export const NESTED_MEMORY_TOOLS: ReadonlySet<string> = new Set(["Read", "Edit", "Write", "Grep", "Glob"]);
 
 export interface MemoryFilesOptions {
   /** The workspace (working directory). */
@@ -88,7 +86,7 @@ export class MemoryFiles {
 
   /** Nested memory files that `toolName` touching `input`'s path brings into force, not attached before. */
   async touched(toolName: string, input: unknown, entries: readonly TimelineEntry[]): Promise<MemoryFound> {
-    if (!NESTED_MEMORY_TOOLS.has(toolName)) return { notices: [] };
+    if (builtinToolTraits(toolName)?.revealsMemoryFiles !== true) return { notices: [] };
     const target = pathOf(input);
     if (target === undefined) return { notices: [] };
     await this.#adopt(entries);

@@ -1,9 +1,9 @@
 /**
  * Input-token estimate of a whole request body with the shared ruler (`tokens.ts`: characters / 4, images and
  * documents 2,000 each). Tools count as their JSON definition (cache_control excluded), system blocks as their
- * text, and a tool_result deleted by `cache_edits` as 0. One function for both sides: the client checks "never
- * send a request our own estimate puts over the window" with it, and the emulator bills every client with it,
- * so the two counts agree by construction and comparisons between clients are fair.
+ * text, and a tool_result deleted by `cache_edits` as 0. The client checks "never send a request our own
+ * estimate puts over the window" with it; the server (the emulator included, with its own real tokenizer) counts
+ * its own way, and the estimate is calibrated against that count, never trusted alone (issue 38).
  */
 import type { CacheControl, ContentBlock } from "./content.js";
 import { estimateBlockTokens, estimateTextTokens } from "./tokens.js";

@@ -1,6 +1,7 @@
 /**
- * The token ruler: characters / 4, images and documents 2,000 each.
- * Client estimates and the emulator's billing use this same ruler, so comparisons are fair.
+ * The client's token ruler: characters / 4, images and documents 2,000 each. It is an estimate only: the
+ * emulator counts with its own real tokenizer (packages/emulator ruler.ts, importing nothing of src/), and the
+ * session calibrates this estimate against the server's reported count (docs/CONTEXT-BUDGET.md).
  */
 import type { ContentBlock } from "./content.js";
 

@@ -1,9 +1,10 @@
 /** The tools, in rooms by what they are; each room's index.ts is its face. */
 
 export * from "./agents/index.js";
-export { defaultTools, deferredBuiltinTools } from "./default-tools.js";
+export { builtinToolTraits, defaultTools, deferredBuiltinTools } from "./default-tools.js";
 export * from "./files/index.js";
 export * from "./permissions/index.js";
+export * from "./questions/index.js";
 export { INTERRUPTED_MESSAGE, runTool } from "./run-tool.js";
 export * from "./schedule/index.js";
 export * from "./shell/index.js";

@@ -14,7 +14,10 @@ export interface DeniedDisplay {
   reason: string;
 }
 
-/** What the model reads when a call is interrupted. */
+/**
+ * What the model reads for a tool call the user interrupted — stopped while it ran, or never started — and the
+ * one text the terminal recognises as "interrupted" (cli/modes/tool-outcome.ts).
+ */
 export const INTERRUPTED_MESSAGE = "Interrupted by the user: the tool call was stopped before it finished.";
 
 function interrupted(): ToolOutput {

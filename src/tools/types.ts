@@ -80,6 +80,8 @@ export interface ToolRuntime {
   monitorEvents?: MonitorEvents;
   /** The session's scheduled prompts (CronCreate, ScheduleWakeup); absent outside an engine. */
   scheduled?: ScheduledPrompts;
+  /** How AskUserQuestion asks the session's person; absent where no one can answer (print mode). */
+  questions?: QuestionChannel;
   /** How ExitPlanMode leaves plan mode; absent outside an engine. */
   planMode?: PlanModeControl;
   /**
@@ -87,6 +89,23 @@ export interface ToolRuntime {
    * working directory and workspace root. Absent outside an engine.
    */
   worktree?: WorktreeSession;
+}
+
+/** One multiple-choice question for the person (AskUserQuestion, tools/questions/). */
+export interface AskedQuestion {
+  question: string;
+  /** A short label (Claude Code: at most 12 characters). */
+  header: string;
+  options: Array<{ label: string; description: string }>;
+  multiSelect?: boolean | undefined;
+}
+
+/**
+ * How a session asks its person: each question's text → the chosen label(s) (several joined by ", ") or what
+ * they typed; undefined when they dismissed the questions.
+ */
+export interface QuestionChannel {
+  ask(questions: readonly AskedQuestion[], signal: AbortSignal): Promise<Readonly<Record<string, string>> | undefined>;
 }
 
 /** How a session leaves plan mode (ExitPlanMode): the engine asks the person (engine/plan-mode.ts). */
@@ -138,7 +157,44 @@ export interface Tool<Input = unknown> {
    * Default false.
    */
   readonly checksOwnPermissions?: boolean;
+  /** What the rest of the system asks about this tool (permissions, checkpoints, subagents, the terminal). */
+  readonly traits?: ToolTraits;
   call(input: Input, context: ToolContext): Promise<ToolOutput>;
+}
+
+/**
+ * What the rest of the system asks about a tool, declared by the tool itself rather than kept in tables keyed
+ * by its name elsewhere (test/architecture/tool-tables.test.ts). Every field is optional: a tool that says
+ * nothing (an MCP tool) has no path rule, changes no files the checkpoints know of, is given to subagents and
+ * is shown one call a line.
+ */
+export interface ToolTraits {
+  /**
+   * Permission rules whose path specifier covers this tool's calls: `Read(./secrets/**)` covers Read, Grep and
+   * Glob; `Edit(...)` covers Edit, Write and NotebookEdit. `pathField` names the input field holding the path;
+   * `searchesFolder` when that path is a folder searched (absent: the working directory).
+   */
+  readonly pathRule?: {
+    readonly ruleNames: readonly string[];
+    readonly pathField: string;
+    readonly searchesFolder?: boolean;
+  };
+  /**
+   * How its calls change files: `file`, the one file `pathField` names (kept by checkpoints before the call;
+   * `acceptEdits` mode lets it run when `acceptEdits` is true); `command`, any file (the workspace is watched).
+   */
+  readonly changesFiles?:
+    | { readonly kind: "file"; readonly pathField: string; readonly acceptEdits: boolean }
+    | { readonly kind: "command" };
+  /** A file it reads or changes may bring nested memory files (CLAUDE.md below the workspace) into view. */
+  readonly revealsMemoryFiles?: boolean;
+  /** False: a subagent never gets it (it acts on the parent session, or would recurse). Default true. */
+  readonly forSubagents?: boolean;
+  /** How the terminal shows it: consecutive successful calls as one line (`Read 3 files`), a diff of a change. */
+  readonly terminal?: {
+    readonly group?: { readonly verb: string; readonly noun: string };
+    readonly diff?: "write" | "edit";
+  };
 }
 
 /** Any tool, erased for registries. */

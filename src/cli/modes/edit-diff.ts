@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { builtinToolTraits } from "../../tools/index.js";
 import type { Style } from "../terminal/style.js";
 
 /** Diff lines shown before the rest is summarised. */
@@ -40,11 +41,13 @@ export function changeOf(
   const fields = (input ?? {}) as EditInput;
   if (typeof fields.file_path !== "string") return undefined;
   const path = isAbsolute(fields.file_path) ? fields.file_path : resolve(cwd, fields.file_path);
+  const diff = builtinToolTraits(tool)?.terminal?.diff;
+  if (diff === undefined) return undefined;
   const current = readOrEmpty(path);
-  if (tool === "Write" && typeof fields.content === "string") {
+  if (diff === "write" && typeof fields.content === "string") {
     return { path: fields.file_path, before: current, after: fields.content, offsetLines: 0 };
   }
-  if (tool === "Edit" && typeof fields.old_string === "string" && typeof fields.new_string === "string") {
+  if (diff === "edit" && typeof fields.old_string === "string" && typeof fields.new_string === "string") {
     const at = current.indexOf(fields.old_string);
     const offsetLines = at === -1 ? 0 : current.slice(0, at).split("\n").length - 1;
     return { path: fields.file_path, before: fields.old_string, after: fields.new_string, offsetLines };

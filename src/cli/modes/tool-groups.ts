@@ -4,13 +4,12 @@
  * Pure: the renderer decides when a group ends (any other output does).
  */
 
-/** Tools whose successful calls are grouped, with the verb and noun of the group line. */
-const GROUPED: Readonly<Record<string, { verb: string; noun: string }>> = {
-  Read: { verb: "Read", noun: "file" },
-  Glob: { verb: "Listed", noun: "pattern" },
-  Grep: { verb: "Searched", noun: "pattern" },
-  LS: { verb: "Listed", noun: "folder" },
-};
+import { builtinToolTraits } from "../../tools/index.js";
+
+/** The verb and noun of a group line for a tool whose successful calls are grouped (`Tool.traits.terminal`). */
+function groupWords(tool: string): { verb: string; noun: string } | undefined {
+  return builtinToolTraits(tool)?.terminal?.group;
+}
 
 /** One finished call of a grouped tool: its summary line (`Read(src/a.ts)`) and its outcome (`12 lines`). */
 export interface GroupedCall {
@@ -21,7 +20,7 @@ export interface GroupedCall {
 
 /** Whether a tool's successful calls join a group. */
 export function isGroupedTool(tool: string): boolean {
-  return Object.hasOwn(GROUPED, tool);
+  return groupWords(tool) !== undefined;
 }
 
 /** `Read 3 files, searched 1 pattern`: each tool's count in the order it first appears (first verb capitalised). */
@@ -29,7 +28,7 @@ export function groupSummary(calls: readonly GroupedCall[]): string {
   const counts = new Map<string, number>();
   for (const call of calls) counts.set(call.tool, (counts.get(call.tool) ?? 0) + 1);
   const parts = [...counts].map(([tool, count], index) => {
-    const words = GROUPED[tool] ?? { verb: "Ran", noun: tool };
+    const words = groupWords(tool) ?? { verb: "Ran", noun: tool };
     const verb = index === 0 ? words.verb : words.verb.toLowerCase();
     return `${verb} ${count} ${words.noun}${count === 1 ? "" : "s"}`;
   });

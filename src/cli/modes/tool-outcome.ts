@@ -2,7 +2,6 @@
  * What a finished tool call shows on its line and under it: the one-line outcome, Bash's output lines, a
  * denial's reason, and the key of the change a person approved (render.ts draws them).
  */
-import { INTERRUPTED_TOOL_MESSAGE } from "../../loop/tool-executor.js";
 import type { ToolResultBlock, UserEntry } from "../../messages/index.js";
 import { INTERRUPTED_MESSAGE } from "../../tools/index.js";
 import type { Style } from "../terminal/style.js";
@@ -26,7 +25,7 @@ export function describeToolOutcome(entry: UserEntry, toolUseId: string, isError
         );
   const text = block === undefined ? (typeof content === "string" ? content : "") : toolResultText(block);
   // An interruption is one word on screen; the sentence is for the model.
-  if (isError && (text === INTERRUPTED_TOOL_MESSAGE || text === INTERRUPTED_MESSAGE)) return "interrupted";
+  if (isError && text === INTERRUPTED_MESSAGE) return "interrupted";
   if (isError) return truncate(firstNonEmptyLine(text) || "failed", DEFAULT_OUTCOME_CHARS);
   const trimmed = text.trimEnd();
   if (trimmed === "") return "done (no output)";

@@ -34,6 +34,7 @@ export function createSnipTool(options: SnipToolOptions = {}): Tool<SnipInput> {
     inputSchema: snipInputSchema,
     isReadOnly: () => false,
     compactable: false,
+    traits: { forSubagents: false },
     async call(input: SnipInput, context: ToolContext): Promise<ToolOutput> {
       const session = context.session;
       if (session === undefined) return { content: "Snip is unavailable: no session is attached.", isError: true };

@@ -85,6 +85,7 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentInput> {
     // Concurrency, not safety: each subagent's own tool calls are permission-checked individually.
     isReadOnly: () => true,
     compactable: false,
+    traits: { forSubagents: false },
     async call(input, context): Promise<ToolOutput> {
       if (input.isolation === "remote")
         return {

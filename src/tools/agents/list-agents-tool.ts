@@ -48,6 +48,7 @@ export function createListAgentsTool(pageSize: number = DEFAULT_LIST_AGENTS_PAGE
     // It reads the session's own list of runs: no one is asked about it.
     isReadOnly: () => true,
     compactable: false,
+    traits: { forSubagents: false },
     async call(input: ListAgentsInput, context: ToolContext): Promise<ToolOutput> {
       for (const field of ["channel", "q"] as const) {
         const value = input[field];

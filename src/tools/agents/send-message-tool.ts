@@ -58,6 +58,7 @@ export const sendMessageTool: Tool<SendMessageInput> = {
   // It queues text for a run this session started, or resumes one, and touches no file: no one is asked about it.
   isReadOnly: () => true,
   compactable: false,
+  traits: { forSubagents: false },
   deferLoading: true,
   async call(input: SendMessageInput, context: ToolContext): Promise<ToolOutput> {
     const background = (context.runtime ?? defaultToolRuntime()).background;

@@ -164,6 +164,7 @@ export function createWorkflowTool(options: WorkflowToolOptions): Tool<WorkflowI
     // A script starts subagents and runs code in this process: asked about like Bash, refused in plan mode.
     isReadOnly: () => false,
     compactable: false,
+    traits: { forSubagents: false },
     async call(input: WorkflowInput, context: ToolContext): Promise<ToolOutput> {
       const background = (context.runtime ?? defaultToolRuntime()).background;
       if (background === undefined || background.closed)

@@ -46,6 +46,12 @@ export const editTool: Tool<EditInput> = {
   inputSchema: editInputSchema,
   isReadOnly: () => false,
   compactable: true,
+  traits: {
+    pathRule: { ruleNames: ["Edit"], pathField: "file_path" },
+    changesFiles: { kind: "file", pathField: "file_path", acceptEdits: true },
+    revealsMemoryFiles: true,
+    terminal: { diff: "edit" },
+  },
   async call(input: EditInput, context: ToolContext): Promise<ToolOutput> {
     const filePath = await resolveWorkspacePath(context, input.file_path);
     if (input.old_string === input.new_string) {

@@ -34,6 +34,11 @@ export const globTool: Tool<GlobInput> = {
   inputSchema: globInputSchema,
   isReadOnly: () => true,
   compactable: true,
+  traits: {
+    pathRule: { ruleNames: ["Read"], pathField: "path", searchesFolder: true },
+    revealsMemoryFiles: true,
+    terminal: { group: { verb: "Listed", noun: "pattern" } },
+  },
   async call(input: GlobInput, context: ToolContext): Promise<ToolOutput> {
     const searchRoot = await resolveWorkspacePath(context, input.path ?? ".");
     const { base, rest } = splitGlobBase(input.pattern);

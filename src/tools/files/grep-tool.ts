@@ -160,6 +160,11 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepInput> {
     inputSchema: grepInputSchema,
     isReadOnly: () => true,
     compactable: true,
+    traits: {
+      pathRule: { ruleNames: ["Read"], pathField: "path", searchesFolder: true },
+      revealsMemoryFiles: true,
+      terminal: { group: { verb: "Searched", noun: "pattern" } },
+    },
     async call(input: GrepInput, context: ToolContext): Promise<ToolOutput> {
       const searchPath = await resolveWorkspacePath(context, input.path ?? ".");
       try {

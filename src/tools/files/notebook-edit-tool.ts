@@ -65,6 +65,10 @@ export const notebookEditTool: Tool<NotebookEditInput> = {
   deferLoading: true,
   isReadOnly: () => false,
   compactable: false,
+  traits: {
+    pathRule: { ruleNames: ["Edit"], pathField: "notebook_path" },
+    changesFiles: { kind: "file", pathField: "notebook_path", acceptEdits: false },
+  },
   async call(input: NotebookEditInput, context: ToolContext): Promise<ToolOutput> {
     const path = await resolveWorkspacePath(context, input.notebook_path);
     if (!path.endsWith(".ipynb")) return refuse(`${path} is not a .ipynb file; use Edit for other files.`);

@@ -242,6 +242,11 @@ export const readTool: Tool<ReadInput> = {
   inputSchema: readInputSchema,
   isReadOnly: () => true,
   compactable: true,
+  traits: {
+    pathRule: { ruleNames: ["Read"], pathField: "file_path" },
+    revealsMemoryFiles: true,
+    terminal: { group: { verb: "Read", noun: "file" } },
+  },
   async call(input: ReadInput, context: ToolContext): Promise<ToolOutput> {
     // A background command's output file lives outside the workspace; the session's own files may be read.
     const filePath =

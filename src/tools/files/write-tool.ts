@@ -27,6 +27,12 @@ export const writeTool: Tool<WriteInput> = {
   inputSchema: writeInputSchema,
   isReadOnly: () => false,
   compactable: true,
+  traits: {
+    pathRule: { ruleNames: ["Edit", "Write"], pathField: "file_path" },
+    changesFiles: { kind: "file", pathField: "file_path", acceptEdits: true },
+    revealsMemoryFiles: true,
+    terminal: { diff: "write" },
+  },
   async call(input: WriteInput, context: ToolContext): Promise<ToolOutput> {
     const filePath = await resolveWorkspacePath(context, input.file_path);
     let existed = false;

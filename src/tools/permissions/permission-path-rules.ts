@@ -6,6 +6,7 @@
  */
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
+import { builtinToolTraits, pathRuleFamilies } from "../default-tools.js";
 import { globToRegExp, splitGlobBase } from "../files/glob-pattern.js";
 
 /** Where relative patterns and paths start from. */
@@ -18,22 +19,21 @@ export interface RuleScope {
   home?: string;
 }
 
-/** Rule tool name → the tools it covers: an Edit rule also covers Write, a Read rule the tools that read files. */
-export const PATH_RULE_FAMILIES: Readonly<Record<string, readonly string[]>> = {
-  Edit: ["Edit", "Write", "MultiEdit", "NotebookEdit"],
-  Write: ["Write"],
-  Read: ["Read", "Grep", "Glob"],
-};
+/** Rule tool name → the tools it covers (`pathRuleFamilies`: each tool names the rules that cover it). */
+export function pathRuleFamily(ruleName: string): readonly string[] | undefined {
+  return Object.hasOwn(pathRuleFamilies(), ruleName) ? pathRuleFamilies()[ruleName] : undefined;
+}
 
-/** Tools whose path is a folder they search, not one file. */
-export const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob"]);
+/** Whether the tool's path is a folder it searches, not one file (Grep, Glob). */
+export function searchesFolder(toolName: string): boolean {
+  return builtinToolTraits(toolName)?.pathRule?.searchesFolder === true;
+}
 
 /** The absolute path a call touches (a file, or the folder a search starts in); undefined when it names none. */
 export function toolCallPath(toolName: string, input: unknown, cwd: string): string | undefined {
-  if (typeof input !== "object" || input === null) return undefined;
-  const fields = input as { file_path?: unknown; notebook_path?: unknown; path?: unknown };
-  const named =
-    toolName === "Grep" || toolName === "Glob" ? (fields.path ?? cwd) : (fields.file_path ?? fields.notebook_path);
+  const rule = builtinToolTraits(toolName)?.pathRule;
+  if (rule === undefined || typeof input !== "object" || input === null) return undefined;
+  const named = (input as Record<string, unknown>)[rule.pathField] ?? (rule.searchesFolder === true ? cwd : undefined);
   if (typeof named !== "string" || named === "") return undefined;
   return isAbsolute(named) ? resolve(named) : resolve(cwd, named);
 }

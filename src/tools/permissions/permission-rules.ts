@@ -5,10 +5,10 @@
  * `Agent(Explore)` (one subagent type), `WebFetch(domain:example.com)` (one host; `*.example.com` its subdomains).
  */
 import {
-  PATH_RULE_FAMILIES,
+  pathRuleFamily,
   pathRuleMatches,
   type RuleScope,
-  SEARCH_TOOLS,
+  searchesFolder,
   searchReaches,
   searchWithin,
   toolCallPath,
@@ -64,7 +64,7 @@ function bashCommandOf(input: unknown): string | undefined {
  */
 export function ruleCoversTool(rule: PermissionRule, toolName: string): boolean {
   if (rule.toolName === toolName) return true;
-  if (PATH_RULE_FAMILIES[rule.toolName]?.includes(toolName) === true) return true;
+  if (pathRuleFamily(rule.toolName)?.includes(toolName) === true) return true;
   if (rule.toolName === "Task" && toolName === "Agent") return true;
   return ruleNamesTool(rule.toolName, toolName);
 }
@@ -78,7 +78,7 @@ function specifierKind(
   if (toolName === "WebFetch" && rule.toolName === "WebFetch" && rule.specifier.trim().startsWith("domain:"))
     return "domain";
   if (toolName === "Bash" && rule.toolName === "Bash") return "bash";
-  if (PATH_RULE_FAMILIES[rule.toolName] !== undefined) return "path";
+  if (pathRuleFamily(rule.toolName) !== undefined) return "path";
   if (toolName === "Agent" && (rule.toolName === "Agent" || rule.toolName === "Task")) return "agent";
   return "other";
 }
@@ -145,9 +145,7 @@ export function allowRuleMatches(rule: PermissionRule, toolName: string, input: 
       const path = toolCallPath(toolName, input, scope.cwd);
       if (path === undefined) return false;
       const specifier = rule.specifier ?? "";
-      return SEARCH_TOOLS.has(toolName)
-        ? searchWithin(specifier, path, scope)
-        : pathRuleMatches(specifier, path, scope);
+      return searchesFolder(toolName) ? searchWithin(specifier, path, scope) : pathRuleMatches(specifier, path, scope);
     }
     case "agent":
       return agentTypeOf(input) === rule.specifier?.trim();
@@ -192,9 +190,7 @@ export function denyRuleMatches(rule: PermissionRule, toolName: string, input: u
       const path = toolCallPath(toolName, input, scope.cwd);
       if (path === undefined) return true;
       const specifier = rule.specifier ?? "";
-      return SEARCH_TOOLS.has(toolName)
-        ? searchReaches(specifier, path, scope)
-        : pathRuleMatches(specifier, path, scope);
+      return searchesFolder(toolName) ? searchReaches(specifier, path, scope) : pathRuleMatches(specifier, path, scope);
     }
     case "agent": {
       const type = agentTypeOf(input);

@@ -81,9 +81,6 @@ export type PermissionDecision =
   | { behavior: "allow" }
   | { behavior: "deny"; message: string; asked?: { reason: string } };
 
-/** Tools that `acceptEdits` lets through: they change files inside the workspace only. */
-const FILE_EDIT_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit"]);
-
 /** Longest argument shown in a summary. */
 const SUMMARY_ARGUMENT_CHARS = 200;
 
@@ -97,6 +94,12 @@ export function summarizeToolCall(toolName: string, input: unknown): string {
   }
   if (argument.length > SUMMARY_ARGUMENT_CHARS) argument = `${argument.slice(0, SUMMARY_ARGUMENT_CHARS)}…`;
   return `${toolName}(${argument})`;
+}
+
+/** Whether `acceptEdits` lets the tool through: it changes the one file it names (Write, Edit; `Tool.traits`). */
+function acceptsEdits(tool: AnyTool): boolean {
+  const changes = tool.traits?.changesFiles;
+  return changes?.kind === "file" && changes.acceptEdits;
 }
 
 function isReadOnlyCall(tool: AnyTool, input: unknown, scope: WorkspaceScope | undefined): boolean {
@@ -157,7 +160,7 @@ export async function checkPermission(
       isReadOnlyCall(tool, part, scope);
     if (parts.length > 1 && parts.every(partAllowed)) return { behavior: "allow" };
     if (isReadOnlyCall(tool, input, scope)) return { behavior: "allow" };
-    if (policy.mode === "acceptEdits" && FILE_EDIT_TOOLS.has(tool.name)) return { behavior: "allow" };
+    if (policy.mode === "acceptEdits" && acceptsEdits(tool)) return { behavior: "allow" };
   }
   if (policy.ask === undefined) {
     return {

@@ -72,6 +72,7 @@ export const cronCreateTool: Tool<CronCreateInput> = {
   // It writes no file and runs nothing now; what it schedules is a prompt, asked about like any other turn.
   isReadOnly: () => true,
   compactable: false,
+  traits: { forSubagents: false },
   deferLoading: true,
   async call(input: CronCreateInput, context: ToolContext): Promise<ToolOutput> {
     const schedule = scheduleOf(context);
@@ -102,6 +103,7 @@ export const cronListTool: Tool<CronListInput> = {
   inputSchema: cronListInputSchema,
   isReadOnly: () => true,
   compactable: true,
+  traits: { forSubagents: false },
   deferLoading: true,
   async call(_input: CronListInput, context: ToolContext): Promise<ToolOutput> {
     const schedule = scheduleOf(context);
@@ -119,6 +121,7 @@ export const cronDeleteTool: Tool<CronDeleteInput> = {
   inputSchema: cronDeleteInputSchema,
   isReadOnly: () => true,
   compactable: false,
+  traits: { forSubagents: false },
   deferLoading: true,
   async call(input: CronDeleteInput, context: ToolContext): Promise<ToolOutput> {
     const schedule = scheduleOf(context);

@@ -50,6 +50,7 @@ export const scheduleWakeupTool: Tool<ScheduleWakeupInput> = {
   inputSchema: scheduleWakeupInputSchema,
   isReadOnly: () => true,
   compactable: false,
+  traits: { forSubagents: false },
   deferLoading: true,
   async call(input: ScheduleWakeupInput, context: ToolContext): Promise<ToolOutput> {
     const schedule = context.runtime?.scheduled;

@@ -95,6 +95,7 @@ export const bashTool: Tool<BashInput> = {
   isReadOnly: (input: BashInput, scope) =>
     isReadOnlyCommand(input.command, scope ?? { cwd: process.cwd(), additionalDirectories: [] }),
   compactable: true,
+  traits: { changesFiles: { kind: "command" } },
   async call(input: BashInput, context: ToolContext): Promise<ToolOutput> {
     if (input.run_in_background === true) return startInBackground(input, context);
     const timeoutMs = Math.min(input.timeout ?? DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS);

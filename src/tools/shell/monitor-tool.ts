@@ -58,6 +58,7 @@ export const monitorTool: Tool<MonitorInput> = {
   // It runs a command: asked about like Bash in the default mode, refused in plan mode.
   isReadOnly: () => false,
   compactable: true,
+  traits: { forSubagents: false },
   deferLoading: true,
   async call(input: MonitorInput, context: ToolContext): Promise<ToolOutput> {
     const runtime = context.runtime ?? defaultToolRuntime();

@@ -41,6 +41,7 @@ export const enterWorktreeTool: Tool<EnterWorktreeInput> = {
     input.path === undefined ||
     (scope !== undefined && path.resolve(scope.cwd, input.path).includes(`${path.sep}${WORKTREES_FOLDER}${path.sep}`)),
   compactable: false,
+  traits: { forSubagents: false },
   deferLoading: true,
   async call(input: EnterWorktreeInput, context: ToolContext): Promise<ToolOutput> {
     const worktrees = context.runtime?.worktree;

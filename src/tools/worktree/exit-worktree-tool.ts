@@ -34,6 +34,7 @@ export const exitWorktreeTool: Tool<ExitWorktreeInput> = {
   // description's "only after the user has confirmed", made a permission check: docs/TOOLS.md).
   isReadOnly: (input) => input.discard_changes !== true,
   compactable: false,
+  traits: { forSubagents: false },
   deferLoading: true,
   async call(input: ExitWorktreeInput, context: ToolContext): Promise<ToolOutput> {
     const worktrees = context.runtime?.worktree;

@@ -2328,6 +2328,16 @@ export const MUTATIONS = [
     replace: "  if (links > 2) {",
     tests: ["test/reliability/writes.test.ts"],
   },
+  {
+    name: "resume-any-path",
+    area: "writes",
+    guards: "--resume <path> opens only a file whose first line says threadline wrote it",
+    file: "src/sessions/session-manager.ts",
+    find: "const refusal = isPath ? await notATranscriptReason(path) : undefined;",
+    replace: "const refusal = undefined as string | undefined;",
+    tests: ["test/reliability/resume-path.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -2338,6 +2338,26 @@ export const MUTATIONS = [
     tests: ["test/reliability/resume-path.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "rewind-start-code",
+    area: "rewind",
+    guards: "--rewind-to 0 puts back what the first prompt's turn changed",
+    file: "src/engine/rewind.ts",
+    find: "point.beforePrompt === true ? promptIndex",
+    replace: "point.beforePrompt === false ? promptIndex",
+    tests: ["test/reliability/rewind-start.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "rewind-start-conversation",
+    area: "rewind",
+    guards: "a rewind to the start of the session takes the conversation back to before the first prompt",
+    file: "src/timeline/branch.ts",
+    find: "      : metadata.beforePrompt === true\n",
+    replace: "      : metadata.beforePrompt === false\n",
+    tests: ["test/reliability/rewind-start.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -1,5 +1,5 @@
 /**
- * Writes that keep what was there (DESIGN.md invariant 15): the new content goes to a temporary file beside the
+ * Writes that keep what was there (docs/INVARIANTS.md #9): the new content goes to a temporary file beside the
  * target, is flushed to disk, takes the old file's mode bits (and owner, where the process may set it), and is
  * renamed over the target. A write that fails part-way (a full disk, a quota) removes the temporary file and
  * leaves the original byte for byte; the error is one line naming the file, the cause and what was kept.

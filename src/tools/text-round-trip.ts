@@ -1,5 +1,5 @@
 /**
- * Text a tool may rewrite (DESIGN.md invariant 15): a file is edited as UTF-8 only when decoding and encoding it
+ * Text a tool may rewrite (docs/INVARIANTS.md #9): a file is edited as UTF-8 only when decoding and encoding it
  * again gives back the same bytes. Latin-1, UTF-16 or binary bytes would otherwise come back as U+FFFD on lines
  * the edit never touched.
  */

@@ -2358,6 +2358,27 @@ export const MUTATIONS = [
     tests: ["test/reliability/rewind-start.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "stream-pings-are-progress",
+    area: "provider",
+    guards: "a stream that only sends keep-alive pings ends in a retry after the idle deadline",
+    file: "src/provider/sdk-provider.ts",
+    find: 'const ping = next.done !== true && (next.value as RawStreamEvent).type === "ping";',
+    replace: "const ping = false;",
+    tests: ["test/reliability/hostile-server.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "retry-silent-unless-http",
+    area: "provider",
+    guards: "print mode writes a line for every retry, with its reason, not only for HTTP statuses",
+    file: "src/cli/modes/retry-countdown.ts",
+    find: '  if (event.type !== "notice" || event.entry?.retryInMs === undefined) return undefined;\n',
+    replace:
+      '  if (event.type !== "notice" || event.entry?.retryInMs === undefined) return undefined;\n  if (!/^\\d{3}\\b/.test(event.message)) return undefined;\n',
+    tests: ["test/reliability/hostile-server.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

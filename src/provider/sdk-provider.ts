@@ -189,11 +189,18 @@ export abstract class SdkProvider implements Provider {
       const requestId = request_id ?? undefined;
       iterator = data[Symbol.asyncIterator]();
       const accumulator = new StreamAccumulator();
+      let armed = false;
       for (;;) {
-        // The watchdog only runs while we wait on the network, never while the consumer holds an event.
-        arm();
+        // The watchdog runs while we wait on the network, never while the consumer holds an event, except
+        // a ping: a ping is no progress, so it keeps running and a server that only pings still ends in a retry.
+        if (!armed) arm();
+        armed = true;
         const next = await iterator.next();
-        disarm();
+        const ping = next.done !== true && (next.value as RawStreamEvent).type === "ping";
+        if (!ping) {
+          disarm();
+          armed = false;
+        }
         if (next.done === true) break;
         const event = next.value as RawStreamEvent;
         yield { type: "sse_passthrough", event };
@@ -205,10 +212,10 @@ export abstract class SdkProvider implements Provider {
       }
       // The SDK ends the iteration quietly on abort; say why it ended.
       throwIfAborted(options.signal);
-      if (idleFired) throw streamError(`no data for ${this.idleTimeoutMs} ms`);
+      if (idleFired) throw streamError(this.idleMessage());
       accumulator.finish();
     } catch (error) {
-      if (idleFired && !(options.signal?.aborted ?? false)) throw streamError(`no data for ${this.idleTimeoutMs} ms`);
+      if (idleFired && !(options.signal?.aborted ?? false)) throw streamError(this.idleMessage());
       throw error;
     } finally {
       disarm();
@@ -217,6 +224,10 @@ export abstract class SdkProvider implements Provider {
       if (!controller.signal.aborted) controller.abort();
       await iterator?.return?.().catch(() => undefined);
     }
+  }
+
+  private idleMessage(): string {
+    return `no response data for ${this.idleTimeoutMs} ms (keep-alive pings do not count)`;
   }
 
   // biome-ignore lint/correctness/useYield: an Attempt is a generator; a one-shot call has no events to yield.

@@ -2379,6 +2379,15 @@ export const MUTATIONS = [
     tests: ["test/reliability/hostile-server.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "read-opens-fifo",
+    area: "tools",
+    guards: "Read and Grep refuse a FIFO or a device instead of opening it (and hanging)",
+    file: "src/tools/special-files.ts",
+    find: "  if (kind === undefined) return undefined;\n",
+    replace: "  return undefined;\n",
+    tests: ["test/reliability/special-files.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

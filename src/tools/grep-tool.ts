@@ -6,6 +6,7 @@ import { grepWithJavaScript } from "./grep-javascript.js";
 import { findRipgrep, grepWithRipgrep } from "./grep-ripgrep.js";
 import type { GrepQuery, GrepResult } from "./grep-search.js";
 import { truncateMiddle } from "./output-buffer.js";
+import { specialFileRefusal } from "./special-files.js";
 import type { Tool, ToolContext, ToolOutput } from "./types.js";
 import { resolveWorkspacePath } from "./workspace-paths.js";
 
@@ -162,11 +163,14 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepInput> {
     compactable: true,
     async call(input: GrepInput, context: ToolContext): Promise<ToolOutput> {
       const searchPath = await resolveWorkspacePath(context, input.path ?? ".");
+      let info: Awaited<ReturnType<typeof stat>>;
       try {
-        await stat(searchPath);
+        info = await stat(searchPath);
       } catch {
         return { content: `Path does not exist: ${searchPath}. Check the path parameter.`, isError: true };
       }
+      const special = specialFileRefusal("Grep", searchPath, info);
+      if (special !== undefined) return { content: special, isError: true };
       const contextLines = input["-C"] ?? 0;
       const query: GrepQuery = {
         pattern: input.pattern,

@@ -2359,16 +2359,6 @@ export const MUTATIONS = [
     cli: true,
   },
   {
-    name: "stream-pings-are-progress",
-    area: "provider",
-    guards: "a stream that only sends keep-alive pings ends in a retry after the idle deadline",
-    file: "src/provider/sdk-provider.ts",
-    find: 'const ping = next.done !== true && (next.value as RawStreamEvent).type === "ping";',
-    replace: "const ping = false;",
-    tests: ["test/reliability/hostile-server.e2e.test.ts"],
-    cli: true,
-  },
-  {
     name: "retry-silent-unless-http",
     area: "provider",
     guards: "print mode writes a line for every retry, with its reason, not only for HTTP statuses",

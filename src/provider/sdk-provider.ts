@@ -189,18 +189,12 @@ export abstract class SdkProvider implements Provider {
       const requestId = request_id ?? undefined;
       iterator = data[Symbol.asyncIterator]();
       const accumulator = new StreamAccumulator();
-      let armed = false;
       for (;;) {
-        // The watchdog runs while we wait on the network, never while the consumer holds an event, except
-        // a ping: a ping is no progress, so it keeps running and a server that only pings still ends in a retry.
-        if (!armed) arm();
-        armed = true;
+        // The watchdog only runs while we wait on the network, never while the consumer holds an event. The SDK
+        // drops `ping` events before they reach us, so a server that only pings still ends in a retry.
+        arm();
         const next = await iterator.next();
-        const ping = next.done !== true && (next.value as RawStreamEvent).type === "ping";
-        if (!ping) {
-          disarm();
-          armed = false;
-        }
+        disarm();
         if (next.done === true) break;
         const event = next.value as RawStreamEvent;
         yield { type: "sse_passthrough", event };

@@ -319,7 +319,7 @@ Starts an interactive session by default; use -p/--print for a single non-intera
 Options:
   -p, --print                      Print the answer and exit (reads stdin when piped)
   -c, --continue                   Continue the latest session in this directory
-  -r, --resume <session-id>        Resume a session by id (or transcript path)
+  -r, --resume <session-id>        Resume a session by id (or a transcript file threadline wrote)
       --fork-session               With --resume/--continue: go on in a new session id (the saved one is only read)
       --session-id <uuid>          Start a new session with this id
       --project <key>              Project the session is filed under (default: this directory)

@@ -9,7 +9,7 @@ import { Checkpoints } from "../checkpoints/index.js";
 import { threadlineHome } from "../home/index.js";
 import type { TurnRecorder } from "../loop/turn-recorder.js";
 import { createSystemEntry, isMessageEntry, type SystemEntry, type UserEntry } from "../messages/index.js";
-import { branchEntries, isTypedPrompt, type Timeline, turnEndIndex } from "../timeline/index.js";
+import { branchEntries, isTypedPrompt, promptIndex, type Timeline, turnEndIndex } from "../timeline/index.js";
 
 export const REWIND_MODES = ["both", "conversation", "code"] as const;
 export type RewindMode = (typeof REWIND_MODES)[number];
@@ -17,8 +17,10 @@ export type RewindMode = (typeof REWIND_MODES)[number];
 /** One prompt a rewind can go back to. */
 export interface RewindPoint {
   uuid: string;
-  /** 1-based place among the current branch's prompts; undefined for a prompt on a rewound branch. */
+  /** 1-based place among the current branch's prompts (0: the start); undefined on a rewound branch. */
   number: number | undefined;
+  /** The start of the session: just before prompt `uuid` (the first ever sent), not the end of its turn. */
+  beforePrompt?: boolean;
   /** The prompt's text (its first text block when it has images). */
   text: string;
   timestamp: string;
@@ -60,11 +62,20 @@ export function rewindPoints(timeline: Timeline): RewindPoint[] {
   });
 }
 
-/** The point `reference` names: a branch prompt's number, or a prompt's uuid or unique uuid prefix (6+). */
+/** Text shown for rewind point 0. */
+export const SESSION_START_TEXT = "(the start of the session, before the first prompt)";
+
+/**
+ * The point `reference` names: a branch prompt's number, 0 for the start of the session (undoing the first
+ * prompt's changes too), or a prompt's uuid or unique uuid prefix (6+).
+ */
 export function findRewindPoint(points: readonly RewindPoint[], reference: string): RewindPoint | string {
   const trimmed = reference.trim();
   if (/^\d+$/.test(trimmed)) {
     const wanted = Number(trimmed);
+    const first = points[0];
+    if (wanted === 0 && first !== undefined)
+      return { uuid: first.uuid, number: 0, beforePrompt: true, text: SESSION_START_TEXT, timestamp: first.timestamp };
     const point = points.find((candidate) => candidate.number === wanted);
     const count = points.filter((candidate) => candidate.number !== undefined).length;
     return point ?? `no prompt ${wanted}: this conversation has ${count} prompt(s)`;
@@ -93,7 +104,8 @@ export interface RewindDeps {
  */
 export async function rewindTo(deps: RewindDeps, point: RewindPoint, mode: RewindMode): Promise<RewindOutcome> {
   const all = deps.timeline.allEntries;
-  const cut = turnEndIndex(all, point.uuid) ?? all.length;
+  const cut =
+    (point.beforePrompt === true ? promptIndex(all, point.uuid) : turnEndIndex(all, point.uuid)) ?? all.length;
   const later = all
     .slice(cut)
     .filter(isTypedPrompt)
@@ -110,6 +122,7 @@ export async function rewindTo(deps: RewindDeps, point: RewindPoint, mode: Rewin
   // The record's parent is the last message it goes back to, so the chain of parents follows the branch.
   let parent: string | null = deps.timeline.lastMessage?.uuid ?? null;
   if (conversation) {
+    parent = null; // the start of the session, until a message before the cut is found
     const branch = branchEntries(all.slice(0, cut));
     for (let index = branch.length - 1; index >= 0; index--) {
       const entry = branch[index]!;
@@ -122,8 +135,19 @@ export async function rewindTo(deps: RewindDeps, point: RewindPoint, mode: Rewin
   const entry = createSystemEntry(
     { sessionId: deps.sessionId, parentUuid: parent, now: deps.now() },
     "rewind",
-    `Rewound to prompt ${point.number ?? point.uuid} (${mode})`,
-    { rewindMetadata: { promptUuid: point.uuid, conversation, code, restored, notRestorable } },
+    point.beforePrompt === true
+      ? `Rewound to the start of the session (${mode})`
+      : `Rewound to prompt ${point.number ?? point.uuid} (${mode})`,
+    {
+      rewindMetadata: {
+        promptUuid: point.uuid,
+        ...(point.beforePrompt === true ? { beforePrompt: true } : {}),
+        conversation,
+        code,
+        restored,
+        notRestorable,
+      },
+    },
   );
   deps.append(entry);
   return { point, entry, restored, notRestorable };

@@ -113,6 +113,8 @@ export interface SnipMetadata {
  */
 export interface RewindMetadata {
   promptUuid: string;
+  /** Rewound to the start of the session: to just before prompt `promptUuid` (the first), not to its end. */
+  beforePrompt?: boolean;
   conversation: boolean;
   code: boolean;
   /** Files written back (or removed, when they did not exist before), workspace-relative or absolute. */

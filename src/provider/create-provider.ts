@@ -13,6 +13,7 @@ import type { PlatformName } from "./platform-profiles.js";
 import type { SdkProviderOptions } from "./sdk-provider.js";
 import type { Provider } from "./types.js";
 import { VertexProvider } from "./vertex.js";
+import { waitLimitsFromEnv } from "./wait-limits.js";
 
 /** Set to 1 (or true) to use Amazon Bedrock. */
 export const USE_BEDROCK_ENV = "THREADLINE_USE_BEDROCK";
@@ -37,7 +38,9 @@ export interface CreateProviderOptions extends SdkProviderOptions {
 
 /** A provider for the chosen platform, configured from `env`. */
 export function createProvider(options: CreateProviderOptions = {}): Provider {
-  const { platform: chosen, env = process.env, ...rest } = options;
+  const { platform: chosen, env = process.env, ...options_ } = options;
+  // The environment's wait limits, under what the caller passed explicitly.
+  const rest = { ...waitLimitsFromEnv(env), ...options_ };
   const platform = chosen ?? platformFromEnv(env);
   switch (platform) {
     case "anthropic":

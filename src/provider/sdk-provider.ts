@@ -192,7 +192,8 @@ export abstract class SdkProvider implements Provider {
       iterator = data[Symbol.asyncIterator]();
       const accumulator = new StreamAccumulator();
       for (;;) {
-        // The watchdog only runs while we wait on the network, never while the consumer holds an event.
+        // The watchdog only runs while we wait on the network, never while the consumer holds an event. The SDK
+        // drops `ping` events before they reach us, so a server that only pings still ends in a retry.
         arm();
         const next = await iterator.next();
         disarm();
@@ -207,10 +208,10 @@ export abstract class SdkProvider implements Provider {
       }
       // The SDK ends the iteration quietly on abort; say why it ended.
       throwIfAborted(options.signal);
-      if (idleFired) throw streamError(`no data for ${this.idleTimeoutMs} ms`);
+      if (idleFired) throw streamError(this.idleMessage());
       accumulator.finish();
     } catch (error) {
-      if (idleFired && !(options.signal?.aborted ?? false)) throw streamError(`no data for ${this.idleTimeoutMs} ms`);
+      if (idleFired && !(options.signal?.aborted ?? false)) throw streamError(this.idleMessage());
       throw error;
     } finally {
       disarm();
@@ -219,6 +220,10 @@ export abstract class SdkProvider implements Provider {
       if (!controller.signal.aborted) controller.abort();
       await iterator?.return?.().catch(() => undefined);
     }
+  }
+
+  private idleMessage(): string {
+    return `no response data for ${this.idleTimeoutMs} ms (keep-alive pings do not count)`;
   }
 
   // biome-ignore lint/correctness/useYield: an Attempt is a generator; a one-shot call has no events to yield.

@@ -24,6 +24,7 @@ import {
   listStoredFileSessions,
   loadSessionFile,
   MemoryTranscriptStore,
+  notATranscriptReason,
   PgSessionDatabase,
   parseStoreUrl,
   projectKeyDir,
@@ -165,6 +166,9 @@ export class SessionManager {
       return this.#takePostgres(store.url, sessionIdOrPath);
     }
     const path = isPath ? sessionIdOrPath : await this.#fileOfIdOrPrefix(sessionIdOrPath);
+    // A path a person typed is opened for appending only when its first line says threadline wrote it.
+    const refusal = isPath ? await notATranscriptReason(path) : undefined;
+    if (refusal !== undefined) throw new StoreError(refusal);
     if (!existsSync(path)) {
       throw new StoreError(
         isPath

@@ -104,6 +104,7 @@ function buildSchemas(): Schemas {
     rewindMetadata: z
       .object({
         promptUuid: z.string().min(1),
+        beforePrompt: z.boolean().optional(),
         conversation: z.boolean(),
         code: z.boolean(),
         restored: z.array(z.string()),

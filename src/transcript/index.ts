@@ -17,4 +17,5 @@ export * from "./problems.js";
 export * from "./resume-conversation.js";
 export * from "./session-lock.js";
 export * from "./store-url.js";
+export * from "./transcript-file-check.js";
 export * from "./transcript-store.js";

@@ -10,11 +10,11 @@ function retryNotice(message: string, retryInMs: number, retryAttempt: number): 
 }
 
 describe("print mode's retry line", () => {
-  it("names HTTP failures and stays quiet for connection retries", () => {
+  it("names every retry's failure, connection retries too (a wait is never silent)", () => {
     const http = retryNotice("529 overloaded_error: Overloaded — retrying in 4200 ms (attempt 2)", 4200, 2);
     expect(httpRetryCause(http)).toBe("529 overloaded_error: Overloaded");
     const refused = retryNotice("Connection error.: connect ECONNREFUSED — retrying in 500 ms (attempt 1)", 500, 1);
-    expect(httpRetryCause(refused)).toBeUndefined();
+    expect(httpRetryCause(refused)).toBe("Connection error.: connect ECONNREFUSED");
   });
 
   it("writes one line off a TTY, and a countdown it erases on a TTY", () => {

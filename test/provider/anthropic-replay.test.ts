@@ -390,7 +390,7 @@ describe("AnthropicProvider retries (replayed SSE)", () => {
     const events = await collect(recorded(provider.stream(makeRequest()), chainedContext().next));
     const retry = ofType(events, "retry")[0];
     expect(retry?.error.kind).toBe("stream_error");
-    expect(retry?.error.message).toContain("no data");
+    expect(retry?.error.message).toContain("no response data");
     expect(ofType(events, "message_end")).toHaveLength(1);
   });
 

@@ -1,7 +1,8 @@
 /**
  * Print mode's view of retries on stderr: an HTTP failure that will be retried (429, 529, 5xx) shows
  * `threadline: 529 overloaded_error: Overloaded — retrying in 7s (attempt 2)`, counting down in place on a
- * TTY and as one line elsewhere. Quick retries of an unreachable endpoint stay quiet: they end in one line.
+ * TTY and as one line elsewhere. Every retry shows, with its reason: a cut or malformed stream, a stream that
+ * stalls, a server that never answers, an unreachable endpoint.
  */
 import { type EngineEvent, isResponseEvent } from "../../loop/events.js";
 import type { TextSink } from "../terminal/text.js";
@@ -9,10 +10,12 @@ import type { TextSink } from "../terminal/text.js";
 /** How often the countdown is redrawn on a TTY, milliseconds. */
 export const DEFAULT_COUNTDOWN_TICK_MS = 1_000;
 
-/** The failure part of a retry notice ("529 overloaded_error: Overloaded"), if the notice is an HTTP retry. */
+/**
+ * The failure part of a retry notice ("529 overloaded_error: Overloaded", "stream error: no response data for
+ * 90000 ms …", "Request timed out."), for every retry: a wait on a server is never silent (issue 53).
+ */
 export function httpRetryCause(event: EngineEvent): string | undefined {
   if (event.type !== "notice" || event.entry?.retryInMs === undefined) return undefined;
-  if (!/^\d{3}\b/.test(event.message)) return undefined;
   return event.message.split(" — retrying")[0];
 }
 

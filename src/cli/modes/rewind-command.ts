@@ -2,7 +2,7 @@
  * `/rewind` (and Esc twice at an empty prompt): the session's prompts, newest last, then what to restore
  * (docs/REWIND.md). Prompts of a rewound branch are listed by id (marked "rewound") and can be gone back to.
  */
-import { type RewindMode, rewindPoints } from "../../engine/rewind.js";
+import { type RewindMode, rewindPoints, SESSION_START_TEXT } from "../../engine/rewind.js";
 import { rewindLine } from "./rewind-flags.js";
 
 /** The part of the REPL `/rewind` talks to (slash-commands.ts's `ReplHost`). */
@@ -32,15 +32,18 @@ export async function rewindCommand(host: RewindHost, argument: string): Promise
   if (target === "") {
     const shown = points.slice(-REWIND_LIST_LENGTH);
     host.print(
-      shown
-        .map((point) =>
+      [
+        `    0. ${SESSION_START_TEXT}`,
+        ...shown.map((point) =>
           point.number !== undefined
             ? `  ${String(point.number).padStart(3)}. ${oneLine(point.text, 70)}`
             : `       ${point.uuid.slice(0, 8)} (rewound) ${oneLine(point.text, 55)}`,
-        )
-        .join("\n"),
+        ),
+      ].join("\n"),
     );
-    target = ((await host.ask("Rewind to the end of which prompt (number or id, empty to cancel)? ")) ?? "").trim();
+    target = (
+      (await host.ask("Rewind to the end of which prompt (number or id, 0 for the start, empty to cancel)? ")) ?? ""
+    ).trim();
     if (target === "") return undefined;
   }
   host.print("  1. conversation and code   2. conversation only   3. code only");

@@ -13,7 +13,8 @@ export function rewindLine(outcome: RewindOutcome): string {
   const { point, restored, notRestorable } = outcome;
   const meta = outcome.entry.rewindMetadata;
   const what = meta?.conversation === true ? (meta.code ? "conversation and code" : "conversation") : "code";
-  const parts = [`rewound ${what} to prompt ${point.number ?? point.uuid}`];
+  const to = point.beforePrompt === true ? "the start of the session" : `prompt ${point.number ?? point.uuid}`;
+  const parts = [`rewound ${what} to ${to}`];
   if (meta?.code === true) parts.push(`${restored.length} file(s) restored`);
   if (notRestorable.length > 0)
     parts.push(`not restorable: ${notRestorable.map((item) => `${item.path} (${item.reason})`).join("; ")}`);

@@ -1,9 +1,11 @@
 /** Edit: exact string replacement in a file, refusing ambiguous or missing matches. */
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import * as z from "zod";
-import { resolveWorkspacePath } from "../permissions/workspace-paths.js";
+import { resolveWorkspaceWritePath } from "../permissions/workspace-paths.js";
 import type { Tool, ToolContext, ToolOutput } from "../types.js";
+import { writeFileAtomic } from "./atomic-write.js";
 import { numberLines } from "./line-numbering.js";
+import { decodeRoundTrip } from "./text-round-trip.js";
 import { writeTool } from "./write-tool.js";
 
 /** Lines of context shown around an edit in the returned snippet. */
@@ -53,7 +55,7 @@ export const editTool: Tool<EditInput> = {
     terminal: { diff: "edit" },
   },
   async call(input: EditInput, context: ToolContext): Promise<ToolOutput> {
-    const filePath = await resolveWorkspacePath(context, input.file_path);
+    const filePath = await resolveWorkspaceWritePath(context, input.file_path);
     if (input.old_string === input.new_string) {
       return {
         content: "No changes to make: old_string and new_string are exactly the same. Give a different new_string.",
@@ -65,7 +67,9 @@ export const editTool: Tool<EditInput> = {
       if ((await stat(filePath)).isDirectory()) {
         return { content: `${filePath} is a directory; Edit works on files.`, isError: true };
       }
-      original = await readFile(filePath, "utf8");
+      const decoded = decodeRoundTrip(await readFile(filePath), filePath);
+      if ("refusal" in decoded) return { content: decoded.refusal, isError: true };
+      original = decoded.text;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       if (input.old_string === "") return writeTool.call({ file_path: filePath, content: input.new_string }, context);
@@ -81,7 +85,7 @@ export const editTool: Tool<EditInput> = {
           isError: true,
         };
       }
-      await writeFile(filePath, input.new_string, "utf8");
+      await writeFileAtomic(filePath, input.new_string);
       return { content: `Wrote ${filePath} (it was empty).` };
     }
     let oldString = input.old_string;
@@ -116,7 +120,7 @@ export const editTool: Tool<EditInput> = {
     const updated = replaceAll
       ? original.split(oldString).join(newString)
       : original.slice(0, firstIndex) + newString + original.slice(firstIndex + oldString.length);
-    await writeFile(filePath, updated, "utf8");
+    await writeFileAtomic(filePath, updated);
     const what = replaceAll && matches > 1 ? `All ${matches} occurrences were replaced. ` : "";
     return {
       content:

@@ -8,6 +8,7 @@ import type { Tool, ToolContext, ToolOutput } from "../types.js";
 import { grepWithJavaScript } from "./grep-javascript.js";
 import { findRipgrep, grepWithRipgrep } from "./grep-ripgrep.js";
 import type { GrepQuery, GrepResult } from "./grep-search.js";
+import { specialFileRefusal } from "./special-files.js";
 
 /** Environment variable that, set to "1", makes Grep use the JavaScript engine even when rg is installed. */
 export const NO_RIPGREP_ENVIRONMENT_VARIABLE = "THREADLINE_NO_RIPGREP";
@@ -167,11 +168,14 @@ export function createGrepTool(options: GrepToolOptions = {}): Tool<GrepInput> {
     },
     async call(input: GrepInput, context: ToolContext): Promise<ToolOutput> {
       const searchPath = await resolveWorkspacePath(context, input.path ?? ".");
+      let info: Awaited<ReturnType<typeof stat>>;
       try {
-        await stat(searchPath);
+        info = await stat(searchPath);
       } catch {
         return { content: `Path does not exist: ${searchPath}. Check the path parameter.`, isError: true };
       }
+      const special = specialFileRefusal("Grep", searchPath, info);
+      if (special !== undefined) return { content: special, isError: true };
       const contextLines = input["-C"] ?? 0;
       const query: GrepQuery = {
         pattern: input.pattern,

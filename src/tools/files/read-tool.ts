@@ -9,6 +9,7 @@ import { DEFAULT_SNIFF_BYTES, formatBytes, looksBinary, sniffImageType } from ".
 import { DEFAULT_MAX_LINE_CHARS, numberLines } from "./line-numbering.js";
 import { looksLikePdf, readNotebookFile, readPdf } from "./read-documents.js";
 import { similarNames } from "./similar-names.js";
+import { specialFileRefusal } from "./special-files.js";
 
 /** Lines returned when no `limit` is given. */
 export const DEFAULT_READ_LINE_LIMIT = 2000;
@@ -260,6 +261,8 @@ export const readTool: Tool<ReadInput> = {
       if (code === "ENOENT" || code === "ENOTDIR") return missingFileOutput(filePath);
       throw error;
     }
+    const special = specialFileRefusal("Read", filePath, info);
+    if (special !== undefined) return { content: special, isError: true };
     if (info.isDirectory()) {
       return {
         content: `${filePath} is a directory, not a file. Use Glob or Bash (ls) to list its contents.`,

@@ -1,9 +1,10 @@
 /** Write: create or overwrite a file, creating parent directories. */
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod";
-import { resolveWorkspacePath } from "../permissions/workspace-paths.js";
+import { resolveWorkspaceWritePath } from "../permissions/workspace-paths.js";
 import type { Tool, ToolContext, ToolOutput } from "../types.js";
+import { writeFileAtomic } from "./atomic-write.js";
 
 export const writeInputSchema = z.strictObject({
   file_path: z.string().describe("The absolute path to the file to write (must be absolute, not relative)"),
@@ -34,7 +35,7 @@ export const writeTool: Tool<WriteInput> = {
     terminal: { diff: "write" },
   },
   async call(input: WriteInput, context: ToolContext): Promise<ToolOutput> {
-    const filePath = await resolveWorkspacePath(context, input.file_path);
+    const filePath = await resolveWorkspaceWritePath(context, input.file_path);
     let existed = false;
     try {
       const info = await stat(filePath);
@@ -46,7 +47,7 @@ export const writeTool: Tool<WriteInput> = {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
     await mkdir(path.dirname(filePath), { recursive: true });
-    await writeFile(filePath, input.content, "utf8");
+    await writeFileAtomic(filePath, input.content);
     const lines = lineCount(input.content);
     const verb = existed ? "Updated" : "Created";
     return {

@@ -2,7 +2,7 @@
  * Path confinement: every path a tool touches must resolve (after symlinks) inside the workspace or one of the
  * additional directories. Relative paths resolve against the workspace root.
  */
-import { readlink, realpath } from "node:fs/promises";
+import { readlink, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ToolContext } from "../types.js";
 
@@ -83,4 +83,26 @@ export async function resolveWorkspacePath(
     `Access denied: ${absolute} is outside the workspace${where}. Tools may only access files under ` +
       `${roots.join(", ")}. Use a path inside the workspace.`,
   );
+}
+
+/**
+ * `resolveWorkspacePath` for a tool that changes the file: a file with more than one hard link is refused like
+ * an outside path, since another of its names may be outside the workspace and a link cannot be traced back.
+ */
+export async function resolveWorkspaceWritePath(
+  context: Pick<ToolContext, "cwd" | "additionalDirectories">,
+  filePath: string,
+): Promise<string> {
+  const absolute = await resolveWorkspacePath(context, filePath);
+  const links = await stat(absolute).then(
+    (info) => (info.isFile() ? info.nlink : 1),
+    () => 1,
+  );
+  if (links > 1) {
+    throw new PathOutsideWorkspaceError(
+      `Access denied: ${absolute} has ${links} hard links, and another name of the same file may be outside the ` +
+        "workspace, so it is treated as outside. Copy it to a new file first if it should be changed here.",
+    );
+  }
+  return absolute;
 }

@@ -2283,6 +2283,26 @@ export const MUTATIONS = [
     replace: "    kept.set(agentId, { type, model, tools, timeline, effort });",
     tests: ["test/engine/send-message.test.ts"],
   },
+  {
+    name: "untrusted-allow-kept",
+    area: "trust",
+    guards: "an untrusted folder's own allow rules allow nothing (issue 53 item 1)",
+    file: "src/settings/project-code.ts",
+    find: "      allow: keepAllow ? allow : [],",
+    replace: "      allow,",
+    tests: ["test/trust/untrusted-table.test.ts", "test/trust/untrusted-narrows.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "untrusted-bypass-mode-kept",
+    area: "trust",
+    guards: "an untrusted folder's defaultMode may only narrow (bypassPermissions and acceptEdits are ignored)",
+    file: "src/settings/project-code.ts",
+    find: 'const NARROWING_MODES: readonly string[] = ["default", "plan"];',
+    replace: 'const NARROWING_MODES: readonly string[] = ["default", "plan", "bypassPermissions"];',
+    tests: ["test/trust/untrusted-table.test.ts", "test/trust/untrusted-narrows.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -70,6 +70,19 @@ const READ_ELSEWHERE: readonly string[] = ["$schema", "enabledPlugins", "extraKn
 /** Keys inside `permissions` that Claude Code has and threadline ignores. */
 const IGNORED_PERMISSION_KEYS: readonly string[] = ["disableBypassPermissionsMode"];
 
+/** Every key inside `permissions` the reader knows (docs/TRUST.md lists each, as `permissions.<key>`). */
+export const PERMISSION_KEYS: readonly string[] = [
+  "allow",
+  "ask",
+  "deny",
+  "defaultMode",
+  "additionalDirectories",
+  ...IGNORED_PERMISSION_KEYS,
+];
+
+/** Keys honoured only from the managed settings file (load-settings.ts names them anywhere else). */
+export const MANAGED_ONLY_KEYS: readonly string[] = ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly"];
+
 const SUPPORTED_MODES: readonly SettingsPermissionMode[] = ["default", "acceptEdits", "bypassPermissions", "plan"];
 
 /** `Name` or `Name(specifier)`: the rule grammar of permission-rules.ts, checked here so a bad rule is named. */

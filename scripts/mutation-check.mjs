@@ -2303,6 +2303,26 @@ export const MUTATIONS = [
     tests: ["test/trust/untrusted-table.test.ts", "test/trust/untrusted-narrows.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "command-shell-ungated",
+    area: "trust",
+    guards: "`` !`cmd` `` in a project's command runs only in a trusted folder (issue 53 item 1)",
+    file: "src/memory/command-context.ts",
+    find: "    if (options.mayRunShell !== undefined && !options.mayRunShell(command)) {",
+    replace: "    if (false) {",
+    tests: ["test/trust/command-shell.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "plugin-command-shell-unmarked",
+    area: "trust",
+    guards: "a command of a plugin the project enables is project code: its shell waits for trust",
+    file: "src/plugins/plugin-set.ts",
+    find: 'plugin.origin === "project" ? folders.map((folder) => ({ ...folder, projectCode: true })) : folders;',
+    replace: "folders;",
+    tests: ["test/trust/command-shell.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

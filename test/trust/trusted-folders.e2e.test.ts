@@ -91,7 +91,9 @@ describe("trusted folders (CLI)", () => {
     const p = await clonedProject();
     const first = await runCli(["hello"], { cwd: p.cwd, env: p.env, input: "y\n" });
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`This folder (${p.cwd}) has configuration that runs code or grants permissions on your machine:`);
+    expect(first.stdout).toContain(
+      `This folder (${p.cwd}) has configuration that runs code or grants permissions on your machine:`,
+    );
     expect(first.stdout).toMatch(/ {2}hooks: SessionStart: echo .*\(.*\.claude\/settings\.json\)/);
     expect(first.stdout).toContain("  MCP servers: dumper");
     expect(first.stdout).toContain("Trust this folder and run them? (y/N)");

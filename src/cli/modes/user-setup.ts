@@ -27,7 +27,6 @@ import {
 } from "../../memory/index.js";
 import { loadPlugins, mergeHooks, type PluginSet } from "../../plugins/index.js";
 import { SecretEnvironment } from "../../tools/index.js";
-import type { TrustGate } from "../../trust/index.js";
 import type { CliOptions } from "../args.js";
 import { PauseHabitsRecorder } from "../pause-habits.js";
 

@@ -2323,6 +2323,26 @@ export const MUTATIONS = [
     tests: ["test/trust/command-shell.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "settings-unreadable-deny-goes-on",
+    area: "trust",
+    guards: "a settings file whose deny rules cannot be read stops the session (issue 53 item 2)",
+    file: "src/cli/settings-options.ts",
+    find: "  if (fatal !== undefined) throw new CliError(",
+    replace: "  if (fatal !== undefined && false) throw new CliError(",
+    tests: ["test/trust/fail-closed.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "settings-duplicate-key-last-wins",
+    area: "trust",
+    guards: "a duplicate key in a settings file is an error, not last-wins",
+    file: "src/settings/parse-settings-file.ts",
+    find: "  if (duplicate !== undefined)\n",
+    replace: "  if (duplicate !== undefined && false)\n",
+    tests: ["test/settings/load-settings.test.ts", "test/trust/fail-closed.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -45,6 +45,10 @@ export function applySettings(
     throw error;
   }
   const { settings, problems } = loaded;
+  // Fail closed: a guard that cannot be read (deny rules lost to a typo, a duplicate key) stops the session in
+  // every mode, with one line naming the file and the line (docs/TRUST.md).
+  const fatal = problems.find((problem) => problem.fatal === true);
+  if (fatal !== undefined) throw new CliError(`settings: ${formatSettingsProblem(fatal)}`);
   for (const problem of problems) io.stderr.write(`threadline: settings: ${formatSettingsProblem(problem)}\n`);
   // The project's `.mcp.json` servers, named (not started) so an untrusted folder's line and question list them.
   if (!cli.strictMcpConfig && !gate.trusted) {

@@ -2343,6 +2343,26 @@ export const MUTATIONS = [
     tests: ["test/settings/load-settings.test.ts", "test/trust/fail-closed.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "print-untrusted-hooks-go-on",
+    area: "trust",
+    guards: "-p in an untrusted folder with project hooks stops before the first request (issue 56 item 4)",
+    file: "src/cli/settings-options.ts",
+    find: "  if (cli.print && line !== undefined && runs.length > 0 && cli.withoutProjectCode !== true)",
+    replace: "  if (false)",
+    tests: ["test/trust/withheld-guard.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "withheld-guard-dropped",
+    area: "trust",
+    guards: "a withheld PreToolUse hook refuses the calls it would have checked",
+    file: "src/settings/project-code.ts",
+    find: "hooks = withheldGuards(hooks);",
+    replace: "hooks = {};",
+    tests: ["test/trust/withheld-guard.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

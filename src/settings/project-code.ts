@@ -6,7 +6,7 @@
  * what was withheld. Deny and ask rules, a narrowing mode and the plain values always apply.
  */
 import type { ProjectCodeKind } from "../trust/index.js";
-import type { Settings } from "./settings-types.js";
+import type { HooksSettings, Settings } from "./settings-types.js";
 
 /** The gate's question: may this project code run? (`false` remembers it as withheld.) */
 export type ProjectCodeGate = (kind: ProjectCodeKind, what: string, source: string) => boolean;
@@ -26,8 +26,8 @@ export function withholdProjectCode(settings: Settings, source: string, mayRun: 
   const commands = Object.entries(hooks).flatMap(([event, groups]) =>
     (groups ?? []).flatMap((group) => group.hooks.map((hook) => `${event}: ${hook.command}`)),
   );
-  // The file's hooks go or stay together.
-  if (commands.length > 0 && !allMayRun("hooks", commands, source, mayRun)) hooks = {};
+  // The file's hooks go or stay together; a withheld PreToolUse hook still refuses what it guarded.
+  if (commands.length > 0 && !allMayRun("hooks", commands, source, mayRun)) hooks = withheldGuards(hooks);
   const names = Object.keys(env);
   if (names.length > 0 && !allMayRun("env", names, source, mayRun)) env = {};
   const servers = mcpServers.flatMap((raw) =>
@@ -56,4 +56,17 @@ export function withholdProjectCode(settings: Settings, source: string, mayRun: 
     mcpServers,
     ...(keepStatusLine ? { statusLine } : {}),
   };
+}
+
+/**
+ * A withheld file's PreToolUse hooks, each marked `withheld`: the runner never starts one, and refuses the calls
+ * it would have checked (docs/TRUST.md "Fail closed": "a guard that is withheld refuses what it guarded"). The file's
+ * other hooks are dropped.
+ */
+function withheldGuards(hooks: HooksSettings): HooksSettings {
+  const guards = (hooks.PreToolUse ?? []).map((group) => ({
+    ...group,
+    hooks: group.hooks.map((hook) => ({ ...hook, withheld: true as const })),
+  }));
+  return guards.length > 0 ? { PreToolUse: guards } : {};
 }

@@ -75,6 +75,11 @@ export interface CommandHookSetting {
   if?: string;
   /** `async: true`: runs in the background, never blocks; what it says reaches the next prompt. Default false. */
   async?: boolean;
+  /**
+   * An untrusted folder's PreToolUse hook: never run, and the calls it would have checked are refused
+   * (settings/project-code.ts; docs/TRUST.md "Fail closed"). Default false.
+   */
+  withheld?: true;
 }
 
 /** `statusLine`: the command the interactive terminal runs for its status line (docs/SETTINGS.md). */

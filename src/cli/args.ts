@@ -74,6 +74,8 @@ export interface CliOptions {
   strictMcpConfig: boolean;
   /** `--trust-folder`: run this folder's project hooks, MCP servers and env this once (docs/TRUST.md). Default false. */
   trustFolder?: boolean;
+  /** `--without-project-code`: go on in an untrusted folder without its hooks, servers and env (print mode stops otherwise). */
+  withoutProjectCode?: boolean;
   /** The folder's trust gate (settings-options.ts makes it); default none (everything runs, as for a library). */
   trustGate?: TrustGate;
   /** `--plugin-dir <path>`, repeatable: plugin folders on for this run (docs/PLUGINS.md). Default none. */
@@ -121,6 +123,7 @@ const OPTIONS = {
   "plugin-dir": { type: "string", multiple: true },
   "no-memory": { type: "boolean" },
   "trust-folder": { type: "boolean" },
+  "without-project-code": { type: "boolean" },
   "rewind-to": { type: "string" },
   "rewind-mode": { type: "string" },
   verbose: { type: "boolean" },
@@ -157,6 +160,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     pluginDirs: values["plugin-dir"] ?? [],
     noMemory: values["no-memory"] ?? false,
     ...(values["trust-folder"] === true ? { trustFolder: true } : {}),
+    ...(values["without-project-code"] === true ? { withoutProjectCode: true } : {}),
     rewindMode: oneOf(values["rewind-mode"] ?? "both", ["both", "conversation", "code"] as const, "--rewind-mode"),
     verbose: values.verbose ?? false,
     includePartialMessages: values["include-partial-messages"] ?? false,
@@ -343,6 +347,7 @@ Options:
       --mcp-config <file|json>     MCP servers ({"mcpServers":{…}} as in .mcp.json); repeatable
       --strict-mcp-config          Use only the --mcp-config servers (not .mcp.json or settings)
       --trust-folder               Run this folder's project hooks, MCP servers and env for this run (untrusted: withheld)
+      --without-project-code       -p in an untrusted folder: go on without them (else it stops before the first request)
       --plugin-dir <path>          Load a Claude Code plugin folder for this run; repeatable
       --no-memory                  Read no CLAUDE.md / AGENTS.md memory files, offer no skills ($THREADLINE_DISABLE_MEMORY=1)
       --rewind-to <n|prompt-id>    With -r/-c: go back to the end of prompt n's turn (see /rewind)

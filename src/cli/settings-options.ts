@@ -8,10 +8,13 @@
 import { threadlineHome } from "../home/index.js";
 import { readProjectServers } from "../mcp/index.js";
 import { formatSettingsProblem, loadSettings, SettingsError } from "../settings/index.js";
-import { createTrustGate, type TrustGate } from "../trust/index.js";
+import { createTrustGate, type ProjectCodeKind, type TrustGate } from "../trust/index.js";
 import type { CliOptions } from "./args.js";
 import type { CliIo } from "./io.js";
 import { CliError } from "./session-flags.js";
+
+/** What print mode will not go on without (a status line never runs there; permissions only narrow). */
+const STOPPING_KINDS: readonly ProjectCodeKind[] = ["hooks", "mcpServers", "env"];
 
 /** The folder's trust gate for this run: print mode never asks, interactive mode may. */
 export function cliTrustGate(cli: CliOptions, io: CliIo): TrustGate {
@@ -45,6 +48,10 @@ export function applySettings(
     throw error;
   }
   const { settings, problems } = loaded;
+  // Fail closed: a guard that cannot be read (deny rules lost to a typo, a duplicate key) stops the session in
+  // every mode, with one line naming the file and the line (docs/TRUST.md).
+  const fatal = problems.find((problem) => problem.fatal === true);
+  if (fatal !== undefined) throw new CliError(`settings: ${formatSettingsProblem(fatal)}`);
   for (const problem of problems) io.stderr.write(`threadline: settings: ${formatSettingsProblem(problem)}\n`);
   // The project's `.mcp.json` servers, named (not started) so an untrusted folder's line and question list them.
   if (!cli.strictMcpConfig && !gate.trusted) {
@@ -53,6 +60,13 @@ export function applySettings(
   }
   // Interactive mode asks first (interactive.ts) and prints the line only after a no.
   const line = gate.shouldAsk() ? undefined : gate.withheldLine();
+  // Print mode fails closed: code the project would run (hooks, servers, env) is withheld, and going on without
+  // the guards it defines is the person's choice, by a flag (docs/TRUST.md, "Fail closed").
+  const runs = gate.withheld().filter((item) => STOPPING_KINDS.includes(item.kind));
+  if (cli.print && line !== undefined && runs.length > 0 && cli.withoutProjectCode !== true)
+    throw new CliError(
+      `${line.replace(/\. Trust it by .*$/, "")}. Stopped before the first request: run with --trust-folder to run them, or --without-project-code to go on without them`,
+    );
   if (line !== undefined) io.stderr.write(`threadline: ${line}\n`);
   const env = Object.keys(settings.env).length > 0 ? { ...io.env, ...settings.env } : io.env;
   const effective: CliOptions = {

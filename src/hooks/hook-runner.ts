@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import type { CommandHookSetting, HookEventName, HookMatcherSetting, HooksSettings } from "../settings/index.js";
 import { hookConditionMatches } from "./hook-condition.js";
 import { type HookJsonOutput, parseHookJson } from "./hook-output.js";
-import { type HookCommandResult, runHookCommand } from "./run-hook-command.js";
+import { type HookCommandResult, runHookCommand, withheldHookResult } from "./run-hook-command.js";
 
 /** A hook's time limit when its settings give none: 60 seconds (Claude Code's default). */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
@@ -245,6 +245,8 @@ export class HookRunner {
 
   async #runOne(hook: CommandHookSetting, stdin: string, signal: AbortSignal | undefined) {
     const options = this.#options;
+    // An untrusted folder's guard: not run, and what it would have checked is refused (fail closed).
+    if (hook.withheld === true) return { hook, result: withheldHookResult(shorten(hook.command)), timeoutMs: 0 };
     // A plugin's hook also gets CLAUDE_PLUGIN_ROOT (docs/PLUGINS.md); the project directory stays the runner's.
     const env = { ...options.env, ...hook.env, CLAUDE_PROJECT_DIR: options.projectDir };
     const timeoutMs =

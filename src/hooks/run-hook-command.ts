@@ -115,3 +115,12 @@ export function runHookCommand(options: HookCommandOptions): Promise<HookCommand
     child.stdin.end(options.stdin);
   });
 }
+
+/**
+ * What a withheld PreToolUse hook (an untrusted folder's) answers without running: exit 2, which refuses the
+ * call it would have checked (docs/TRUST.md "Fail closed": "a guard that is withheld refuses what it guarded").
+ */
+export function withheldHookResult(command: string): HookCommandResult {
+  const stderr = `Refused: the project's PreToolUse hook "${command}" would check this call, and it is withheld because this folder is not trusted. Do not retry; the user can run with --trust-folder.`;
+  return { ending: "exited", exitCode: 2, stdout: "", stderr, totalChars: 0, truncated: false };
+}

@@ -24,6 +24,11 @@ export interface CommandContextOptions {
   env: Readonly<Record<string, string>>;
   /** The command's `allowed-tools`. */
   allowedTools: readonly string[];
+  /**
+   * Whether a `` !`cmd` `` may run: the trust gate's `commandShell` question for a project's command (docs/TRUST.md).
+   * Default: every one may (the user's own commands).
+   */
+  mayRunShell?: (command: string) => boolean;
 }
 
 export interface CommandContext {
@@ -68,7 +73,12 @@ export async function expandCommandContext(prompt: string, options: CommandConte
   for (const match of [...prompt.matchAll(/!`([^`\n]+)`/g)]) {
     const command = match[1]!.trim();
     let output: string;
-    if (shellAllowed(command, options.allowedTools)) output = await runShell(command, options);
+    if (options.mayRunShell !== undefined && !options.mayRunShell(command)) {
+      output = `(not run: \`${command}\` is the project's shell and this folder is not trusted)`;
+      notices.push(
+        `command: !\`${command}\` not run: this folder is not trusted (run with --trust-folder, or answer yes to the trust question)`,
+      );
+    } else if (shellAllowed(command, options.allowedTools)) output = await runShell(command, options);
     else {
       output = `(not run: \`${command}\` is not allowed by this command's allowed-tools)`;
       notices.push(`command: !\`${command}\` not run: its allowed-tools do not allow Bash(${command})`);
@@ -117,6 +127,7 @@ export async function skillCommands(skills: readonly Skill[]): Promise<CustomCom
       body: `Base directory for this skill: ${skill.directory}\n\n${await skillBody(skill)}`,
       path: skill.path,
       scope: skill.scope,
+      ...(skill.projectCode === true ? { projectCode: true } : {}),
       skillDirectory: skill.directory,
     })),
   );

@@ -30,6 +30,13 @@ export interface CustomCommand {
   body: string;
   path: string;
   scope: ConfigScope;
+  /**
+   * The project's own (its `.claude/commands/`, a skill of its own, a plugin its settings enabled): its
+   * `` !`cmd` `` runs only in a trusted folder (docs/TRUST.md). Default false.
+   */
+  projectCode?: boolean;
+  /** Set by the CLI for project code: the trust gate's `commandShell` question (command-context.ts). */
+  mayRunShell?: (command: string) => boolean;
   /** For a skill run as `/name`: its folder (the prompt names it, as the Skill tool's result does). */
   skillDirectory?: string;
 }
@@ -47,8 +54,17 @@ export async function loadCustomCommands(
   const byName = new Map<string, CustomCommand>();
   const notices: string[] = [];
   const roots = [
-    ...plugins.map((plugin) => ({ path: plugin.path, scope: "plugin" as const, namespace: plugin.namespace })),
-    ...configFolders(places, "commands").map((folder) => ({ ...folder, namespace: undefined })),
+    ...plugins.map((plugin) => ({
+      path: plugin.path,
+      scope: "plugin" as const,
+      namespace: plugin.namespace,
+      projectCode: plugin.projectCode === true,
+    })),
+    ...configFolders(places, "commands").map((folder) => ({
+      ...folder,
+      namespace: undefined,
+      projectCode: folder.scope === "project",
+    })),
   ];
   for (const folder of roots) {
     for (const path of await markdownFiles(folder.path)) {
@@ -77,6 +93,7 @@ export async function loadCustomCommands(
         body: parsed.body.trim(),
         path,
         scope: folder.scope,
+        ...(folder.projectCode ? { projectCode: true } : {}),
       });
     }
   }

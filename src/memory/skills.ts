@@ -32,6 +32,8 @@ export interface Skill {
   /** Path of SKILL.md. */
   path: string;
   scope: ConfigScope;
+  /** The project's own, or a plugin's the project enabled (its shell waits for trust). Default false. */
+  projectCode?: boolean;
 }
 
 export interface SkillsFound {
@@ -56,8 +58,17 @@ export async function loadSkills(places: UserPlaces, plugins: readonly PluginFol
   const byName = new Map<string, Skill>();
   const notices: string[] = [];
   const roots = [
-    ...plugins.map((plugin) => ({ path: plugin.path, scope: "plugin" as const, namespace: plugin.namespace })),
-    ...configFolders(places, "skills").map((folder) => ({ ...folder, namespace: undefined })),
+    ...plugins.map((plugin) => ({
+      path: plugin.path,
+      scope: "plugin" as const,
+      namespace: plugin.namespace,
+      projectCode: plugin.projectCode === true,
+    })),
+    ...configFolders(places, "skills").map((folder) => ({
+      ...folder,
+      namespace: undefined,
+      projectCode: folder.scope === "project",
+    })),
   ];
   for (const folder of roots) {
     for (const name of await folders(folder.path)) {
@@ -98,6 +109,7 @@ export async function loadSkills(places: UserPlaces, plugins: readonly PluginFol
         directory,
         path,
         scope: folder.scope,
+        ...(folder.projectCode ? { projectCode: true } : {}),
       });
     }
   }

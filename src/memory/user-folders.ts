@@ -35,6 +35,8 @@ export interface PluginFolder {
   path: string;
   /** The plugin's name. */
   namespace: string;
+  /** The project's settings enabled the plugin: its `` !`cmd` `` is project code (docs/TRUST.md). Default false. */
+  projectCode?: boolean;
 }
 
 /** Where a command, skill or agent came from. */

@@ -82,9 +82,12 @@ function gather(plugins: LoadedPlugin[], projectCodeTrusted: boolean, notices: s
   };
   for (const plugin of plugins) {
     if (!plugin.enabled) continue;
-    set.commandFolders.push(...plugin.commandFolders);
+    // A plugin the project's settings enabled is project code: its commands' and skills' shell waits for trust.
+    const mark = (folders: typeof plugin.commandFolders) =>
+      plugin.origin === "project" ? folders.map((folder) => ({ ...folder, projectCode: true })) : folders;
+    set.commandFolders.push(...mark(plugin.commandFolders));
     set.agentFolders.push(...plugin.agentFolders);
-    set.skillFolders.push(...plugin.skillFolders);
+    set.skillFolders.push(...mark(plugin.skillFolders));
     const hookCount = Object.values(plugin.hooks).reduce((sum, groups) => sum + (groups?.length ?? 0), 0);
     const held = plugin.origin === "project" && !projectCodeTrusted;
     if (held && (hookCount > 0 || plugin.mcpServers !== undefined)) {

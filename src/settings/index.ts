@@ -8,5 +8,11 @@ export {
   settingsLocations,
   THREADLINE_SETTINGS_DIR,
 } from "./load-settings.js";
-export { IGNORED_CLAUDE_CODE_KEYS, parseSettingsFile, SUPPORTED_KEYS } from "./parse-settings-file.js";
+export {
+  IGNORED_CLAUDE_CODE_KEYS,
+  MANAGED_ONLY_KEYS,
+  PERMISSION_KEYS,
+  parseSettingsFile,
+  SUPPORTED_KEYS,
+} from "./parse-settings-file.js";
 export * from "./settings-types.js";

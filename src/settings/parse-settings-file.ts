@@ -6,6 +6,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import * as z from "zod";
 import { EFFORT_LEVELS, isEffortLevel } from "../messages/index.js";
+import { findDuplicateKey, lineAt, parseErrorLine } from "./duplicate-keys.js";
 import { describeType, readHooks } from "./parse-hooks.js";
 import { isPauseSettingKey, PAUSE_SETTING_KEYS, readPauseSetting } from "./pause-settings.js";
 import { salvageDenyRules } from "./salvage-deny.js";
@@ -70,6 +71,19 @@ const READ_ELSEWHERE: readonly string[] = ["$schema", "enabledPlugins", "extraKn
 /** Keys inside `permissions` that Claude Code has and threadline ignores. */
 const IGNORED_PERMISSION_KEYS: readonly string[] = ["disableBypassPermissionsMode"];
 
+/** Every key inside `permissions` the reader knows (docs/TRUST.md lists each, as `permissions.<key>`). */
+export const PERMISSION_KEYS: readonly string[] = [
+  "allow",
+  "ask",
+  "deny",
+  "defaultMode",
+  "additionalDirectories",
+  ...IGNORED_PERMISSION_KEYS,
+];
+
+/** Keys honoured only from the managed settings file (load-settings.ts names them anywhere else). */
+export const MANAGED_ONLY_KEYS: readonly string[] = ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly"];
+
 const SUPPORTED_MODES: readonly SettingsPermissionMode[] = ["default", "acceptEdits", "bypassPermissions", "plan"];
 
 /** `Name` or `Name(specifier)`: the rule grammar of permission-rules.ts, checked here so a bad rule is named. */
@@ -89,14 +103,35 @@ export function parseSettingsFile(
   settings.files.push(context.source);
   const problems: Problems = [];
   const add = (key: string, message: string) => problems.push({ source: context.source, key, message });
+  // Fail closed: a guard that cannot be read stops the session (docs/TRUST.md), with the file and the line.
+  const stop = (key: string, message: string, line: number | undefined) => {
+    problems.push({ source: context.source, key, message, ...(line !== undefined ? { line } : {}), fatal: true });
+    return { settings, problems };
+  };
+  // A deny rule that cannot be read is a lost guard: it stops the session, at the deny list's line.
+  const denyAt = text.indexOf("deny");
+  const denyProblem = (key: string, message: string) => {
+    stop(
+      key,
+      `${message.replace(/; ignored$/, "")}; threadline stops rather than run without this deny rule (fix the file)`,
+      denyAt < 0 ? undefined : lineAt(text, denyAt),
+    );
+  };
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     const why = `not valid JSON (${(error as Error).message.split("\n")[0]})`;
-    // Fail closed: the file's deny rules still apply when they can be read (salvage-deny.ts).
+    // Fail closed: the file's deny rules still apply when they can be read (salvage-deny.ts); when a file that
+    // names deny rules cannot give them up, nothing runs.
     const deny = salvageDenyRules(text);
-    const rules = deny === undefined ? [] : readRules(deny, "permissions.deny", context, add);
+    if (deny === undefined && text.includes("deny"))
+      return stop(
+        "",
+        `${why}, and its deny rules cannot be read; threadline stops rather than run without them (fix the file)`,
+        parseErrorLine(text, error),
+      );
+    const rules = deny === undefined ? [] : readRules(deny, "permissions.deny", context, denyProblem);
     settings.permissions.deny.push(...rules);
     add(
       "",
@@ -110,12 +145,20 @@ export function parseSettingsFile(
     add("", `must be a JSON object, got ${describeType(data)}; nothing from this file applies`);
     return { settings, problems };
   }
+  // JSON.parse keeps the last of two equal keys: a second "permissions" block would drop the first one's rules.
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== undefined)
+    return stop(
+      "",
+      `duplicate key "${duplicate.path === "" ? "" : `${duplicate.path}.`}${duplicate.key}" (JSON would keep only the last, dropping what the first holds); threadline stops rather than guess (merge or remove one)`,
+      duplicate.line,
+    );
   let hooksOff = false;
   const notActedOn: string[] = [];
   for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
     switch (key) {
       case "permissions":
-        readPermissions(value, settings, context, add);
+        readPermissions(value, settings, context, add, denyProblem);
         break;
       case "env":
         readEnv(value, settings, add);
@@ -189,6 +232,7 @@ function readPermissions(
   settings: Settings,
   context: SettingsFileContext,
   add: (key: string, message: string) => void,
+  denyProblem: (key: string, message: string) => void,
 ): void {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     add("permissions", `must be an object, got ${describeType(value)}; no permission rules from this file`);
@@ -199,8 +243,10 @@ function readPermissions(
     switch (key) {
       case "allow":
       case "ask":
-      case "deny":
         settings.permissions[key].push(...readRules(item, path, context, add));
+        break;
+      case "deny":
+        settings.permissions.deny.push(...readRules(item, path, context, denyProblem));
         break;
       case "defaultMode": {
         const mode = SUPPORTED_MODES.find((candidate) => candidate === item);

@@ -75,6 +75,11 @@ export interface CommandHookSetting {
   if?: string;
   /** `async: true`: runs in the background, never blocks; what it says reaches the next prompt. Default false. */
   async?: boolean;
+  /**
+   * An untrusted folder's PreToolUse hook: never run, and the calls it would have checked are refused
+   * (settings/project-code.ts; docs/TRUST.md "Fail closed"). Default false.
+   */
+  withheld?: true;
 }
 
 /** `statusLine`: the command the interactive terminal runs for its status line (docs/SETTINGS.md). */
@@ -162,14 +167,19 @@ export interface SettingsProblem {
   /** The key path, e.g. `permissions.allow[2]`; "" for the file as a whole. */
   key: string;
   message: string;
+  /** The line of the file it is on, when known (named as `file:line`). Default none. */
+  line?: number;
+  /**
+   * A guard that cannot be read (deny rules lost to a typo, a duplicate key): the session must not start
+   * (docs/TRUST.md, "Fail closed"). Default false: one line, and the rest applies.
+   */
+  fatal?: true;
 }
 
 /** `source: key: message` — the one line a person sees for a problem. */
 export function formatSettingsProblem(problem: SettingsProblem): string {
-  const line =
-    problem.key === ""
-      ? `${problem.source}: ${problem.message}`
-      : `${problem.source}: ${problem.key}: ${problem.message}`;
+  const where = problem.line !== undefined ? `${problem.source}:${problem.line}` : problem.source;
+  const line = problem.key === "" ? `${where}: ${problem.message}` : `${where}: ${problem.key}: ${problem.message}`;
   // A key (or value quoted in the message) may hold line breaks: the problem stays one line.
   return line.replace(/[\r\n\u2028\u2029]+/g, " ");
 }

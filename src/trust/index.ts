@@ -2,6 +2,7 @@ export { confinedPath } from "./confine.js";
 export {
   createTrustGate,
   isYes,
+  PERMISSION_KINDS,
   type ProjectCodeKind,
   TRUST_PROMPT,
   type TrustGate,

@@ -16,7 +16,16 @@ export type ProjectCodeKind =
   | "commandShell"
   | "pluginHooks"
   | "pluginMcpServers"
-  | "statusLine";
+  | "statusLine"
+  | "allowRules"
+  | "permissionMode"
+  | "additionalDirectories";
+
+/**
+ * The kinds that only widen permissions (a project's allow rules, a mode that asks less, more directories): an
+ * untrusted folder's are ignored and named, but they run nothing, so print mode never stops for them.
+ */
+export const PERMISSION_KINDS: readonly ProjectCodeKind[] = ["allowRules", "permissionMode", "additionalDirectories"];
 
 const KIND_LABELS: Record<ProjectCodeKind, string> = {
   hooks: "hooks",
@@ -27,6 +36,9 @@ const KIND_LABELS: Record<ProjectCodeKind, string> = {
   pluginHooks: "plugin hooks",
   pluginMcpServers: "plugin MCP servers",
   statusLine: "status line command",
+  allowRules: "allow rules",
+  permissionMode: "permission mode",
+  additionalDirectories: "additional directories",
 };
 
 export interface WithheldItem {
@@ -112,7 +124,7 @@ function short(text: string): string {
 /** The question interactive mode asks, listing what would run (one item a line). */
 export function trustQuestionLines(cwd: string, items: readonly WithheldItem[]): string[] {
   return [
-    `This folder (${cwd}) has configuration that runs code on your machine:`,
+    `This folder (${cwd}) has configuration that runs code or grants permissions on your machine:`,
     ...items.map(
       (item) =>
         `  ${KIND_LABELS[item.kind]}${item.what !== "" ? `: ${short(item.what)}` : ""}${item.source !== "" ? `  (${item.source})` : ""}`,

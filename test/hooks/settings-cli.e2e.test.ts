@@ -157,7 +157,12 @@ describe("broken settings files", () => {
     for (const text of samples) {
       const p = await project(["Still here."], text);
       const result = await runCli(["-p", "hello"], { cwd: p.cwd, env: p.env });
-      expect({ text, code: result.code, stdout: result.stdout }).toEqual({ text, code: 0, stdout: "Still here.\n" });
+      // A deny rule that cannot be read stops the run with one line (docs/TRUST.md "Fail closed"); else it answers.
+      const stopped = /threadline stops rather than/.test(result.stderr);
+      expect({ text, code: result.code, stdout: result.stdout }).toEqual(
+        stopped ? { text, code: 1, stdout: "" } : { text, code: 0, stdout: "Still here.\n" },
+      );
+      if (stopped) expect(result.stderr.trim().split("\n")).toHaveLength(1);
       for (const line of result.stderr.split("\n").filter((line) => line !== ""))
         expect({ text, line }).toEqual({ text, line: expect.stringMatching(/^threadline: settings: \/.+: /) });
       await p.emulator.close();

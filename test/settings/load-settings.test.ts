@@ -89,9 +89,9 @@ describe("settings files", () => {
     expect(settings.env).toEqual({ GOOD: "1", NUM: "3" });
   });
 
-  it("a file that is not JSON is one line, and the other files still apply", async () => {
+  it("a file that is not JSON and names no deny rule is one line, and the other files still apply", async () => {
     const { home, cwd } = await tree({
-      "project/.claude/settings.json": "{ permissions: deny }",
+      "project/.claude/settings.json": "{ permissions: allow }",
       "project/.claude/settings.local.json": { permissions: { deny: ["Bash(curl:*)"] } },
     });
     const { settings, problems } = loadSettings({ cwd, env: { HOME: home } });
@@ -102,6 +102,34 @@ describe("settings files", () => {
       ),
     );
     expect(settings.permissions.deny.map((rule) => rule.rule)).toEqual(["Bash(curl:*)"]);
+  });
+
+  it("a deny list that cannot be read, a bad deny rule or a duplicate key is a fatal problem at its line", async () => {
+    const context = { source: "/p/s.json", root: "/p", home: "/h" };
+    const cases: Array<[string, string]> = [
+      ['{\n  "permissions": {\n    "deny": [Bash(rm:*)]\n  }\n}', "/p/s.json:3: not valid JSON ("],
+      [
+        '{\n  "permissions": {\n    "deny": ["Bash(rm"]\n  }\n}',
+        '/p/s.json:3: permissions.deny[0]: "Bash(rm" is not a rule',
+      ],
+      [
+        '{\n  "permissions": {\n    "deny": ["Read"],\n    "deny": []\n  }\n}',
+        '/p/s.json:4: duplicate key "permissions.deny"',
+      ],
+      ['{"env": {"A": "1"},\n"hooks": {},\n"env": {}}', '/p/s.json:3: duplicate key "env"'],
+    ];
+    for (const [text, start] of cases) {
+      const { problems } = parseSettingsFile(text, context);
+      const fatal = problems.filter((problem) => problem.fatal === true).map(formatSettingsProblem);
+      expect(fatal, text).toHaveLength(1);
+      expect(fatal[0]?.startsWith(start), `${text} → ${fatal[0]}`).toBe(true);
+    }
+    // Equal keys in different objects, and keys inside strings, are no duplicates.
+    const fine = parseSettingsFile(
+      '{"permissions": {"allow": ["Read"]}, "hooks": {"Stop": [{"matcher": "allow"}]}, "x\\"": 1}',
+      context,
+    );
+    expect(fine.problems.filter((problem) => problem.fatal === true)).toEqual([]);
   });
 
   it("--settings naming a missing file is an error before anything runs", async () => {

@@ -76,11 +76,50 @@ describe("a settings file that does not parse", () => {
     expect(result.stderr).toContain("only its 1 deny rule(s) apply");
   });
 
-  it("a file whose deny rules cannot be read says they were not applied", async () => {
-    const p = await project(["ok"], '{ "permissions": { "deny": [Bash(rm:*)] } }');
-    const result = await runCli(["-p", "hello"], { cwd: p.cwd, env: p.env });
-    expect(result.stderr).toContain(`${join(p.cwd, ".claude", "settings.json")}: not valid JSON (`);
-    expect(result.stderr).toContain("its deny rules (if any) were NOT applied");
+  it("a file whose deny rules cannot be read stops the session before any request, naming the file and line", async () => {
+    // Issue 53: single quotes (line 3) and a missing comma in the deny list (line 4), each in bypass mode.
+    const texts = [
+      `{\n  "permissions": {\n    'deny': ['Bash(rm:*)']\n  }\n}\n`,
+      `{\n  "permissions": {\n    "defaultMode": "default",\n    "deny": ["Bash(rm:*)" "Read(./.env)"]\n  }\n}\n`,
+    ];
+    for (const [index, text] of texts.entries()) {
+      const p = await project(
+        [{ content: [{ type: "tool_use", name: "Bash", input: { command: "rm -rf victim" } }] }, "Fine."],
+        text,
+      );
+      await mkdir(join(p.cwd, "victim"));
+      await writeFile(join(p.cwd, "victim", "keep.txt"), "precious\n");
+      const result = await runCli(["-p", "clean", "--dangerously-skip-permissions"], { cwd: p.cwd, env: p.env });
+      expect(result.code).not.toBe(0);
+      // Mutation caught (settings-unreadable-deny-goes-on): carrying on runs rm in bypass mode.
+      expect(existsSync(join(p.cwd, "victim", "keep.txt"))).toBe(true);
+      expect(p.emulator.requests.filter((record) => record.path === "/v1/messages")).toHaveLength(0);
+      const lines = result.stderr.split("\n").filter((line) => line !== "");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^threadline: settings: ${join(p.cwd, ".claude", "settings.json").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${index === 0 ? 3 : 4}: not valid JSON \\(.+\\), and its deny rules cannot be read; threadline stops rather than run without them \\(fix the file\\)$`,
+        ),
+      );
+      await p.emulator.close();
+    }
+  });
+
+  it('a duplicate "permissions" key stops the session, naming the file and the second key\'s line', async () => {
+    const text = `{\n  "permissions": { "deny": ["Bash(rm:*)"] },\n  "model": "x",\n  "permissions": { "allow": ["Read"] }\n}\n`;
+    const p = await project(
+      [{ content: [{ type: "tool_use", name: "Bash", input: { command: "rm -rf victim" } }] }, "Fine."],
+      text,
+    );
+    await mkdir(join(p.cwd, "victim"));
+    await writeFile(join(p.cwd, "victim", "keep.txt"), "precious\n");
+    const result = await runCli(["-p", "clean", "--dangerously-skip-permissions"], { cwd: p.cwd, env: p.env });
+    expect(result.code).not.toBe(0);
+    // Mutation caught (settings-duplicate-key-last-wins): last-wins drops the deny rule and rm runs.
+    expect(existsSync(join(p.cwd, "victim", "keep.txt"))).toBe(true);
+    expect(result.stderr.trim()).toBe(
+      `threadline: settings: ${join(p.cwd, ".claude", "settings.json")}:4: duplicate key "permissions" (JSON would keep only the last, dropping what the first holds); threadline stops rather than guess (merge or remove one)`,
+    );
   });
 });
 

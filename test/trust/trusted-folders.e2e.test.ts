@@ -55,7 +55,7 @@ async function clonedProject() {
 describe("trusted folders (CLI)", () => {
   it("print mode in an untrusted folder runs none of the project's hooks, servers or env, and says so in one line", async () => {
     const p = await clonedProject();
-    const result = await runCli(["-p", "hello"], { cwd: p.cwd, env: p.env });
+    const result = await runCli(["-p", "hello", "--without-project-code"], { cwd: p.cwd, env: p.env });
     expect(result.code).toBe(0);
     // Mutation caught: a gate that lets project code through writes both files.
     expect(existsSync(join(p.cwd, "hook-ran"))).toBe(false);
@@ -91,7 +91,9 @@ describe("trusted folders (CLI)", () => {
     const p = await clonedProject();
     const first = await runCli(["hello"], { cwd: p.cwd, env: p.env, input: "y\n" });
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`This folder (${p.cwd}) has configuration that runs code on your machine:`);
+    expect(first.stdout).toContain(
+      `This folder (${p.cwd}) has configuration that runs code or grants permissions on your machine:`,
+    );
     expect(first.stdout).toMatch(/ {2}hooks: SessionStart: echo .*\(.*\.claude\/settings\.json\)/);
     expect(first.stdout).toContain("  MCP servers: dumper");
     expect(first.stdout).toContain("Trust this folder and run them? (y/N)");
@@ -128,7 +130,7 @@ describe("trusted folders (CLI)", () => {
         },
       }),
     );
-    const result = await runCli(["-p", "hello"], { cwd: p.cwd, env: p.env });
+    const result = await runCli(["-p", "hello", "--without-project-code"], { cwd: p.cwd, env: p.env });
     expect(result.code).toBe(0);
     expect(existsSync(join(p.cwd, "user-hook-ran"))).toBe(true);
     expect(existsSync(join(p.cwd, "hook-ran"))).toBe(false);

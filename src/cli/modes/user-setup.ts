@@ -77,9 +77,19 @@ export async function loadUserSetup(
   // The managed file's allowManagedHooksOnly keeps plugins' hooks out too (its line names them; docs/SETTINGS.md).
   const managedOnly = cli.settings?.managedOnly?.hooks === true;
   const hooks = mergeHooks(cli.settings?.hooks ?? {}, managedOnly ? {} : plugins.hooks);
+  // The project's own commands (and those of plugins it enabled) run shell only in a trusted folder: each asks
+  // the gate when it runs, so a yes at the trust question counts from then on (docs/TRUST.md).
+  const gate = cli.trustGate;
   return {
     plugins,
-    commands: merged,
+    commands:
+      gate === undefined
+        ? merged
+        : merged.map((command) =>
+            command.projectCode === true
+              ? { ...command, mayRunShell: (line: string) => gate.mayRun("commandShell", line, command.path) }
+              : command,
+          ),
     engineOptions: {
       ...(types !== undefined ? { agents: types } : {}),
       ...(plugins.skillFolders.length > 0 ? { pluginSkillFolders: plugins.skillFolders } : {}),
@@ -141,6 +151,7 @@ export async function commandTurn(
     cwd: io.cwd,
     env: new SecretEnvironment(io.env).toolEnv,
     allowedTools,
+    ...(custom.command.mayRunShell !== undefined ? { mayRunShell: custom.command.mayRunShell } : {}),
   });
   const model = resolveModelAlias(custom.command.model);
   return {

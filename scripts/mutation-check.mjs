@@ -2283,6 +2283,42 @@ export const MUTATIONS = [
     replace: "    kept.set(agentId, { type, model, tools, timeline, effort });",
     tests: ["test/engine/send-message.test.ts"],
   },
+  {
+    name: "claude-json-trust-any-value",
+    area: "settings",
+    guards: "only hasTrustDialogAccepted: true in ~/.claude.json trusts a folder",
+    file: "src/home/claude-json.ts",
+    find: "    if (projectEntry(read.document, current)?.hasTrustDialogAccepted === true) return true;",
+    replace: "    if (projectEntry(read.document, current)?.hasTrustDialogAccepted !== undefined) return true;",
+    tests: ["test/home/claude-json.test.ts"],
+  },
+  {
+    name: "claude-json-trust-no-parents",
+    area: "settings",
+    guards: "a folder below one trusted in ~/.claude.json is trusted too",
+    file: "src/home/claude-json.ts",
+    find: "    const parent = dirname(current);\n    if (parent === current) break;",
+    replace: "    const parent = dirname(current);\n    break;",
+    tests: ["test/home/claude-json.test.ts"],
+  },
+  {
+    name: "claude-json-write-any-layout",
+    area: "settings",
+    guards: "~/.claude.json is rewritten only when it is in Claude Code's own layout (every other byte kept)",
+    file: "src/home/claude-json.ts",
+    find: "      const layoutKept = before === undefined || `${JSON.stringify(document, null, 2)}${ending}` === before;",
+    replace: "      const layoutKept = true;",
+    tests: ["test/home/claude-json.test.ts"],
+  },
+  {
+    name: "claude-json-no-recheck",
+    area: "settings",
+    guards: "a change made to ~/.claude.json after threadline read it is never overwritten",
+    file: "src/home/claude-json.ts",
+    find: "      if (currentText(path) !== before) {",
+    replace: '      if (currentText(path) === "never") {',
+    tests: ["test/home/claude-json.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

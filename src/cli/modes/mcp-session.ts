@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import type { QueryEngineOptions } from "../../engine/engine-options.js";
-import { threadlineHome } from "../../home/index.js";
+import { claudeJsonPath, threadlineHome } from "../../home/index.js";
 // Not mcp/index.js: the SDK client (manager.js) is loaded only when a server is configured, off the start-up path.
 import {
   createToolSearchTool,
@@ -67,6 +67,7 @@ export async function openMcp(
     // The project's `.mcp.json` starts its servers only in a trusted folder (docs/TRUST.md).
     includeProject: cli.trustGate?.trusted !== false,
     userFile: userMcpFile(io.env),
+    claudeJsonFile: claudeJsonPath(io.env),
     env: io.env,
   });
   for (const problem of problems) io.stderr.write(`threadline: ${problem}\n`);

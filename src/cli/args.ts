@@ -8,13 +8,28 @@ import { PLATFORM_NAMES, type PlatformName } from "../provider/index.js";
 import type { Settings } from "../settings/index.js";
 import { PROJECT_KEY_PATTERN } from "../transcript/index.js";
 import type { TrustGate } from "../trust/index.js";
+import {
+  applyClaudeCodeOptions,
+  CLAUDE_CODE_OPTIONS,
+  type ClaudeCodeChoices,
+  checkClaudeCodeCombinations,
+  foldVariadicOptions,
+} from "./claude-code-flags.js";
 import { closestMatch } from "./did-you-mean.js";
+import { UsageError } from "./usage-error.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type CliPermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan";
 
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
 export const PERMISSION_MODES: readonly CliPermissionMode[] = ["default", "acceptEdits", "bypassPermissions", "plan"];
+
+/**
+ * Claude Code's other mode names: `dontAsk` (never asks: what no rule allows is denied) and `manual` (its name
+ * for the asking default) run as `default` with or without the question; `auto` (a model classifier approves
+ * what it judges safe) is refused, as threadline has no such classifier and will not approve on a guess.
+ */
+export const CLAUDE_CODE_MODE_ALIASES = ["dontAsk", "manual"] as const;
 
 /** Environment variable that overrides the model table's context window (like `--context-window`). */
 export const CONTEXT_WINDOW_ENV = "THREADLINE_CONTEXT_WINDOW";
@@ -25,13 +40,10 @@ export const SANDBOX_ENV = "THREADLINE_SANDBOX";
 /** Exit code for bad flags or values. */
 export const USAGE_EXIT_CODE = 2;
 
-/** A bad command line: printed as one line plus the usage, exit 2. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { UsageError } from "./usage-error.js";
 
 /** Everything the main command (print or interactive) needs, already validated. */
-export interface CliOptions {
+export interface CliOptions extends ClaudeCodeChoices {
   print: boolean;
   /** The prompt from positionals (may be empty: interactive, or stdin in print mode). */
   prompt: string;
@@ -51,6 +63,8 @@ export interface CliOptions {
   maxTurns?: number;
   outputFormat: OutputFormat;
   permissionMode: CliPermissionMode;
+  /** `--permission-mode dontAsk`: never ask; what no rule allows is denied (also in the interactive mode). */
+  dontAsk?: boolean;
   /** Whether the mode came from a flag (a settings file's `defaultMode` applies only when it did not). */
   permissionModeFromFlag?: boolean;
   /** `--settings <file | json>`: one more settings source, above every file. */
@@ -127,16 +141,22 @@ const OPTIONS = {
   "include-partial-messages": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
+  ...CLAUDE_CODE_OPTIONS,
 } as const;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Parses the main command's argv (without node and script); throws `UsageError`. */
-export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliOptions {
-  const parsed = parseStrict(argv);
+export function parseCliArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd: string = process.cwd(),
+): CliOptions {
+  const parsed = parseStrict(foldVariadicOptions(argv));
   const values = parsed.values;
   const outputFormat = oneOf(values["output-format"] ?? "text", OUTPUT_FORMATS, "--output-format");
-  let permissionMode = oneOf(values["permission-mode"] ?? "default", PERMISSION_MODES, "--permission-mode");
+  const mode = cliPermissionMode(values["permission-mode"]);
+  let permissionMode = mode.mode;
   if (values["dangerously-skip-permissions"]) permissionMode = "bypassPermissions";
   const sessionId = values["session-id"];
   if (sessionId !== undefined && !UUID_PATTERN.test(sessionId)) {
@@ -162,7 +182,10 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     includePartialMessages: values["include-partial-messages"] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
+    notices: [],
+    ...(mode.dontAsk ? { dontAsk: true } : {}),
   };
+  applyClaudeCodeOptions(options, values, cwd);
   if (values["permission-mode"] !== undefined || values["dangerously-skip-permissions"] === true)
     options.permissionModeFromFlag = true;
   if (values.settings !== undefined) options.settingsFlag = nonEmpty(values.settings, "--settings");
@@ -186,7 +209,22 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
   const sandbox = sandboxChoice(values.sandbox, values["no-sandbox"], env[SANDBOX_ENV]);
   if (sandbox !== undefined) options.sandbox = sandbox;
   checkCombinations(options);
+  checkClaudeCodeCombinations(options);
   return options;
+}
+
+/** `--permission-mode`: threadline's modes, Claude Code's aliases for them, and `auto` refused (above). */
+function cliPermissionMode(value: string | undefined): { mode: CliPermissionMode; dontAsk: boolean } {
+  if (value === "auto")
+    throw new UsageError(
+      "--permission-mode auto is not supported: threadline has no classifier to approve actions on its own; use default, acceptEdits or allow rules",
+    );
+  if (value === "dontAsk") return { mode: "default", dontAsk: true };
+  if (value === "manual") return { mode: "default", dontAsk: false };
+  const allowed = [...PERMISSION_MODES, ...CLAUDE_CODE_MODE_ALIASES];
+  if (value !== undefined && !PERMISSION_MODES.some((candidate) => candidate === value))
+    throw new UsageError(`--permission-mode must be one of ${allowed.join(", ")}; got "${value}"`);
+  return { mode: (value as CliPermissionMode | undefined) ?? "default", dontAsk: false };
 }
 
 function sandboxChoice(on: boolean | undefined, off: boolean | undefined, setting: string | undefined) {

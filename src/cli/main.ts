@@ -73,7 +73,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const meant = mistypedSubcommand(argv);
   if (meant !== undefined) throw new UsageError(`unknown command "${argv[0]}"; did you mean \`${meant}\`?`);
-  const cli = parseCliArgs(argv, io.env);
+  const cli = parseCliArgs(argv, io.env, io.cwd);
+  for (const notice of cli.notices) io.stderr.write(`threadline: ${notice}\n`);
   if (cli.help) {
     io.stdout.write(`${USAGE}\n`);
     return 0;

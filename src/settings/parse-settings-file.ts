@@ -70,7 +70,14 @@ const READ_ELSEWHERE: readonly string[] = ["$schema", "enabledPlugins", "extraKn
 /** Keys inside `permissions` that Claude Code has and threadline ignores. */
 const IGNORED_PERMISSION_KEYS: readonly string[] = ["disableBypassPermissionsMode"];
 
-const SUPPORTED_MODES: readonly SettingsPermissionMode[] = ["default", "acceptEdits", "bypassPermissions", "plan"];
+const SUPPORTED_MODES: readonly SettingsPermissionMode[] = [
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+  "manual",
+];
 
 /** `Name` or `Name(specifier)`: the rule grammar of permission-rules.ts, checked here so a bad rule is named. */
 const RULE_SYNTAX = /^[A-Za-z0-9_-]+(?:\(.*\))?$/s;

@@ -32,6 +32,8 @@ export interface CliMcp {
   engineOptions: Partial<QueryEngineOptions>;
   /** `/mcp`'s text. */
   status(): string;
+  /** Each server and its state (stream-json's init line: Claude Code's `mcp_servers`). */
+  servers(): { name: string; status: string }[];
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function openMcp(
     return {
       engineOptions: {},
       status: () => "No MCP servers configured (.mcp.json, --mcp-config, or `threadline mcp add`).",
+      servers: () => [],
       close: async () => {},
     };
   }
@@ -107,6 +110,7 @@ export async function openMcp(
       additionalDirectories: [spillDirectory],
     },
     status: () => formatServerStatus(manager.status()),
+    servers: () => manager.status().map((server) => ({ name: server.name, status: server.state })),
     close: () => manager.close(),
   };
 }

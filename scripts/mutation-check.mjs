@@ -2319,6 +2319,26 @@ export const MUTATIONS = [
     replace: '      if (currentText(path) === "never") {',
     tests: ["test/home/claude-json.test.ts"],
   },
+  {
+    name: "json-result-stop-reason-terminal",
+    area: "tools",
+    guards: "-p JSON's stop_reason is the API's (end_turn), as Claude Code's, not threadline's terminal reason",
+    file: "src/cli/modes/json-output.ts",
+    find: "    stop_reason: context.stopReason ?? null,",
+    replace: "    stop_reason: end.reason,",
+    tests: ["test/cli/claude-code-output.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "claude-json-trust-unwired",
+    area: "trust",
+    guards: "a folder Claude Code's ~/.claude.json trusts is trusted by threadline (its project hooks run in -p)",
+    file: "src/trust/trust-gate.ts",
+    find: "    (options.claudeJsonPath !== undefined && isTrustedByClaudeCode(options.cwd, options.claudeJsonPath));",
+    replace: "    false;",
+    tests: ["test/cli/claude-json.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -3,11 +3,12 @@
  * or one JSON event a line. Ctrl-C interrupts the turn and still writes a resumable transcript.
  */
 import { rm } from "node:fs/promises";
+import { budgetLimits } from "../../compaction/index.js";
 import { isEffortNotice } from "../../engine/effort-support.js";
 import type { SubmitOptions } from "../../engine/engine-options.js";
 import { isHookNotice } from "../../hooks/index.js";
 import type { EngineEvent, TerminalReason } from "../../loop/events.js";
-import { checkNever, modelLimits, requestCostUsd } from "../../messages/index.js";
+import { checkNever, requestCostUsd } from "../../messages/index.js";
 import { sandboxNotice } from "../../tools/index.js";
 import type { CliOptions } from "../args.js";
 import { type CliIo, readAllBytes, stdinHasInput } from "../io.js";
@@ -206,7 +207,12 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   }
   if (end === undefined) throw new CliError("The turn ended without a result.");
   const kept = await dropUnansweredSession(end, { reachedServer, resumed, path: engine.transcriptPath }, io);
-  const limits = modelLimits(engine.model);
+  // The model table's window with --context-window over it, worked out by its one owner (compaction/context-budget.ts).
+  const limits = budgetLimits(
+    engine.model,
+    cli.contextWindow !== undefined ? { contextWindow: cli.contextWindow } : undefined,
+    undefined,
+  );
   const result = resultObject(end, {
     sessionId: engine.sessionId,
     durationMs: Date.now() - started,
@@ -214,7 +220,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     totals: engine.totals,
     transcriptPath: kept ? engine.transcriptPath : undefined,
     model: engine.model,
-    contextWindow: cli.contextWindow ?? limits.contextWindow,
+    contextWindow: limits.contextWindow,
     maxOutputTokens: limits.maxOutputTokens,
     stopReason,
     permissionDenials: denials,

@@ -8,13 +8,28 @@ import { PLATFORM_NAMES, type PlatformName } from "../provider/index.js";
 import type { Settings } from "../settings/index.js";
 import { PROJECT_KEY_PATTERN } from "../transcript/index.js";
 import type { TrustGate } from "../trust/index.js";
+import {
+  applyClaudeCodeOptions,
+  CLAUDE_CODE_OPTIONS,
+  type ClaudeCodeChoices,
+  checkClaudeCodeCombinations,
+  foldVariadicOptions,
+} from "./claude-code-flags.js";
 import { closestMatch } from "./did-you-mean.js";
+import { UsageError } from "./usage-error.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type CliPermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan";
 
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
 export const PERMISSION_MODES: readonly CliPermissionMode[] = ["default", "acceptEdits", "bypassPermissions", "plan"];
+
+/**
+ * Claude Code's other mode names: `dontAsk` (never asks: what no rule allows is denied) and `manual` (its name
+ * for the asking default) run as `default` with or without the question; `auto` (a model classifier approves
+ * what it judges safe) is refused, as threadline has no such classifier and will not approve on a guess.
+ */
+export const CLAUDE_CODE_MODE_ALIASES = ["dontAsk", "manual"] as const;
 
 /** Environment variable that overrides the model table's context window (like `--context-window`). */
 export const CONTEXT_WINDOW_ENV = "THREADLINE_CONTEXT_WINDOW";
@@ -25,13 +40,10 @@ export const SANDBOX_ENV = "THREADLINE_SANDBOX";
 /** Exit code for bad flags or values. */
 export const USAGE_EXIT_CODE = 2;
 
-/** A bad command line: printed as one line plus the usage, exit 2. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { UsageError } from "./usage-error.js";
 
 /** Everything the main command (print or interactive) needs, already validated. */
-export interface CliOptions {
+export interface CliOptions extends ClaudeCodeChoices {
   print: boolean;
   /** The prompt from positionals (may be empty: interactive, or stdin in print mode). */
   prompt: string;
@@ -51,6 +63,8 @@ export interface CliOptions {
   maxTurns?: number;
   outputFormat: OutputFormat;
   permissionMode: CliPermissionMode;
+  /** `--permission-mode dontAsk`: never ask; what no rule allows is denied (also in the interactive mode). */
+  dontAsk?: boolean;
   /** Whether the mode came from a flag (a settings file's `defaultMode` applies only when it did not). */
   permissionModeFromFlag?: boolean;
   /** `--settings <file | json>`: one more settings source, above every file. */
@@ -130,16 +144,22 @@ const OPTIONS = {
   "include-partial-messages": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
+  ...CLAUDE_CODE_OPTIONS,
 } as const;
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Parses the main command's argv (without node and script); throws `UsageError`. */
-export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliOptions {
-  const parsed = parseStrict(argv);
+export function parseCliArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd: string = process.cwd(),
+): CliOptions {
+  const parsed = parseStrict(foldVariadicOptions(argv));
   const values = parsed.values;
   const outputFormat = oneOf(values["output-format"] ?? "text", OUTPUT_FORMATS, "--output-format");
-  let permissionMode = oneOf(values["permission-mode"] ?? "default", PERMISSION_MODES, "--permission-mode");
+  const mode = cliPermissionMode(values["permission-mode"]);
+  let permissionMode = mode.mode;
   if (values["dangerously-skip-permissions"]) permissionMode = "bypassPermissions";
   const sessionId = values["session-id"];
   if (sessionId !== undefined && !UUID_PATTERN.test(sessionId)) {
@@ -166,7 +186,10 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
     includePartialMessages: values["include-partial-messages"] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
+    notices: [],
+    ...(mode.dontAsk ? { dontAsk: true } : {}),
   };
+  applyClaudeCodeOptions(options, values, cwd);
   if (values["permission-mode"] !== undefined || values["dangerously-skip-permissions"] === true)
     options.permissionModeFromFlag = true;
   if (values.settings !== undefined) options.settingsFlag = nonEmpty(values.settings, "--settings");
@@ -190,7 +213,22 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {
   const sandbox = sandboxChoice(values.sandbox, values["no-sandbox"], env[SANDBOX_ENV]);
   if (sandbox !== undefined) options.sandbox = sandbox;
   checkCombinations(options);
+  checkClaudeCodeCombinations(options);
   return options;
+}
+
+/** `--permission-mode`: threadline's modes, Claude Code's aliases for them, and `auto` refused (above). */
+function cliPermissionMode(value: string | undefined): { mode: CliPermissionMode; dontAsk: boolean } {
+  if (value === "auto")
+    throw new UsageError(
+      "--permission-mode auto is not supported: threadline has no classifier to approve actions on its own; use default, acceptEdits or allow rules",
+    );
+  if (value === "dontAsk") return { mode: "default", dontAsk: true };
+  if (value === "manual") return { mode: "default", dontAsk: false };
+  const allowed = [...PERMISSION_MODES, ...CLAUDE_CODE_MODE_ALIASES];
+  if (value !== undefined && !PERMISSION_MODES.some((candidate) => candidate === value))
+    throw new UsageError(`--permission-mode must be one of ${allowed.join(", ")}; got "${value}"`);
+  return { mode: (value as CliPermissionMode | undefined) ?? "default", dontAsk: false };
 }
 
 function sandboxChoice(on: boolean | undefined, off: boolean | undefined, setting: string | undefined) {
@@ -308,56 +346,3 @@ function emptyToUndefined(value: string | undefined): string | undefined {
 function firstLine(text: string): string {
   return text.split("\n")[0] ?? text;
 }
-
-/** The hint printed after a usage error's one line (the full usage is one `--help` away). */
-export const USAGE_HINT = "(run `threadline --help` for usage)";
-
-/** The usage text printed by `--help`. */
-export const USAGE = `Usage: threadline [options] [prompt]
-       threadline demo | emulator [options] | inspect <transcript.jsonl | session-id>   (each answers --help)
-       threadline sessions [--project <key>] | export <session-id> > file.jsonl | import <file.jsonl>
-       threadline mcp list | get <name> | add <name> [--transport stdio|http|sse] <command or url> [args…] | remove <name>
-
-Starts an interactive session by default; use -p/--print for a single non-interactive answer.
-
-Options:
-  -p, --print                      Print the answer and exit (reads stdin when piped)
-  -c, --continue                   Continue the latest session in this directory
-  -r, --resume <session-id>        Resume a session by id (or a transcript file threadline wrote)
-      --fork-session               With --resume/--continue: go on in a new session id (the saved one is only read)
-      --session-id <uuid>          Start a new session with this id
-      --project <key>              Project the session is filed under (default: this directory)
-      --model <model>              Model (default: $ANTHROPIC_MODEL, else settings "model", else claude-opus-5-5)
-      --provider <platform>        anthropic | bedrock | vertex (default: $THREADLINE_USE_BEDROCK / $THREADLINE_USE_VERTEX)
-      --fallback-model <model>     Model to switch to when the main one is overloaded
-      --effort <level>             low | medium | high | xhigh | max, where the server declares it for the model
-      --max-turns <n>              Model requests allowed per prompt
-      --output-format <format>     text | json | stream-json (with --print; default text)
-      --include-partial-messages   With stream-json: also print raw stream events
-      --permission-mode <mode>     default | acceptEdits | bypassPermissions
-      --dangerously-skip-permissions   Same as --permission-mode bypassPermissions
-      --settings <file|json>       One more settings file (or inline JSON), above every other settings file
-      --allowedTools <rules...>    Tools allowed without asking, e.g. "Read,Bash(npm test:*)"
-      --disallowedTools <rules...> Tools always denied
-      --system-prompt <text>       Replace the default instructions
-      --append-system-prompt <text>    Append to the default instructions
-      --context-window <tokens>    Override the model's context window ($${CONTEXT_WINDOW_ENV})
-      --sandbox / --no-sandbox     Run Bash under bubblewrap (default: on when bwrap works here; $${SANDBOX_ENV})
-      --sandbox-network            Let sandboxed commands use the network
-      --mcp-config <file|json>     MCP servers ({"mcpServers":{…}} as in .mcp.json); repeatable
-      --strict-mcp-config          Use only the --mcp-config servers (not .mcp.json or settings)
-      --trust-folder               Run this folder's project hooks, MCP servers and env for this run (untrusted: withheld)
-      --without-project-code       -p in an untrusted folder: go on without them (else it stops before the first request)
-      --plugin-dir <path>          Load a Claude Code plugin folder for this run; repeatable
-      --no-memory                  Read no CLAUDE.md / AGENTS.md memory files, offer no skills ($THREADLINE_DISABLE_MEMORY=1)
-      --rewind-to <n|prompt-id>    With -r/-c: go back to the end of prompt n's turn (see /rewind)
-      --rewind-mode <mode>         both | conversation | code: what --rewind-to restores (default both)
-      --verbose                    Show tool calls, notices and requests (headers redacted)
-  -h, --help                       Show this help
-  -v, --version                    Show the version
-
-Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, THREADLINE_HOME, ${CONTEXT_WINDOW_ENV},
-             ${SANDBOX_ENV}, THREADLINE_SECRET_ENV, THREADLINE_PASS_ENV,
-             THREADLINE_STORE (postgres://… keeps sessions in PostgreSQL; unset: JSONL files under THREADLINE_HOME)
-  Bedrock: THREADLINE_USE_BEDROCK=1, AWS_REGION, AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_BEARER_TOKEN_BEDROCK
-  Vertex:  THREADLINE_USE_VERTEX=1, CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, Google ADC or GOOGLE_OAUTH_ACCESS_TOKEN`;

@@ -8,9 +8,10 @@ import { Writable } from "node:stream";
 import { getHeapSpaceStatistics } from "node:v8";
 import { redactSecrets } from "../messages/index.js";
 import { SecretEnvironment } from "../tools/index.js";
-import { parseCliArgs, USAGE, USAGE_EXIT_CODE, USAGE_HINT, UsageError } from "./args.js";
+import { parseCliArgs, USAGE_EXIT_CODE, UsageError } from "./args.js";
 import { type CliIo, processIo } from "./io.js";
 import { DEMO_USAGE, mistypedSubcommand, STORE_COMMAND_USAGE, subcommandOf, wantsHelp } from "./subcommands.js";
+import { USAGE, USAGE_HINT } from "./usage.js";
 import { packageVersion } from "./version.js";
 
 /** When "1", the CLI prints its peak RSS to stderr on exit (for benchmarks). */
@@ -73,7 +74,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const meant = mistypedSubcommand(argv);
   if (meant !== undefined) throw new UsageError(`unknown command "${argv[0]}"; did you mean \`${meant}\`?`);
-  const cli = parseCliArgs(argv, io.env);
+  const cli = parseCliArgs(argv, io.env, io.cwd);
+  for (const notice of cli.notices) io.stderr.write(`threadline: ${notice}\n`);
   if (cli.help) {
     io.stdout.write(`${USAGE}\n`);
     return 0;

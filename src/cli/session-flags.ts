@@ -3,12 +3,13 @@
  * `--resume <id>` → `open`, `--continue` → `continueLatest`, else `create` (`--session-id`), then runs what it
  * opened in a `QueryEngine`. Problems a person can fix are `CliError`s with one clear line.
  */
+import { randomUUID } from "node:crypto";
 import { QueryEngine, type QueryEngineOptions } from "../engine/query-engine.js";
 import type { PlatformName } from "../provider/index.js";
 import { missingCredentials, platformFromEnv } from "../provider/index.js";
 import { type OpenedSession, SessionManager } from "../sessions/index.js";
-import type { PermissionReply, PermissionRequest } from "../tools/index.js";
-import { PgSessionDatabase, StoreError } from "../transcript/index.js";
+import { defaultTools, deferredBuiltinTools, type PermissionReply, type PermissionRequest } from "../tools/index.js";
+import { MemoryTranscriptStore, PgSessionDatabase, StoreError } from "../transcript/index.js";
 import type { CliOptions } from "./args.js";
 
 /** A failure to report as one line (exit 1), never with a stack trace. */
@@ -36,8 +37,11 @@ export function engineOptions(
   ask?: (request: PermissionRequest) => Promise<PermissionReply>,
 ): QueryEngineOptions {
   const settings = cli.settings;
-  const directories = settings?.permissions.additionalDirectories ?? [];
-  const compaction = settings?.compaction ?? {};
+  const directories = [...(settings?.permissions.additionalDirectories ?? []), ...(cli.addDirs ?? [])];
+  const compaction = {
+    ...settings?.compaction,
+    ...(cli.autocompact !== undefined ? { autocompact: cli.autocompact } : {}),
+  };
   return {
     cwd,
     // Claude Code's deferred built-ins (WebFetch, NotebookEdit) behind ToolSearch, as a switching user has them.
@@ -48,7 +52,8 @@ export function engineOptions(
       allow: [...cli.allowedTools, ...(settings?.permissions.allow ?? [])],
       deny: [...cli.disallowedTools, ...(settings?.permissions.deny ?? [])],
       askRules: settings?.permissions.ask ?? [],
-      ...(ask !== undefined ? { ask } : {}),
+      // `--permission-mode dontAsk`: no question, so what no rule allows is denied (as in print mode).
+      ...(ask !== undefined && cli.dontAsk !== true ? { ask } : {}),
     },
     ...(settings !== undefined && Object.keys(settings.hooks).length > 0 ? { hooks: settings.hooks } : {}),
     ...(directories.length > 0 ? { additionalDirectories: directories } : {}),
@@ -71,7 +76,18 @@ export function engineOptions(
     ...(cli.sandboxNetwork ? { sandboxNetwork: true } : {}),
     ...(cli.noMemory ? { memoryFiles: false } : {}),
     ...(cli.project !== undefined ? { project: cli.project } : {}),
+    ...(cli.tools !== undefined ? onlyTools(cli.tools) : {}),
   };
+}
+
+/**
+ * `--tools Bash,Read`: only the named built-ins are offered (Claude Code's meaning; `""` offers none). Agent stays
+ * when named; MCP tools are not built-ins and still come from their servers.
+ */
+function onlyTools(names: readonly string[]): Pick<QueryEngineOptions, "tools" | "agents"> {
+  const wanted = new Set(names);
+  const tools = [...defaultTools(), ...deferredBuiltinTools()].filter((tool) => wanted.has(tool.name));
+  return { tools, ...(wanted.has("Agent") ? {} : { agents: false }) };
 }
 
 /** A session running in an engine: whether an earlier one was loaded, and what its loader had to skip. */
@@ -96,13 +112,21 @@ export async function withSessionManager<T>(
 
 /** Opens the session the flags name: `--resume <id>`, `--continue`, else a new one (`--session-id`). */
 export async function openSession(cli: CliOptions, options: QueryEngineOptions): Promise<RunningSession> {
+  // `--no-session-persistence`: the session is kept in memory only; a resumed one is read, never appended to.
+  const keep = cli.noSessionPersistence === true ? false : undefined;
   const opened = await withSessionManager(options, (manager) => {
     if (cli.forkSession) return manager.fork(cli.resume);
-    if (cli.resume !== undefined) return manager.open(cli.resume);
-    if (cli.continue) return manager.continueLatest();
+    if (cli.resume !== undefined) return manager.open(cli.resume, keep);
+    if (cli.continue) return manager.continueLatest(keep);
+    if (keep === false) return Promise.resolve(inMemorySession(cli.sessionId));
     return manager.create(cli.sessionId);
   });
   return run(opened, options);
+}
+
+function inMemorySession(sessionId: string | undefined): OpenedSession {
+  const id = sessionId ?? randomUUID();
+  return { sessionId: id, entries: [], transcript: new MemoryTranscriptStore(), resumed: false, problems: [] };
 }
 
 /** `/resume`: another saved session, by id, unique id prefix or transcript path. */

@@ -5,7 +5,7 @@
  * are still removed (tools/secret-env.ts). The folder's trust gate (trust/, docs/TRUST.md) decides whether the
  * project's own hooks, env and MCP servers come along; what it withholds is named in one line.
  */
-import { threadlineHome } from "../home/index.js";
+import { claudeJsonPath, threadlineHome } from "../home/index.js";
 import { readProjectServers } from "../mcp/index.js";
 import { formatSettingsProblem, loadSettings, SettingsError } from "../settings/index.js";
 import { createTrustGate, type ProjectCodeKind, type TrustGate } from "../trust/index.js";
@@ -23,6 +23,7 @@ export function cliTrustGate(cli: CliOptions, io: CliIo): TrustGate {
     home: threadlineHome(io.env),
     mode: cli.print ? "print" : "interactive",
     trustFlag: cli.trustFolder === true,
+    claudeJsonPath: claudeJsonPath(io.env),
   });
 }
 
@@ -41,6 +42,7 @@ export function applySettings(
       cwd: io.cwd,
       env: io.env,
       ...(cli.settingsFlag !== undefined ? { flagSettings: cli.settingsFlag } : {}),
+      ...(cli.settingSources !== undefined ? { sources: cli.settingSources } : {}),
       mayRunProjectCode: (kind, what, source) => gate.mayRun(kind, what, source),
     });
   } catch (error) {
@@ -75,8 +77,12 @@ export function applySettings(
     trustGate: gate,
     ...(env !== io.env ? { sessionEnv: env } : {}),
   };
-  if (cli.permissionModeFromFlag !== true && settings.permissions.defaultMode !== undefined)
-    effective.permissionMode = settings.permissions.defaultMode;
+  const settingsMode = settings.permissions.defaultMode;
+  if (cli.permissionModeFromFlag !== true && settingsMode !== undefined) {
+    // Claude Code's `dontAsk` and `manual` are threadline's default, without and with the question.
+    effective.permissionMode = settingsMode === "dontAsk" || settingsMode === "manual" ? "default" : settingsMode;
+    if (settingsMode === "dontAsk") effective.dontAsk = true;
+  }
   // Claude Code's order: --model, then ANTHROPIC_MODEL, then the settings' model.
   if (cli.model === undefined && (env.ANTHROPIC_MODEL ?? "") === "" && settings.model !== undefined)
     effective.model = settings.model;

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { claudeCodeServers, readClaudeJson } from "../home/index.js";
 import { SecretEnvironment } from "../tools/index.js";
 import { type ConfiguredServer, mergeServers, type ParsedServers, parseMcpServers } from "./config.js";
 
@@ -28,6 +29,11 @@ export interface McpConfigInputs {
   strict?: boolean;
   /** The user's own file of servers (`threadline mcp add --scope user`), read first; default none. */
   userFile?: string;
+  /**
+   * Claude Code's `~/.claude.json`: its user-scope servers (above `userFile`) and this folder's local-scope ones
+   * (above `.mcp.json`, as in Claude Code: local beats project beats user). Default none.
+   */
+  claudeJsonFile?: string;
   /** Settings files' `mcpServers`, lowest precedence first; default none. */
   settings?: readonly SettingsServers[];
   /** Read the project's `.mcp.json` (false in a folder that is not trusted: docs/TRUST.md). Default true. */
@@ -106,13 +112,31 @@ export function loadMcpServers(inputs: McpConfigInputs): { servers: ConfiguredSe
   // a tool process would not get (the same secret list: tools/secret-env.ts), so it stays as written.
   const projectEnv = projectExpansionEnv(inputs.env);
   if (inputs.strict !== true) {
+    const claudeCode = inputs.claudeJsonFile !== undefined ? readClaudeCodeServers(inputs.claudeJsonFile, inputs) : [];
     if (inputs.userFile !== undefined) take(readServersFile(inputs.userFile, inputs.env));
+    if (claudeCode[0] !== undefined) take(claudeCode[0]);
     for (const settings of inputs.settings ?? [])
       take(parseMcpServers(settings.mcpServers, settings.path, settings.project === true ? projectEnv : inputs.env));
     if (inputs.includeProject !== false) take(readProjectServers(inputs.cwd, projectEnv));
+    if (claudeCode[1] !== undefined) take(claudeCode[1]);
   }
   for (const value of inputs.mcpConfigs ?? []) take(readMcpConfigArgument(value, inputs.cwd, inputs.env));
   return { servers: mergeServers(lists), problems };
+}
+
+/**
+ * The user-scope and local-scope servers of Claude Code's record. They are the person's own (written by
+ * `claude mcp add` or `threadline mcp add`), so they expand from the whole environment, like the user file.
+ */
+export function readClaudeCodeServers(path: string, inputs: Pick<McpConfigInputs, "cwd" | "env">): ParsedServers[] {
+  const read = readClaudeJson(path);
+  if (read.kind === "absent") return [];
+  if (read.kind === "problem") return [{ servers: [], problems: [read.problem] }];
+  const { user, local } = claudeCodeServers(read.document, inputs.cwd);
+  return [
+    parseMcpServers(user, `${path} (user scope)`, inputs.env),
+    parseMcpServers(local, `${path} (local scope, ${inputs.cwd})`, inputs.env),
+  ];
 }
 
 /** The variables a project's MCP configuration may expand: the environment tool processes get (secrets removed). */

@@ -40,6 +40,11 @@ export interface LoadSettingsOptions {
    * Default: everything runs (library callers that read settings decide for themselves).
    */
   mayRunProjectCode?: ProjectCodeGate;
+  /**
+   * `--setting-sources`: the scopes whose files are read (Claude Code's user, project, local); the managed file and
+   * `--settings` are always read. Default every scope.
+   */
+  sources?: readonly ("user" | "project" | "local")[];
 }
 
 export interface SettingsLocation {
@@ -102,6 +107,7 @@ export function loadSettings(options: LoadSettingsOptions): { settings: Settings
     );
   };
   for (const location of settingsLocations(options.cwd, env)) {
+    if (options.sources !== undefined && !options.sources.some((scope) => scope === location.scope)) continue;
     if (!existsSync(location.path)) continue;
     let text: string;
     try {

@@ -84,7 +84,14 @@ export const PERMISSION_KEYS: readonly string[] = [
 /** Keys honoured only from the managed settings file (load-settings.ts names them anywhere else). */
 export const MANAGED_ONLY_KEYS: readonly string[] = ["allowManagedHooksOnly", "allowManagedPermissionRulesOnly"];
 
-const SUPPORTED_MODES: readonly SettingsPermissionMode[] = ["default", "acceptEdits", "bypassPermissions", "plan"];
+const SUPPORTED_MODES: readonly SettingsPermissionMode[] = [
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+  "manual",
+];
 
 /** `Name` or `Name(specifier)`: the rule grammar of permission-rules.ts, checked here so a bad rule is named. */
 const RULE_SYNTAX = /^[A-Za-z0-9_-]+(?:\(.*\))?$/s;

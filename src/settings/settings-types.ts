@@ -101,7 +101,8 @@ export interface HookMatcherSetting {
 export type HooksSettings = Partial<Record<HookEventName, HookMatcherSetting[]>>;
 
 /** The permission modes a settings file may ask for (Claude Code's names threadline has). */
-export type SettingsPermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan";
+/** Claude Code's `defaultMode` values threadline runs (`dontAsk` and `manual` as the CLI's flag: cli/args.ts). */
+export type SettingsPermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk" | "manual";
 
 /** Threadline's own compaction switches (`"compaction": {"snip": true}`); unset keeps the engine's default. */
 export interface CompactionSwitches {

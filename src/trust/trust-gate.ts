@@ -5,6 +5,7 @@
  * answer is yes; otherwise no, and the item is remembered so one line at start can name everything withheld.
  * User-level configuration never asks: it is the user's own.
  */
+import { isTrustedByClaudeCode, recordClaudeCodeTrust } from "../home/index.js";
 import { isFolderTrusted, trustFolder } from "./trust-store.js";
 
 /** The kinds of project code the gate knows (named in the withheld line). */
@@ -58,6 +59,11 @@ export interface TrustGateOptions {
   mode: "interactive" | "print" | "library";
   /** `--trust-folder`: trusted for this run, whatever the record says. Default false. */
   trustFlag?: boolean;
+  /**
+   * Claude Code's record (`~/.claude.json`): a folder trusted there is trusted here, and a yes here is written
+   * there too when the file exists (home/claude-json.ts). Default none (threadline's own record only).
+   */
+  claudeJsonPath?: string;
 }
 
 export interface TrustGate {
@@ -78,7 +84,10 @@ export interface TrustGate {
 
 /** The gate for `cwd`. */
 export function createTrustGate(options: TrustGateOptions): TrustGate {
-  let trusted = options.trustFlag === true || isFolderTrusted(options.cwd, options.home);
+  let trusted =
+    options.trustFlag === true ||
+    isFolderTrusted(options.cwd, options.home) ||
+    (options.claudeJsonPath !== undefined && isTrustedByClaudeCode(options.cwd, options.claudeJsonPath));
   const items: WithheldItem[] = [];
   return {
     cwd: options.cwd,
@@ -95,6 +104,7 @@ export function createTrustGate(options: TrustGateOptions): TrustGate {
     withheldLine: () => withheldLine(options.cwd, items),
     trust() {
       trustFolder(options.cwd, options.home);
+      if (options.claudeJsonPath !== undefined) recordClaudeCodeTrust(options.cwd, options.claudeJsonPath);
       trusted = true;
     },
     shouldAsk: () => options.mode === "interactive" && !trusted && items.length > 0,

@@ -141,15 +141,24 @@ describe("threadline mcp", () => {
   it("adds, lists (connected, with tools) and removes a server in .mcp.json", async () => {
     const cwd = await harness.tempDir("threadline-mcp-cmd-");
     const home = await harness.tempDir("threadline-mcp-cmdhome-");
-    const env = { ...cliEnv("http://127.0.0.1:9", home) };
-    const added = await runCli(["mcp", "add", "memory", "--", process.execPath, officialServerScript("memory")], {
-      cwd,
-      env,
-    });
+    // HOME too: Claude Code's ~/.claude.json is read (and written for scopes local and user) there.
+    const env = { ...cliEnv("http://127.0.0.1:9", home), HOME: home };
+    const added = await runCli(
+      ["mcp", "add", "-s", "project", "memory", "--", process.execPath, officialServerScript("memory")],
+      {
+        cwd,
+        env,
+      },
+    );
     expect(added.stderr).toBe("");
     expect(added.code).toBe(0);
     const file = JSON.parse(await readFile(join(cwd, ".mcp.json"), "utf8")) as { mcpServers: Record<string, unknown> };
-    expect(file.mcpServers.memory).toEqual({ command: process.execPath, args: [officialServerScript("memory")] });
+    expect(file.mcpServers.memory).toEqual({
+      type: "stdio",
+      command: process.execPath,
+      args: [officialServerScript("memory")],
+      env: {},
+    });
     // Untrusted folder: listing would start the project's server; it is named, not started (docs/TRUST.md).
     const held = await runCli(["mcp", "list"], { cwd, env });
     expect(held.stderr).toContain("is not trusted: project MCP servers not started (memory)");

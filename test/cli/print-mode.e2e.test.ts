@@ -184,7 +184,7 @@ describe("threadline -p", () => {
     expect(interrupted.code).toBe(130);
     expect(JSON.parse(interrupted.stdout.trimEnd().split("\n").at(-1) ?? "{}")).toMatchObject({
       is_error: true,
-      stop_reason: "aborted",
+      terminal_reason: "aborted_streaming",
     });
     const transcript = join(home, "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"), `${sessionId}.jsonl`);
     for (const line of (await readFile(transcript, "utf8")).trimEnd().split("\n"))

@@ -63,7 +63,7 @@ describe("settings files", () => {
     const text = JSON.stringify({
       model: 42,
       effortLevel: "extreme",
-      permissions: { allow: ["Read", 7, "Bash(ls"], deny: ["Bash(rm:*)"], defaultMode: "dontAsk" },
+      permissions: { allow: ["Read", 7, "Bash(ls"], deny: ["Bash(rm:*)"], defaultMode: "auto" },
       hooks: { PreToolUse: [{ matcher: "(", hooks: [] }], Bogus: [] },
       theme: "dark",
       modle: "typo",
@@ -76,7 +76,7 @@ describe("settings files", () => {
       '/p/.claude/settings.json: effortLevel: must be one of low, medium, high, xhigh, max, got "extreme"; ignored',
       '/p/.claude/settings.json: permissions.allow[1]: 7 is not a rule like "Bash(npm test:*)"; ignored',
       '/p/.claude/settings.json: permissions.allow[2]: "Bash(ls" is not a rule like "Bash(npm test:*)"; ignored',
-      '/p/.claude/settings.json: permissions.defaultMode: "dontAsk" is not a mode threadline has (default, acceptEdits, bypassPermissions, plan); ignored',
+      '/p/.claude/settings.json: permissions.defaultMode: "auto" is not a mode threadline has (default, acceptEdits, bypassPermissions, plan, dontAsk, manual); ignored',
       '/p/.claude/settings.json: hooks.PreToolUse[0].matcher: "(" is not a valid regular expression; this entry is ignored',
       "/p/.claude/settings.json: hooks.Bogus: is not an event threadline runs (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, SessionEnd, Stop, SubagentStop, PreCompact, Notification, PostToolUseFailure, PermissionRequest, SubagentStart, PostCompact, StopFailure); ignored",
       "/p/.claude/settings.json: modle: is not a setting threadline or Claude Code knows; ignored (the rest of the file applies)",

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import type { QueryEngineOptions } from "../../engine/engine-options.js";
-import { threadlineHome } from "../../home/index.js";
+import { claudeJsonPath, threadlineHome } from "../../home/index.js";
 // Not mcp/index.js: the SDK client (manager.js) is loaded only when a server is configured, off the start-up path.
 import {
   createToolSearchTool,
@@ -32,6 +32,8 @@ export interface CliMcp {
   engineOptions: Partial<QueryEngineOptions>;
   /** `/mcp`'s text. */
   status(): string;
+  /** Each server and its state (stream-json's init line: Claude Code's `mcp_servers`). */
+  servers(): { name: string; status: string }[];
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function openMcp(
     // The project's `.mcp.json` starts its servers only in a trusted folder (docs/TRUST.md).
     includeProject: cli.trustGate?.trusted !== false,
     userFile: userMcpFile(io.env),
+    claudeJsonFile: claudeJsonPath(io.env),
     env: io.env,
   });
   for (const problem of problems) io.stderr.write(`threadline: ${problem}\n`);
@@ -74,6 +77,7 @@ export async function openMcp(
     return {
       engineOptions: {},
       status: () => "No MCP servers configured (.mcp.json, --mcp-config, or `threadline mcp add`).",
+      servers: () => [],
       close: async () => {},
     };
   }
@@ -106,6 +110,7 @@ export async function openMcp(
       additionalDirectories: [spillDirectory],
     },
     status: () => formatServerStatus(manager.status()),
+    servers: () => manager.status().map((server) => ({ name: server.name, status: server.state })),
     close: () => manager.close(),
   };
 }

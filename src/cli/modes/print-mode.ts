@@ -3,22 +3,24 @@
  * or one JSON event a line. Ctrl-C interrupts the turn and still writes a resumable transcript.
  */
 import { rm } from "node:fs/promises";
+import { budgetLimits } from "../../compaction/index.js";
 import { isEffortNotice } from "../../engine/effort-support.js";
 import type { SubmitOptions } from "../../engine/engine-options.js";
 import { isHookNotice } from "../../hooks/index.js";
 import type { EngineEvent, TerminalReason } from "../../loop/events.js";
-import { checkNever } from "../../messages/index.js";
+import { checkNever, requestCostUsd } from "../../messages/index.js";
 import { sandboxNotice } from "../../tools/index.js";
 import type { CliOptions } from "../args.js";
 import { type CliIo, readAllBytes, stdinHasInput } from "../io.js";
 import { mediaInput, sniffImage } from "../prompt-media.js";
 import { CliError, engineOptions, openSession, requireCredentials } from "../session-flags.js";
-import { resultObject, streamJsonLine } from "./json-output.js";
+import { type PermissionDenial, permissionDenial, resultObject, streamJsonLine } from "./json-output.js";
 import { openMcp, settingsServers } from "./mcp-session.js";
 import { TurnRenderer } from "./render.js";
 import { summarizeProblems } from "./resume-recap.js";
 import { RetryCountdown } from "./retry-countdown.js";
 import { rewindFromFlags, rewindOnly } from "./rewind-flags.js";
+import { initObject, streamJsonPrompt } from "./stream-json-io.js";
 import { commandTurn, loadUserSetup } from "./user-setup.js";
 
 /** Exit code after an interruption (128 + SIGINT). */
@@ -28,9 +30,18 @@ export const INTERRUPTED_EXIT_CODE = 130;
  * The prompt: piped stdin first, then the argument, separated by a blank line. Piped bytes that are an image
  * (PNG, JPEG, GIF, WebP by their magic bytes) are not text: they are kept apart and sent as an image block.
  */
-async function printPrompt(cli: CliOptions, io: CliIo): Promise<{ prompt: string; image?: Buffer }> {
+async function printPrompt(
+  cli: CliOptions,
+  io: CliIo,
+): Promise<{ prompt: string; image?: Buffer; replay?: unknown[] }> {
   const parts: string[] = [];
   let image: Buffer | undefined;
+  if (cli.inputFormat === "stream-json") {
+    const input = streamJsonPrompt(await readAllBytes(io.stdin));
+    const prompt = [input.prompt, cli.prompt.trim()].filter((part) => part !== "").join("\n\n");
+    if (prompt === "") throw new CliError("No prompt: --input-format stream-json read no user message on stdin.");
+    return { prompt, replay: input.messages };
+  }
   if (stdinHasInput(io, cli.prompt.trim() !== "")) {
     const bytes = await readAllBytes(io.stdin);
     if (sniffImage(bytes) !== undefined) image = bytes;
@@ -129,20 +140,19 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   process.on("SIGINT", onSigint);
   let end: Extract<EngineEvent, { type: "turn_end" }> | undefined;
   let reachedServer = false;
+  // For the result: time waiting on the API, the last stop_reason, refused calls, the budget (--max-budget-usd).
+  let apiDurationMs = 0;
+  let requestStarted: number | undefined;
+  let stopReason: string | undefined;
+  let overBudget = false;
+  let spentUsd = 0;
+  const denials: PermissionDenial[] = [];
   try {
     if (cli.outputFormat === "stream-json") {
-      write(
-        streamJsonLine({
-          type: "system",
-          subtype: "init",
-          session_id: engine.sessionId,
-          cwd: engine.cwd,
-          model: engine.model,
-          tools: engine.tools.map((tool) => tool.name),
-          permissionMode: cli.permissionMode,
-          transcript_path: engine.transcriptPath ?? null,
-        }),
-      );
+      write(streamJsonLine(initObject(engine, cli, setup, mcp.servers())));
+      // `--replay-user-messages`: the user messages read on stdin, echoed as Claude Code does.
+      for (const message of cli.replayUserMessages === true ? (given.replay ?? []) : [])
+        write(streamJsonLine({ ...(message as object), session_id: engine.sessionId, isReplay: true }));
     }
     let sawPrompt = false;
     for await (const event of engine.submitMessage(input, turnOptions)) {
@@ -158,6 +168,28 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
       countdown?.handle(event);
       if (event.type === "turn_end") end = event;
       if (event.type === "message_start") reachedServer = true;
+      if (event.type === "request_start") requestStarted = Date.now();
+      if (event.type === "message_end") {
+        if (requestStarted !== undefined) apiDurationMs += Date.now() - requestStarted;
+        requestStarted = undefined;
+        stopReason = event.stopReason ?? undefined;
+        const usage = event.usage;
+        spentUsd += requestCostUsd(event.model, {
+          inputTokens: usage.input_tokens,
+          outputTokens: usage.output_tokens,
+          cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+          cacheWrite5mTokens: usage.cache_creation_input_tokens ?? 0,
+          cacheWrite1hTokens: 0,
+        });
+        if (cli.maxBudgetUsd !== undefined && !overBudget && spentUsd > cli.maxBudgetUsd) {
+          overBudget = true; // Claude Code's budget: checked after each response; the turn stops there
+          engine.interrupt();
+        }
+      }
+      if (event.type === "tool_end") {
+        const denial = permissionDenial(event);
+        if (denial !== undefined) denials.push(denial);
+      }
       if (cli.outputFormat !== "stream-json") continue;
       if (event.type === "user" && !sawPrompt) {
         sawPrompt = true; // the prompt itself is not echoed, as in Claude Code
@@ -175,11 +207,24 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   }
   if (end === undefined) throw new CliError("The turn ended without a result.");
   const kept = await dropUnansweredSession(end, { reachedServer, resumed, path: engine.transcriptPath }, io);
+  // The model table's window with --context-window over it, worked out by its one owner (compaction/context-budget.ts).
+  const limits = budgetLimits(
+    engine.model,
+    cli.contextWindow !== undefined ? { contextWindow: cli.contextWindow } : undefined,
+    undefined,
+  );
   const result = resultObject(end, {
     sessionId: engine.sessionId,
     durationMs: Date.now() - started,
+    apiDurationMs,
     totals: engine.totals,
     transcriptPath: kept ? engine.transcriptPath : undefined,
+    model: engine.model,
+    contextWindow: limits.contextWindow,
+    maxOutputTokens: limits.maxOutputTokens,
+    stopReason,
+    permissionDenials: denials,
+    overBudget,
   });
   if (cli.outputFormat === "text") {
     // One line: the failure, and that the session it never started was not kept.
@@ -189,7 +234,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   } else {
     write(streamJsonLine(result));
   }
-  return exitCode(end.reason);
+  return overBudget ? 1 : exitCode(end.reason);
 }
 
 function exitCode(reason: TerminalReason): number {
@@ -258,16 +303,8 @@ function streamJsonEvent(event: EngineEvent, sessionId: string, cli: CliOptions)
             session_id: sessionId,
           })
         : undefined;
+    // Claude Code has no request event: a strict consumer of its stream-json would stop at an unknown one.
     case "request_start":
-      return cli.verbose
-        ? streamJsonLine({
-            type: "system",
-            subtype: "request_start",
-            iteration: event.iteration,
-            bytes: event.request.json.length,
-            session_id: sessionId,
-          })
-        : undefined;
     case "turn_start":
     case "tool_start":
     case "loop_continue":

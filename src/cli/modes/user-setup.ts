@@ -48,7 +48,10 @@ export interface UserSetup {
 
 /** Loads plugins, commands, skills and agents for the run. */
 export async function loadUserSetup(
-  cli: Pick<CliOptions, "pluginDirs" | "settingsFlag" | "settings" | "trustGate" | "noMemory" | "resume" | "continue">,
+  cli: Pick<
+    CliOptions,
+    "pluginDirs" | "settingsFlag" | "settings" | "trustGate" | "noMemory" | "resume" | "continue" | "agents"
+  >,
   io: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<UserSetup> {
   const places = userPlaces(io.cwd, undefined, io.env);
@@ -70,7 +73,18 @@ export async function loadUserSetup(
   const merged = [...commands.commands.filter((command) => !bySkill.has(command.name)), ...bySkill.values()].sort(
     (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
-  const types = subagentTypes(agents.agents);
+  // `--agents` (Claude Code's JSON) come last: of two agents with one name, the flag's is used.
+  const flagAgents = (cli.agents ?? []).map((agent) => ({
+    name: agent.name,
+    description: agent.description,
+    systemPrompt: agent.prompt,
+    ...(agent.tools !== undefined ? { tools: agent.tools } : {}),
+    ...(agent.model !== undefined ? { model: agent.model } : {}),
+  }));
+  const types = subagentTypes([
+    ...agents.agents.filter((agent) => !flagAgents.some((flag) => flag.name === agent.name)),
+    ...flagAgents,
+  ]);
   const styles = await loadOutputStyles(places);
   notices.push(...styles.notices);
   const style = chosenStyle(styles.styles, cli.settings?.outputStyle, notices);

@@ -6,6 +6,7 @@ import type { CacheEditDelete, MessageEntry, SystemEntry, TimelineEntry } from "
 import { createSystemEntry } from "../../messages/index.js";
 import type { ContextManagementEdit } from "../../request/index.js";
 import { applyClearedToolResults } from "../compactable-results.js";
+import { compactionDue } from "../compaction-due.js";
 import type { RecordChain } from "../record-chain.js";
 import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveBatchKeepRecent, effectiveKeepRecent } from "../settings.js";
 import { tokenCountWithEstimation } from "../thresholds.js";
@@ -26,6 +27,11 @@ export interface MicrocompactResult {
   cacheEditing: boolean;
   contextManagement?: { edits: ContextManagementEdit[] };
   expectCacheDrop?: string;
+  /**
+   * Estimated context after a client-side clear (the last reported usage counts the cleared results still), so
+   * the tiers after it and the loop see the room it made. Absent: nothing was cleared this pass.
+   */
+  tokens?: number;
   /** Relay cache markers for this request's batch clear (see BatchClear.relayBefore). */
   relayBreakpoints?: string[];
   /**
@@ -128,6 +134,9 @@ export function runMicrocompact(
     });
     if (batch === undefined) return result;
     const preTokens = tokenCountWithEstimation(messages, input.tokenRatio);
+    // A compaction this pass rewrites the conversation anyway; clearing first would only make its summary
+    // request (a cache-safe fork of the last request) write what it could have read (compaction-due.ts).
+    if (compactionDue(input, preTokens - batch.tokensSaved)) return result;
     const count = batch.toolIds.length;
     chain.push(
       boundaryRecord(
@@ -142,6 +151,7 @@ export function runMicrocompact(
     result.messages = applyClearedToolResults(view, cleared);
     result.expectCacheDrop = `microcompact: cleared ${count} old tool results in one batch`;
     result.relayBreakpoints = batch.relayBefore;
+    result.tokens = preTokens - batch.tokensSaved;
     return result;
   }
 

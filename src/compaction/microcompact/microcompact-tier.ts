@@ -17,7 +17,6 @@ export const microcompactTier: Tier = {
       newCacheEdits: result.newCacheEdits,
       cacheEditing: result.cacheEditing,
     };
-    if (result.tokens !== undefined) output.tokens = result.tokens;
     if (result.relayBreakpoints !== undefined) output.relayBreakpoints = result.relayBreakpoints;
     if (result.contextManagement !== undefined) output.contextManagement = result.contextManagement;
     if (result.expectCacheDrop !== undefined) output.expectCacheDrop = result.expectCacheDrop;

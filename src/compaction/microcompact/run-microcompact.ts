@@ -27,11 +27,6 @@ export interface MicrocompactResult {
   cacheEditing: boolean;
   contextManagement?: { edits: ContextManagementEdit[] };
   expectCacheDrop?: string;
-  /**
-   * Estimated context after a client-side clear (the last reported usage counts the cleared results still), so
-   * the tiers after it and the loop see the room it made. Absent: nothing was cleared this pass.
-   */
-  tokens?: number;
   /** Relay cache markers for this request's batch clear (see BatchClear.relayBefore). */
   relayBreakpoints?: string[];
   /**
@@ -135,8 +130,9 @@ export function runMicrocompact(
     if (batch === undefined) return result;
     const preTokens = tokenCountWithEstimation(messages, input.tokenRatio);
     // A compaction this pass rewrites the conversation anyway; clearing first would only make its summary
-    // request (a cache-safe fork of the last request) write what it could have read (compaction-due.ts).
-    if (compactionDue(input, preTokens - batch.tokensSaved)) return result;
+    // request (a cache-safe fork of the last request) write what it could have read (compaction-due.ts). Judged
+    // on the count autocompact sees: the last reported usage, which still holds what a clear would save.
+    if (compactionDue(input, preTokens)) return result;
     const count = batch.toolIds.length;
     chain.push(
       boundaryRecord(
@@ -151,7 +147,6 @@ export function runMicrocompact(
     result.messages = applyClearedToolResults(view, cleared);
     result.expectCacheDrop = `microcompact: cleared ${count} old tool results in one batch`;
     result.relayBreakpoints = batch.relayBefore;
-    result.tokens = preTokens - batch.tokensSaved;
     return result;
   }
 

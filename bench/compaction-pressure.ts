@@ -9,7 +9,7 @@ import { QueryEngine } from "../src/engine/query-engine.js";
 import { AnthropicProvider } from "../src/provider/index.js";
 import { sessionCost } from "./lib/cost.js";
 import { CHILD_RESULT_PREFIX, pool, runChild } from "./lib/pool.js";
-import { runPressure } from "./lib/pressure-run.js";
+import { runPressure, type SummaryCache } from "./lib/pressure-run.js";
 import {
   type PressureShape,
   pressureNewTokens,
@@ -221,8 +221,9 @@ async function rulerMain(): Promise<void> {
   const ratios = values.ratios.split(",").map(Number);
   const started = performance.now();
   const header =
-    "| window | server counts | finished | summary requests | compactions | re-reads | lost | rejected | prefix / threshold | after compaction / target | cost |";
-  const rows = [header, "|---|---|---|---|---|---|---|---|---|---|---|"];
+    "| window | server counts | finished | summary requests | compactions | re-reads | lost | rejected | prefix / threshold | after compaction / target | summary input | read from cache | written | least read | cost |";
+  const rows = [header, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"];
+  const total = { input: 0, read: 0, written: 0 };
   // Each window: the emulator scaling its real tokenizer's count, then real content the estimate misjudges
   // unevenly (Chinese notes ~3.3×, minified JSON ~1.7×, code ~1.5× characters ÷ 4) under the unscaled tokenizer.
   const cells = [
@@ -258,8 +259,11 @@ async function rulerMain(): Promise<void> {
         run.afterCompactionPrefix.length === 0 ? undefined : run.afterCompactionPrefix[0]! / threshold;
       console.error(`  done: ${window / 1000}K ${label} (${run.seconds.toFixed(1)} s)`);
       rows.push(
-        `| ${window / 1000}K | ${label} | ${run.finished ? "yes" : run.stoppedBy} | ${run.summaries} | ${run.compactions} | ${run.rereads} | ${run.factsLost} | ${run.rejected} | ${prefixShare === undefined ? "–" : `${(prefixShare * 100).toFixed(0)} %`} | ${run.compactions === 0 ? "–" : `${(worst * 100).toFixed(1)} %`} | ${format(run.cost)} |`,
+        `| ${window / 1000}K | ${label} | ${run.finished ? "yes" : run.stoppedBy} | ${run.summaries} | ${run.compactions} | ${run.rereads} | ${run.factsLost} | ${run.rejected} | ${prefixShare === undefined ? "–" : `${(prefixShare * 100).toFixed(0)} %`} | ${run.compactions === 0 ? "–" : `${(worst * 100).toFixed(1)} %`} | ${summaryColumns(run.summaryCache)} | ${format(run.cost)} |`,
       );
+      total.input += run.summaryCache.input;
+      total.read += run.summaryCache.read;
+      total.written += run.summaryCache.written;
       reportResult({
         bench: "compaction-pressure",
         metric: `cost, ${window / 1000}K window, server counts ${label}`,
@@ -270,19 +274,32 @@ async function rulerMain(): Promise<void> {
     }
   }
   const table = rows.join("\n");
-  console.log(`\n${table}`);
+  const overall = `Summary requests overall: input ${format(total.input)}, read from the cache ${format(total.read)} (${share(total.read, total.input)}), written ${format(total.written)}.`;
+  console.log(`\n${table}\n\n${overall}`);
   const seconds = (performance.now() - started) / 1000;
   if (values["no-readme"]) return;
   await writeReadmeSection(
     "compaction-pressure-ruler",
     [
       `Written by \`node --import tsx bench/compaction-pressure.ts --ruler\` (${rows.length - 2} runs, one at a time, ${seconds.toFixed(0)} s wall).`,
-      'Default settings, public path, closed-loop model; the emulator counts the given multiple of its real tokenizer\'s count (`tokenRatio`; that tokenizer counts these modules\' code lines ~1.5× characters ÷ 4 and their `~` padding ~0.14×). Module sizes are 3 % of the window ÷ the multiple, in the estimate\'s units. "CJK / JSON": the ×1 sizes padded with Chinese notes (even modules, ~3.3× characters ÷ 4) and minified JSON (odd ones, ~1.7×) instead, under the unscaled tokenizer: content the estimate misjudges unevenly. 7 tasks of four reads, an Edit and an answer needing a fact read three tasks back. "After compaction / target": the largest first main request after a compaction as the server counted it, over the compaction target in the server\'s tokens: 40 % of the autocompact threshold, or where more, the prefix the server counts for that request\'s system and tools plus a fifth of the room above it. The tools block goes lean once it takes over a quarter of the window (docs/CONTEXT-BUDGET.md "The fixed prefix"). "Prefix / threshold": system and tools as the server counts them, over the autocompact threshold (where a compaction ran); near 100 % no compaction can leave the conversation room, and the first request after one holds at least the task and the last exchange.',
+      'Default settings, public path, closed-loop model; the emulator counts the given multiple of its real tokenizer\'s count (`tokenRatio`; that tokenizer counts these modules\' code lines ~1.5× characters ÷ 4 and their `~` padding ~0.14×). Module sizes are 3 % of the window ÷ the multiple, in the estimate\'s units. "CJK / JSON": the ×1 sizes padded with Chinese notes (even modules, ~3.3× characters ÷ 4) and minified JSON (odd ones, ~1.7×) instead, under the unscaled tokenizer: content the estimate misjudges unevenly. 7 tasks of four reads, an Edit and an answer needing a fact read three tasks back. "After compaction / target": the largest first main request after a compaction as the server counted it, over the compaction target in the server\'s tokens: 40 % of the autocompact threshold, or where more, the prefix the server counts for that request\'s system and tools plus a fifth of the room above it. The tools block goes lean once it takes over a quarter of the window (docs/CONTEXT-BUDGET.md "The fixed prefix"). "Summary input / read from cache / written / least read": the summary requests\' input as the server counted it, the part its prompt-cache ledger read and wrote, and the smallest read share of one summary request (issue 52: a cache-safe fork reads everything the previous main request sent). "Prefix / threshold": system and tools as the server counts them, over the autocompact threshold (where a compaction ran); near 100 % no compaction can leave the conversation room, and the first request after one holds at least the task and the last exchange.',
       "",
       table,
+      "",
+      overall,
     ].join("\n"),
     provenanceOf(import.meta.url, process.argv.slice(2), "slow"),
   );
+}
+
+function share(part: number, whole: number): string {
+  return whole === 0 ? "–" : `${((part / whole) * 100).toFixed(0)} %`;
+}
+
+/** Summary input, read, written and the least read share of one summary request ("–" without summaries). */
+function summaryColumns(split: SummaryCache): string {
+  if (split.input === 0) return "– | – | – | –";
+  return `${format(split.input)} | ${format(split.read)} (${share(split.read, split.input)}) | ${format(split.written)} | ${(split.worstReadShare * 100).toFixed(0)} %`;
 }
 
 function format(value: number): string {

@@ -50,9 +50,34 @@ export interface PressureRun {
   /** Requests the server refused as too long. */
   rejected: number;
   cost: number;
+  /** The summary requests' input as the server counted it, and how much of it was read from / written to the cache. */
+  summaryCache: SummaryCache;
   seconds: number;
   steps: number;
   requests: readonly RequestLogEntry[];
+}
+
+export interface SummaryCache {
+  input: number;
+  read: number;
+  written: number;
+  /** The smallest share of one summary request's input read from the cache (1 when there was none). */
+  worstReadShare: number;
+}
+
+/** The summary requests' cache split, from the emulator's log (its prompt-cache ledger's usage). */
+export function summaryCacheOf(requests: readonly RequestLogEntry[]): SummaryCache {
+  const split: SummaryCache = { input: 0, read: 0, written: 0, worstReadShare: 1 };
+  for (const record of requests) {
+    if (record.path !== "/v1/messages" || record.source !== "summary" || record.usage === undefined) continue;
+    const input = serverCount(record);
+    const read = record.usage.cache_read_input_tokens ?? 0;
+    split.input += input;
+    split.read += read;
+    split.written += record.usage.cache_creation_input_tokens ?? 0;
+    if (input > 0) split.worstReadShare = Math.min(split.worstReadShare, read / input);
+  }
+  return split;
 }
 
 /** The input side of a logged request's usage (input + cache read + cache write): the server's count. */
@@ -160,6 +185,7 @@ export async function runPressure(options: PressureRunOptions): Promise<Pressure
     compactedAt: afterIndexes,
     rejected: requests.filter((record) => record.path === "/v1/messages" && record.status === 400).length,
     cost: figures.cost,
+    summaryCache: summaryCacheOf(requests),
     seconds: (performance.now() - started) / 1000,
     steps: steps.length,
     requests,

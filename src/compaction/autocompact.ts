@@ -12,20 +12,21 @@
 import { createSystemEntry, type MessageEntry } from "../messages/index.js";
 import { planRoomClear, recordRoomClear } from "./clear-for-room.js";
 import { type CompactTrigger, compactConversation } from "./compact-conversation.js";
+import {
+  autoCompactTriggerTokens,
+  DEFAULT_MAX_CONSECUTIVE_FAILURES,
+  DEFAULT_MIN_GROWTH_RATIO,
+} from "./compaction-due.js";
 import { cacheEditingEnabled } from "./microcompact/run-microcompact.js";
 import type { RecordChain } from "./record-chain.js";
-import { autoCompactThreshold, blockingLimit, compactionTargetTokens, tokenCountWithEstimation } from "./thresholds.js";
+import { autoCompactThreshold, compactionTargetTokens, tokenCountWithEstimation } from "./thresholds.js";
 import type { AutoCompactSession, CompactionInput } from "./types.js";
 
-/**
- * Growth the context needs after an auto-compaction before the next: 25 % of the autocompact threshold. A
- * compaction that reached its target (50 %) is past this long before the threshold; one that missed cannot
- * fire again on the next request.
- */
-export const DEFAULT_MIN_GROWTH_RATIO = 0.25;
-
-/** Consecutive failed auto-compactions after which auto-compaction stops for the session: 3. */
-export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
+export {
+  autoCompactTriggerTokens,
+  DEFAULT_MAX_CONSECUTIVE_FAILURES,
+  DEFAULT_MIN_GROWTH_RATIO,
+} from "./compaction-due.js";
 
 /** A fresh per-session autocompact state (breaker closed, no session memory). */
 export function newAutoCompactSession(): AutoCompactSession {
@@ -38,13 +39,6 @@ export interface AutoCompactResult {
   compacted: boolean;
   /** Old tool results were cleared instead (records on the chain). */
   cleared?: boolean;
-}
-
-/** The token count at which this pass compacts: the autocompact threshold, or the blocking limit under collapse. */
-export function autoCompactTriggerTokens(input: Pick<CompactionInput, "model" | "contextWindow" | "settings">): number {
-  return input.settings.collapse
-    ? blockingLimit(input.model, input.contextWindow)
-    : autoCompactThreshold(input.model, input.contextWindow);
 }
 
 function errorText(error: unknown): string {

@@ -182,9 +182,15 @@ function joinInstructions(options: CompactOptions, hookText?: string): string | 
 }
 
 /** The boundary's metadata; `summaryUsage` only when a summary request was made. */
-function compactMetadata(options: CompactOptions, postTokens: number, summaryUsage?: TurnUsage): CompactMetadata {
+function compactMetadata(
+  options: CompactOptions,
+  postTokens: number,
+  summaryUsage?: TurnUsage,
+  notCacheSafe?: string,
+): CompactMetadata {
   const metadata: CompactMetadata = { trigger: options.trigger, preTokens: options.preTokens, postTokens };
   if (summaryUsage !== undefined) metadata.summaryUsage = summaryUsage;
+  if (notCacheSafe !== undefined) metadata.notCacheSafe = notCacheSafe;
   return metadata;
 }
 
@@ -230,6 +236,7 @@ export async function compactConversation(
   let tailFit = { cleared: 0, cut: 0, droppedRounds: 0 };
   let calls = 0;
   let summaryUsage: TurnUsage | undefined;
+  let notCacheSafe: string | undefined;
   // PreCompact hooks (docs/HOOKS.md): what they print joins this summary's instructions.
   const extra = await input.beforeCompact?.(options.trigger === "manual" ? "manual" : "auto", options.instructions);
   const instructions = joinInstructions(options, extra);
@@ -254,8 +261,11 @@ export async function compactConversation(
       budget: Math.min(effective, fork.contextWindow),
       maxTokens,
       sessionId: input.sessionId,
+      // The main request itself was refused as too long: the view plus an instruction cannot fit either.
+      ...(options.trigger === "reactive" ? { notCacheSafe: "the server refused the main request as too long" } : {}),
     });
     summary = result.summary;
+    notCacheSafe = result.notCacheSafe;
     calls = result.calls;
     // Priced from what the server reported, at the model's cache prices (docs/ARCHITECTURE.md "Compaction target").
     summaryUsage = emptyUsage();
@@ -291,7 +301,7 @@ export async function compactConversation(
       `Conversation compacted (${options.trigger}): ~${options.preTokens.toLocaleString("en-US")} → ~${postTokens.toLocaleString("en-US")} tokens`,
       {
         logicalParentUuid: logicalParent,
-        compactMetadata: compactMetadata(options, postTokens, summaryUsage),
+        compactMetadata: compactMetadata(options, postTokens, summaryUsage, notCacheSafe),
       },
     ),
   );

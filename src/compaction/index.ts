@@ -45,6 +45,7 @@ export type { SnipPlan, SnipPlanOptions } from "./snip/snip-plan.js";
 export { planSnip, SNIP_TOOL_NAME } from "./snip/snip-plan.js";
 export type { SnipInput, SnipToolOptions } from "./snip/snip-tool.js";
 export { createSnipTool, snipInputSchema } from "./snip/snip-tool.js";
+export { cacheSafeForkMessages, DEFAULT_FORK_FIT_SLACK, forkInputRoom, lastResponseIndex } from "./summary-fork.js";
 export * from "./summary-input.js";
 export * from "./summary-request.js";
 export * from "./tail-budget.js";

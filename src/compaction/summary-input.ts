@@ -1,5 +1,7 @@
 /**
- * Making a summary request fit (docs/ARCHITECTURE.md "Compaction target"). Before sending: media become
+ * Making a summary request fit (docs/ARCHITECTURE.md "Compaction target"). First the cache-safe fork: the view
+ * as the main loop sent it plus the instruction, when it fits the window with the summary's max_tokens
+ * (summary-fork.ts); only when it cannot (or the server refused it as too long) is it rewritten: media become
  * placeholders; a conversation over DEFAULT_SUMMARY_BUDGET_SLACK of the budget has its old tool results cleared
  * and its big recent ones cut; then an over-budget conversation is summarised in chunks (each chunk carrying the previous
  * chunk's summary), dropping the oldest rounds only when even `DEFAULT_MAX_SUMMARY_CHUNKS` chunks cannot
@@ -13,6 +15,7 @@ import { applyClearedToolResults, collectToolResults } from "./compactable-resul
 import { estimateEntriesTokens } from "./entry-tokens.js";
 import type { ForkRunner } from "./fork-runner.js";
 import { DEFAULT_KEEP_RECENT } from "./settings.js";
+import { cacheSafeForkMessages, forkInputRoom, forkTooBig } from "./summary-fork.js";
 import { DEFAULT_SUMMARY_MAX_TOKENS, extractSummary, replaceMediaWithPlaceholders } from "./summary-request.js";
 import { cutResults } from "./tail-budget.js";
 
@@ -26,12 +29,10 @@ export const DEFAULT_MAX_PTL_RETRIES = 3;
 export const DEFAULT_MAX_SUMMARY_CHUNKS = 3;
 
 /**
- * Share of the budget the client's estimate may fill: 95 %. The server counts a little differently (the
- * emulator counts the JSON body); without the slack a request the estimate put just under the window may come
- * back 400. Not less: at the autocompact threshold the context is ~92 % of the effective window at any window
- * (the buffer is 6.5 % of the window, the budget 80 % of it), and it must fit uncleared.
- * A conversation that fits is sent uncleared: its prefix is the main loop's and is read from the cache at 0.1×,
- * where a cleared copy would be written anew.
+ * Share of the budget the client's estimate may fill when the summary cannot be a cache-safe fork: 95 %. The
+ * server counts a little differently (the emulator counts the JSON body); without the slack a request the
+ * estimate put just under the window may come back 400. A conversation that fits the window with the summary's
+ * max_tokens never gets here: it is sent as the main loop sent it (summary-fork.ts).
  */
 export const DEFAULT_SUMMARY_BUDGET_SLACK = 0.95;
 
@@ -89,6 +90,11 @@ export interface SummarizeOptions {
   sessionId: string;
   /** Called once per model call made (for counting). */
   onCall?: () => void;
+  /**
+   * Why the request cannot be a cache-safe fork of the main loop's prefix, known before trying (a server that
+   * refused the main request as too long). Default none: the fork is tried first (summary-fork.ts).
+   */
+  notCacheSafe?: string;
 }
 
 export interface SummarizeResult {
@@ -99,6 +105,8 @@ export interface SummarizeResult {
   droppedRounds: number;
   /** The usage of every request that got an answer, in order (what the summary cost). */
   usages: Usage[];
+  /** Why the summary was not a cache-safe fork of the main loop's prefix (absent: it was). */
+  notCacheSafe?: string;
 }
 
 /** Sends one summary request, retrying after "prompt is too long" with the oldest rounds dropped. */
@@ -117,10 +125,14 @@ export function summaryTooShort(summaryTokens: number, replacedTokens: number): 
   return summaryTokens < MIN_SUMMARY_TOKENS && summaryTokens < replacedTokens * MIN_SUMMARY_SHARE;
 }
 
+/** An answer that holds no usable summary (none, or far too short: cut off at max_tokens). */
+class UnusableSummaryError extends Error {}
+
 async function summarizeWithRetries(
   messages: readonly MessageEntry[],
   options: SummarizeOptions,
   counter: { calls: number; usages: Usage[] },
+  maxRetries = DEFAULT_MAX_PTL_RETRIES,
 ): Promise<string> {
   let current = messages;
   for (let retry = 0; ; retry++) {
@@ -134,17 +146,17 @@ async function summarizeWithRetries(
       });
       counter.usages.push(result.usage);
       const summary = extractSummary(result.text);
-      if (summary === "") throw new Error("the summary request returned no summary");
+      if (summary === "") throw new UnusableSummaryError("the summary request returned no summary");
       const replaced = estimateEntriesTokens(current);
       const tokens = estimateTextTokens(summary);
       if (summaryTooShort(tokens, replaced))
-        throw new Error(
+        throw new UnusableSummaryError(
           `the summary (~${tokens} tokens) is far too short for the ~${replaced.toLocaleString("en-US")} tokens it replaces`,
         );
       return summary;
     } catch (error) {
       const failure = options.fork.failure?.(error);
-      if (failure?.kind !== "prompt_too_long" || retry >= DEFAULT_MAX_PTL_RETRIES) throw error;
+      if (failure?.kind !== "prompt_too_long" || retry >= maxRetries) throw error;
       const { actualTokens, maxTokens } = failure;
       const gap = actualTokens !== undefined && maxTokens !== undefined ? actualTokens - maxTokens : undefined;
       const smaller = dropOldestRounds(current, gap, options.sessionId);
@@ -182,17 +194,39 @@ export async function summarizeConversation(
 ): Promise<SummarizeResult> {
   const counter = { calls: 0, usages: [] as Usage[] };
   const maxTokens = options.maxTokens ?? DEFAULT_SUMMARY_MAX_TOKENS;
-  const budget = Math.floor(options.budget * DEFAULT_SUMMARY_BUDGET_SLACK);
-  options = { ...options, budget };
   const estimate = (messages: readonly MessageEntry[]): number =>
     options.fork.estimate({ messages, instruction: options.instruction, maxTokens });
+  // First the cache-safe fork: the main loop's prefix as sent, read from the cache (summary-fork.ts).
+  let notCacheSafe = options.notCacheSafe;
+  if (notCacheSafe === undefined) {
+    const window = options.fork.contextWindow;
+    const forked = cacheSafeForkMessages(view, forkInputRoom(window, maxTokens), estimate);
+    if (forked === undefined) notCacheSafe = forkTooBig(view, maxTokens, window);
+    else {
+      try {
+        const summary = await summarizeWithRetries(forked, options, counter, 0);
+        return { summary, calls: counter.calls, droppedRounds: 0, usages: counter.usages };
+      } catch (error) {
+        // An answer cut off at a small max_tokens (a long conversation to name in a small window) may fit when
+        // the conversation is shorter: the cleared way is tried once more before the compaction fails.
+        if (error instanceof UnusableSummaryError) notCacheSafe = `the forked summary was unusable (${error.message})`;
+        else if (options.fork.failure?.(error).kind === "prompt_too_long")
+          notCacheSafe = "the server found the forked summary request too long";
+        else throw error;
+      }
+    }
+  }
+  const why = notCacheSafe;
+  const done = (result: Omit<SummarizeResult, "notCacheSafe">): SummarizeResult => ({ ...result, notCacheSafe: why });
+  const budget = Math.floor(options.budget * DEFAULT_SUMMARY_BUDGET_SLACK);
+  options = { ...options, budget };
   let messages = replaceMediaWithPlaceholders(view);
   if (estimate(messages) > budget) messages = clearOldResults(messages, DEFAULT_KEEP_RECENT);
   // The recent results that stay get an equal share of what is left; bigger ones are cut with a note.
   if (estimate(messages) > budget) messages = cutRecentResults(messages, budget - estimate([]));
   if (estimate(messages) <= budget) {
     const summary = await summarizeWithRetries(messages, options, counter);
-    return { summary, calls: counter.calls, droppedRounds: 0, usages: counter.usages };
+    return done({ summary, calls: counter.calls, droppedRounds: 0, usages: counter.usages });
   }
 
   // Chunked: each chunk's request is [previous summary] + its rounds + the instruction.
@@ -228,7 +262,7 @@ export async function summarizeConversation(
     summary = await summarizeWithRetries(chunkMessages, options, counter);
   }
   if (summary === undefined) throw new Error("nothing to summarise");
-  return { summary, calls: counter.calls, droppedRounds, usages: counter.usages };
+  return done({ summary, calls: counter.calls, droppedRounds, usages: counter.usages });
 }
 
 /** `view` with each of its last DEFAULT_KEEP_RECENT results above an equal share of `room` cut to that share. */

@@ -47,8 +47,12 @@ export async function runForkedAgent(parent: ForkParent, request: ForkRequest): 
     result = await sendForkedRequest(parent, request);
   } catch (error) {
     // A refused summary is a request the server saw: the transcript says so (docs/CONTEXT-BUDGET.md).
-    if (error instanceof ProviderError)
+    if (error instanceof ProviderError) {
       parent.onRequestFailed?.({ purpose, model: parent.settings.model, error, retried: false });
+      // A cache-safe fork the server found too long names its window: the session keeps it (recorded with the
+      // budget's next record), so no later fork is sized by the larger window the client believed.
+      if (error.kind === "prompt_too_long") parent.budget?.learnWindow(error.options.maxTokens);
+    }
     throw error;
   }
   parent.onSideRequest?.({ purpose, model: parent.settings.model, usage: result.usage });

@@ -92,6 +92,12 @@ export interface CompactMetadata {
    * (absent: session memory made the summary, no summary was requested, or a transcript from before this field).
    */
   summaryUsage?: TurnUsage;
+  /**
+   * Why the summary request was not a cache-safe fork of the main loop's last request (docs/PROMPT-CACHE.md "Forks"):
+   * it was rewritten (results cleared or cut, media replaced, chunked) and its prefix written to the cache anew.
+   * Absent: it was one, or no summary request was made.
+   */
+  notCacheSafe?: string;
 }
 
 export interface MicrocompactMetadata {

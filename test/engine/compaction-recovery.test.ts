@@ -76,12 +76,13 @@ describe("AutoCompact circuit breaker", () => {
 });
 
 describe("Summary request over the window", () => {
-  it("never sends a summary request the server finds too long: the window its error named is kept and worked to", async () => {
-    // The client believes in a 100K window; the server enforces 70K. Every summary request is sized by the
-    // client's estimate kept under 95 % of its budget, pre-cleared where it would not fit: none is refused, so
-    // there is no 400 → shrink → retry loop. Mutation applied: a slack of 1.5 (the estimate may overfill the
-    // budget) sends a summary the server rejects and fails this. (Ignoring the window learned from the error
-    // alone does not: this session's summaries fit either way.)
+  it("a summary request the server finds too long is sent once at most: the window its error named is kept and worked to", async () => {
+    // The client believes in a 100K window; the server enforces 70K. The first summary is a cache-safe fork of
+    // the main loop's prefix (summary-fork.ts), sized by the window the client believes: the server refuses it
+    // (unbilled), names its 70K window, and the summary is made the cleared way, its estimate kept under 95 % of
+    // its budget. Every later fork is sized by the learned window: no second refusal, no 400 → shrink → retry
+    // loop. Mutation applied: a slack of 1.5 (the estimate may overfill the budget) sends a cleared summary the
+    // server rejects and fails this.
     const steps = taskSteps(0, 12, 12);
     harness = await startHarness(
       { scenario: steps, contextWindow: 70_000 },
@@ -96,8 +97,11 @@ describe("Summary request over the window", () => {
     expect(end.reason).toBe("completed");
     const summaries = messageRecords(harness).filter((record) => isSummaryRequest(record.body));
     expect(summaries.length).toBeGreaterThanOrEqual(1);
-    expect(summaries.filter((record) => record.status !== 200)).toEqual([]);
-    for (const record of summaries)
+    const refused = summaries.filter((record) => record.status !== 200);
+    expect(refused.length).toBeLessThanOrEqual(1);
+    // Each refusal is followed by the cleared summary the server accepts.
+    for (const record of refused) expect(summaries[summaries.indexOf(record) + 1]?.status).toBe(200);
+    for (const record of summaries.filter((summary) => summary.status === 200))
       expect(TokenRuler.unscaled.request(record.body as EmulatorRequest)).toBeLessThanOrEqual(70_000);
   });
 });

@@ -6,6 +6,7 @@ import type { CacheEditDelete, MessageEntry, SystemEntry, TimelineEntry } from "
 import { createSystemEntry } from "../../messages/index.js";
 import type { ContextManagementEdit } from "../../request/index.js";
 import { applyClearedToolResults } from "../compactable-results.js";
+import { compactionDue } from "../compaction-due.js";
 import type { RecordChain } from "../record-chain.js";
 import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveBatchKeepRecent, effectiveKeepRecent } from "../settings.js";
 import { tokenCountWithEstimation } from "../thresholds.js";
@@ -128,6 +129,10 @@ export function runMicrocompact(
     });
     if (batch === undefined) return result;
     const preTokens = tokenCountWithEstimation(messages, input.tokenRatio);
+    // A compaction this pass rewrites the conversation anyway; clearing first would only make its summary
+    // request (a cache-safe fork of the last request) write what it could have read (compaction-due.ts). Judged
+    // on the count autocompact sees: the last reported usage, which still holds what a clear would save.
+    if (compactionDue(input, preTokens)) return result;
     const count = batch.toolIds.length;
     chain.push(
       boundaryRecord(

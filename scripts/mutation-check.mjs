@@ -244,8 +244,8 @@ export const MUTATIONS = [
     area: "compaction-progress",
     guards: "the overflow chain ends by dropping the oldest rounds behind a marker",
     file: "src/loop/prompt-too-long.ts",
-    find: "  const steps = [...tiers, DROP_STEP];",
-    replace: "  const steps = [...tiers];",
+    find: "  const steps = [...tiers, DROP_STEP, CUT_STEP];",
+    replace: "  const steps = [...tiers, CUT_STEP];",
     tests: ["test/compaction/progress.test.ts"],
   },
   {

@@ -37,8 +37,11 @@ export const cutOverflowStep: OverflowStep = {
   label: "cutting the biggest tool results",
   relieve(input, chain, overflow) {
     const view = sendableView(input);
-    const tokens = countOf(overflow, view);
-    const overhead = Math.max(0, tokens - estimateEntriesTokens(view));
+    const messages = estimateEntriesTokens(view);
+    // The client's own pre-send count may be of the messages alone: the prefix (system and tools) as last sent
+    // is what no cut removes, so it is counted at least.
+    const overhead = Math.max(0, countOf(overflow, view) - messages, input.fixedTokens ?? 0);
+    const tokens = overhead + messages;
     const room = Math.min(
       compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens ?? overhead),
       effectiveContextWindow(input.model, overflow.maxTokens ?? input.contextWindow),

@@ -2328,6 +2328,15 @@ export const MUTATIONS = [
     replace: "      if (session?.failedSummaryView === `never${viewKey(view)}`)",
     tests: ["test/compaction/overflow-cut.test.ts"],
   },
+  {
+    name: "inspect-counts-copied-tool-uses",
+    area: "inspect",
+    guards: "inspect counts each tool call once, not again in a compaction's copy of its response",
+    file: "src/cli/inspect/report.ts",
+    find: "        if (useId !== undefined && this.#toolUseIds.has(useId)) continue;",
+    replace: "",
+    tests: ["test/cli/inspect-tool-counts.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

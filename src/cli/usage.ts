@@ -23,7 +23,7 @@ Options:
       --provider <platform>        anthropic | bedrock | vertex (default: $THREADLINE_USE_BEDROCK / $THREADLINE_USE_VERTEX)
       --fallback-model <model>     Model to switch to when the main one is overloaded
       --effort <level>             low | medium | high | xhigh | max, where the server declares it for the model
-      --max-turns <n>              Model requests allowed per prompt
+      --max-turns <n>              Answered model requests (agentic turns) allowed per prompt
       --output-format <format>     text | json | stream-json (with --print; default text)
       --include-partial-messages   With stream-json: also print raw stream events
       --permission-mode <mode>     default | acceptEdits | bypassPermissions | plan | dontAsk | manual

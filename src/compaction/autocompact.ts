@@ -49,14 +49,27 @@ function fmt(tokens: number): string {
   return Math.round(tokens).toLocaleString("en-US");
 }
 
+/** Whether the breaker is open: automatic summaries are off for the session. */
+export function breakerTripped(session: AutoCompactSession | undefined): boolean {
+  return session !== undefined && session.consecutiveFailures >= DEFAULT_MAX_CONSECUTIVE_FAILURES;
+}
+
+/** A view's identity for "the same summary request again": its length and its first and last entries. */
+export function viewKey(view: readonly MessageEntry[]): string {
+  return `${view.length}:${view[0]?.uuid ?? ""}:${view.at(-1)?.uuid ?? ""}`;
+}
+
 /**
- * Counts one failure on the breaker and returns the notice saying why (the off notice once it trips). Also
+ * Counts one failure on the breaker and returns the notice saying why (the off notice once it trips; nothing
+ * after that). Also
  * called by the loop when the first request after a compaction reports more than its target by the server's
  * count (docs/CONTEXT-BUDGET.md "Progress by the server's measure").
  */
-export function countCompactionFailure(session: AutoCompactSession, why: string): string {
+export function countCompactionFailure(session: AutoCompactSession, why: string): string | undefined {
   session.consecutiveFailures++;
   const tripped = session.consecutiveFailures >= DEFAULT_MAX_CONSECUTIVE_FAILURES;
+  // Once off, said once: a count that goes on rising after that tells nobody anything (issue 58).
+  if (tripped && session.trippedNoticeShown) return undefined;
   if (tripped) session.trippedNoticeShown = true;
   return tripped
     ? `Auto-compaction failed ${session.consecutiveFailures} times in a row and is off for this session: ${why}. Use /compact to try by hand.`
@@ -66,7 +79,8 @@ export function countCompactionFailure(session: AutoCompactSession, why: string)
 /** Counts one failure on the breaker and records why on `chain`. */
 function fail(session: AutoCompactSession, chain: RecordChain, why: string): void {
   const message = countCompactionFailure(session, why);
-  chain.push(createSystemEntry(chain.context(), "informational", message, { level: "warning" }));
+  if (message !== undefined)
+    chain.push(createSystemEntry(chain.context(), "informational", message, { level: "warning" }));
 }
 
 /**
@@ -81,8 +95,7 @@ export async function compactWithBreaker(
   tokens: number,
 ): Promise<AutoCompactResult> {
   const session = input.autoCompact ?? newAutoCompactSession();
-  if (session.consecutiveFailures >= DEFAULT_MAX_CONSECUTIVE_FAILURES)
-    return { messages: view.slice(), tokens, compacted: false };
+  if (breakerTripped(session)) return { messages: view.slice(), tokens, compacted: false };
   try {
     const outcome = await compactConversation(input, view, chain, {
       trigger,
@@ -100,8 +113,10 @@ export async function compactWithBreaker(
       session.consecutiveFailures = 0;
       session.trippedNoticeShown = false;
     }
+    session.failedSummaryView = undefined;
     return { messages: outcome.messages, tokens: outcome.tokens, compacted: true };
   } catch (error) {
+    session.failedSummaryView = viewKey(view);
     fail(session, chain, errorText(error));
     return { messages: view.slice(), tokens, compacted: false };
   }

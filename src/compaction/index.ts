@@ -33,6 +33,7 @@ export {
 export { cacheEditingEnabled, runMicrocompact } from "./microcompact/run-microcompact.js";
 export type { TimeBasedClear, TimeBasedClearInput } from "./microcompact/time-based.js";
 export { lastAssistantTime, planTimeBasedClear, timeClearedToolIds } from "./microcompact/time-based.js";
+export { cutOverflowStep, OVERFLOW_CUT_WHY } from "./overflow-cut.js";
 export { clearOverflowStep, dropOverflowStep, droppedRoundsMarker } from "./overflow-steps.js";
 export * from "./post-compact-restore.js";
 export { projectApiView } from "./project-view.js";

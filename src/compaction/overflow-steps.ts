@@ -15,10 +15,22 @@ import { currentPrompt, keptPromptSection } from "./kept-prompt.js";
 import { projectApiView } from "./project-view.js";
 import { compactionTargetTokens, effectiveContextWindow, tokenCountWithEstimation } from "./thresholds.js";
 import type { OverflowFacts, OverflowStep } from "./tier.js";
+import type { CompactionInput } from "./types.js";
 
 /** The token count to make room from: the server's, when it said, else the estimate. */
-function countOf(overflow: OverflowFacts, view: readonly MessageEntry[]): number {
+export function countOf(overflow: OverflowFacts, view: readonly MessageEntry[]): number {
   return overflow.actualTokens ?? tokenCountWithEstimation(view);
+}
+
+/**
+ * The view as the server reads it: a synthetic API-error reply (the "Prompt is too long" the loop records for a
+ * refused request) is never sent, and counted as a round it would be "the newest round", so the round holding
+ * the result the model has not read yet was dropped in its place (issue 58: at 65K the 4th `seq` output).
+ */
+export function sendableView(input: Pick<CompactionInput, "entries" | "settings">): MessageEntry[] {
+  return projectApiView(input.entries, input.settings).filter(
+    (entry) => !(entry.type === "assistant" && entry.isApiErrorMessage === true),
+  );
 }
 
 /** Step 1: clear every old compactable result (microcompact's overflow step). */
@@ -85,7 +97,7 @@ export const dropOverflowStep: OverflowStep = {
   reason: "overflow_drop",
   label: "dropping the oldest rounds",
   relieve(input, chain, overflow) {
-    const view = projectApiView(input.entries, input.settings);
+    const view = sendableView(input);
     const rounds = groupByApiRound(view);
     if (rounds.length <= 1) return Promise.resolve({ kind: "nothing" });
     const tokens = countOf(overflow, view);

@@ -61,7 +61,12 @@ function resultText(block: ToolResultBlock): string | undefined {
 }
 
 /** The note that ends a cut result: how much is shown and how to get the rest. */
-export function cutNote(use: ToolUseBlock | undefined, shownLines: number, totalLines: number): string {
+export function cutNote(
+  use: ToolUseBlock | undefined,
+  shownLines: number,
+  totalLines: number,
+  why = "after a compaction",
+): string {
   const path = use?.name === "Read" ? (use.input as Record<string, unknown> | null)?.file_path : undefined;
   const base = (use?.input as Record<string, unknown> | null)?.offset;
   const offset = (typeof base === "number" ? base : 1) + shownLines;
@@ -69,7 +74,7 @@ export function cutNote(use: ToolUseBlock | undefined, shownLines: number, total
     typeof path === "string"
       ? `Read ${path} with offset ${offset} for the rest`
       : `run ${use?.name ?? "the tool"} again for the rest`;
-  return `[Cut to fit the context after a compaction: ${shownLines} of ${totalLines} lines shown; ${how}.]`;
+  return `[Cut to fit the context ${why}: ${shownLines} of ${totalLines} lines shown; ${how}.]`;
 }
 
 /** `block` cut at a line to at most ~`maxTokens`, ending with the note; undefined when it cannot be cut. */
@@ -77,6 +82,8 @@ export function cutToolResult(
   block: ToolResultBlock,
   use: ToolUseBlock | undefined,
   maxTokens: number,
+  /** What the note says the cut was for. Default "after a compaction". */
+  why?: string,
 ): ToolResultBlock | undefined {
   const text = resultText(block);
   if (text === undefined) return undefined;
@@ -87,7 +94,7 @@ export function cutToolResult(
   let shown = 0;
   while (shown < lines.length && size + lines[shown]!.length + 1 <= room) size += lines[shown++]!.length + 1;
   if (shown >= lines.length) return undefined;
-  const content = `${lines.slice(0, shown).join("\n")}\n${cutNote(use, shown, lines.length)}`;
+  const content = `${lines.slice(0, shown).join("\n")}\n${cutNote(use, shown, lines.length, why)}`;
   return { ...block, content };
 }
 
@@ -103,6 +110,8 @@ function toolUses(entries: readonly MessageEntry[]): Map<string, ToolUseBlock> {
 export function cutResults(
   entries: readonly MessageEntry[],
   caps: ReadonlyMap<string, number>,
+  /** What each cut's note says it was for (cutToolResult's default when absent). */
+  why?: string,
 ): { entries: MessageEntry[]; cut: number } {
   const uses = toolUses(entries);
   let cut = 0;
@@ -112,7 +121,7 @@ export function cutResults(
     const content = entry.message.content.map((block): UserContentBlock => {
       const cap = block.type === "tool_result" ? caps.get(block.tool_use_id) : undefined;
       if (block.type !== "tool_result" || cap === undefined) return block;
-      const smaller = cutToolResult(block, uses.get(block.tool_use_id), cap);
+      const smaller = cutToolResult(block, uses.get(block.tool_use_id), cap, why);
       if (smaller === undefined) return block;
       changed = true;
       cut++;

@@ -60,7 +60,12 @@ export interface OverflowFacts {
 }
 
 /** The loop_continue reason of a retry an overflow step made possible. */
-export type OverflowReason = "overflow_clear" | "collapse_drain" | "reactive_compact" | "overflow_drop";
+export type OverflowReason =
+  | "overflow_clear"
+  | "collapse_drain"
+  | "reactive_compact"
+  | "overflow_drop"
+  | "overflow_cut";
 
 /**
  * What an overflow step did: `nothing` (it had nothing to offer: it does not count as tried), `retry` (its

@@ -92,6 +92,11 @@ export interface AutoCompactSession {
   lastCompactionTokens?: number;
   /** Whether the "compaction is not making room" notice was already recorded. Default false. */
   stalledNoticeShown?: boolean;
+  /**
+   * The view (`viewKey`) whose summary request last failed: the reactive chain does not ask the same model the
+   * same question again (the autocompact summary, then the reactive one, with identical bytes). Default none.
+   */
+  failedSummaryView?: string | undefined;
 }
 
 export interface CompactionOutput {

@@ -33,14 +33,15 @@ export function iterationLimits(turn: TurnState): BudgetLimits {
 /**
  * The server counted `reported` tokens for `body` (its input side, or its overflow error's count): the
  * calibration learns (recorded when it moved), and a compaction whose next request is over its target is
- * counted on the breaker, with a notice.
+ * counted on the breaker, with a notice. Returns whether the tool definitions went lean just now (the next body
+ * is smaller with nothing removed from the conversation).
  */
 export function* learnFromCount(
   turn: TurnState,
   reported: number,
   body: MessagesRequest,
   learnedWindow?: number,
-): Generator<EngineEvent> {
+): Generator<EngineEvent, boolean> {
   const budget = sessionBudget(turn);
   const { context, recorder } = turn;
   const windowChanged = budget.learnWindow(learnedWindow);
@@ -57,12 +58,14 @@ export function* learnFromCount(
       `The tools and system prompt take ~${budget.toServer(budget.fixedTokens).toLocaleString("en-US")} of the server's ${serverWindow.toLocaleString("en-US")}-token window: tool definitions are sent lean (first sentence, no field descriptions) from now on.`,
     );
   }
-  if (seen.missedTarget === undefined || context.autoCompact === undefined) return;
+  if (seen.missedTarget === undefined || context.autoCompact === undefined) return lean;
   const { reported: count, target } = seen.missedTarget;
   const why =
     `the first request after it was ${count.toLocaleString("en-US")} tokens by the server's count, over its ` +
     `target of ${target.toLocaleString("en-US")} (the estimate now runs ×${budget.ratio.toFixed(2)})`;
-  yield recorder.notice("warning", countCompactionFailure(context.autoCompact, why));
+  const notice = countCompactionFailure(context.autoCompact, why);
+  if (notice !== undefined) yield recorder.notice("warning", notice);
+  return lean;
 }
 
 /** A request body's identity, for "never resend a rejected body unchanged". */

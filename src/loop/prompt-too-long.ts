@@ -6,6 +6,7 @@
 import {
   COMPACTION_TIERS,
   type CompactionInput,
+  cutOverflowStep,
   dropOverflowStep,
   type OverflowFacts,
   type OverflowOutcome,
@@ -91,6 +92,17 @@ const DROP_STEP: Tier = {
 };
 
 /**
+ * After the drop, cut the biggest tool results to fit (a result bigger than the window, with no summary to be
+ * had: docs/CONTEXT-BUDGET.md). Compaction's fallback too, so only while autocompact is on.
+ */
+const CUT_STEP: Tier = {
+  name: "cut-biggest-results",
+  enabled: (settings) => settings.autocompact,
+  run: () => ({}),
+  overflow: cutOverflowStep,
+};
+
+/**
  * The 413 / prompt-too-long chain (docs/ARCHITECTURE.md "Overflow chain"): each tier's overflow step, in tier
  * order (microcompact: clear old tool results, no model call → collapse drain: commit every staged span →
  * reactive compact), then dropping the oldest rounds behind a marker, then a clear error. A step that fails (a
@@ -106,7 +118,7 @@ export async function recoverFromPromptTooLong(
   ratio = 1,
 ): Promise<PromptTooLongStep> {
   const failures: string[] = [];
-  const steps = [...tiers, DROP_STEP];
+  const steps = [...tiers, DROP_STEP, CUT_STEP];
   for (const tier of steps) {
     const step = tier.overflow;
     if (step === undefined || !tier.enabled(input.settings) || used.outcomes.has(tier.name)) continue;

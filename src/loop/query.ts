@@ -103,7 +103,9 @@ async function* iteration(turn: TurnState): AsyncGenerator<EngineEvent, Decision
   if (signal.aborted) return stop("aborted");
   yield* notifyFinishedTasks(turn);
   yield* deliverInboxMessages(turn);
-  if (config.maxTurns !== undefined && turn.iterations >= config.maxTurns)
+  // Answered model requests, not loop iterations: recovering from a refusal goes round the loop without one
+  // (issue 58: 80 iterations sent 42 main requests at 32K).
+  if (config.maxTurns !== undefined && turn.answeredRequests >= config.maxTurns)
     return stop("max_turns", `Reached the limit of ${config.maxTurns} model requests for this turn.`);
   turn.iterations++;
   // The window, learned window and calibration worked out in one place (docs/CONTEXT-BUDGET.md).

@@ -85,7 +85,12 @@ async function* overflowRecovery(
   let ratio = 1;
   if (rejected !== undefined) {
     turn.rejectedBodies.add(bodyKey(rejected.body));
-    yield* learnFromCount(turn, error.options.actualTokens ?? 0, rejected.body, error.options.maxTokens);
+    const lean = yield* learnFromCount(turn, error.options.actualTokens ?? 0, rejected.body, error.options.maxTokens);
+    // The error showed the prefix is most of the window: the lean tools are the change; nothing else is removed.
+    if (lean) {
+      yield { type: "loop_continue", reason: "lean_tools" };
+      return undefined;
+    }
     limits = iterationLimits(turn);
     ratio = sessionBudget(turn).ratio;
   }

@@ -70,6 +70,7 @@ function* applyMessageEnd(
   const detector = turn.context.cacheDetector;
   recordAnnouncements(turn);
   attempt.stopReason = end.stopReason;
+  turn.answeredRequests++;
   addResponseUsage(turn.usage, end.usage, limits);
   // The server's count of this request teaches the calibration (docs/CONTEXT-BUDGET.md); a response is progress,
   // so the overflow chain is available again to the next request of this turn.

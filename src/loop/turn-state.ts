@@ -86,6 +86,11 @@ export interface TurnState {
   readonly sideRequests: SideRequestLog;
   readonly restoreFile: ((path: string) => Promise<string | undefined>) | undefined;
   iterations: number;
+  /**
+   * Model requests of this turn the server answered: what `--max-turns` counts (Claude Code's agentic turns).
+   * A request refused and recovered from, or a loop iteration that sent nothing, is not one.
+   */
+  answeredRequests: number;
   mediaRetried: boolean;
   /** The text of the last response that had any. */
   lastText: string;
@@ -109,6 +114,7 @@ export function newTurnState(context: QueryContext): TurnState {
     sideRequests: new SideRequestLog(),
     restoreFile: restoreFileReader(context.tools, context.cwd, context.additionalDirectories, context.signal),
     iterations: 0,
+    answeredRequests: 0,
     mediaRetried: false,
     lastText: "",
     hookNotices: [],

@@ -60,6 +60,8 @@ export class InspectAccumulator {
   #records = 0;
   readonly #requests: OpenRequest[] = [];
   readonly #requestById = new Map<string, OpenRequest>();
+  /** tool_use ids already counted: a compaction's copy of a response repeats its blocks (issue 58: Bash×79 for 41). */
+  readonly #toolUseIds = new Set<string>();
   readonly #notices: CacheBreak[] = [];
   readonly #malformed: MalformedLine[] = [];
   readonly #skipped: Record<string, number> = {};
@@ -247,7 +249,11 @@ export class InspectAccumulator {
     if (Array.isArray(message.content))
       for (const block of message.content) {
         const typed = asRecord(block);
-        if (typed?.type === "tool_use" && typeof typed.name === "string") open.request.tools.push(typed.name);
+        if (typed?.type !== "tool_use" || typeof typed.name !== "string") continue;
+        const useId = typeof typed.id === "string" ? typed.id : undefined;
+        if (useId !== undefined && this.#toolUseIds.has(useId)) continue;
+        if (useId !== undefined) this.#toolUseIds.add(useId);
+        open.request.tools.push(typed.name);
       }
     const miss = serverCacheMiss(message.diagnostics);
     if (miss !== null) open.request.serverCacheMiss = miss;

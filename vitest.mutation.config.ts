@@ -14,8 +14,8 @@ import base from "./vitest.config.js";
  */
 export const MUTATION_TESTS = [
   "test/trust/**/trust-store.test.ts",
-  "test/checkpoints/**/*.test.ts",
-  "test/transcript/**/session-lock*.test.ts",
+  "test/checkpoints/**/checkpoints.test.ts",
+  "test/transcript/**/session-lock-takeover.test.ts",
 ];
 
 const { globalSetup: _globalSetup, reporters: _reporters, ...test } = base.test ?? {};

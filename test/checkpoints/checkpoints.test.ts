@@ -219,4 +219,50 @@ describe("checkpoints of a prompt's turn", () => {
     await w.rewind("p1");
     expect([w.read("a.txt"), w.read("b.txt")]).toEqual(["A\n", "B\n"]);
   });
+
+  it("watches at most maxWatchedFiles files: with one, a command that deletes two records one", async () => {
+    const w = await workspace({ "a.txt": "A\n", "b.txt": "B\n" });
+    const one = new Checkpoints({ dir: join(w.root, "checkpoints"), cwd: w.cwd, maxWatchedFiles: 1 });
+    await one.beginPrompt("p1");
+    await one.aroundCommand(async () => execFileSync("sh", ["-c", "rm a.txt b.txt"], { cwd: w.cwd }));
+    expect(w.manifest()).toHaveLength(1);
+  });
+
+  it("a rewind with nothing recorded plans nothing and touches nothing", async () => {
+    const w = await workspace({ "a.txt": "A\n" });
+    expect(await w.checkpoints.plan(["p1"])).toEqual([]);
+    expect(await w.rewind("p1")).toEqual({ restored: [], notRestorable: [] });
+    expect(w.read("a.txt")).toBe("A\n");
+  });
+
+  it("the prompts to undo are taken in the order given: the first of them names the state to go back to", async () => {
+    const w = await workspace({ "a.txt": "A1\n" });
+    await w.checkpoints.beginPrompt("p1");
+    await w.sh("printf 'A2\\n' > a.txt");
+    await w.checkpoints.beginPrompt("p2");
+    await w.sh("printf 'A3\\n' > a.txt");
+    expect(await w.checkpoints.plan(["p2", "p1"])).toEqual([{ path: "a.txt", hash: sha("A2\n") }]);
+  });
+
+  it("a file Bash made and someone then removed is still a clean rewind (nothing to remove is no error)", async () => {
+    const w = await workspace({});
+    await w.checkpoints.beginPrompt("p1");
+    await w.sh("printf x > made.txt");
+    rmSync(join(w.cwd, "made.txt"));
+    expect(await w.rewind("p1")).toEqual({ restored: ["made.txt"], notRestorable: [] });
+  });
+
+  it("the manifest says Bash changed a file over the limit, and why it cannot be restored", async () => {
+    const w = await workspace({ "eleven.txt": "0123456789X" }, { maxFileBytes: 10 });
+    await w.checkpoints.beginPrompt("p1");
+    await w.sh("rm eleven.txt");
+    expect(w.manifest()).toEqual([
+      {
+        promptUuid: "p1",
+        path: "eleven.txt",
+        notRestorable: "11 bytes when the prompt arrived, over the 10-byte checkpoint limit",
+        by: "Bash",
+      },
+    ]);
+  });
 });

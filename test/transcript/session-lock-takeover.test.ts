@@ -7,7 +7,7 @@
  * writes its own lock right then, as a second process would.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -34,6 +34,27 @@ function secondsAgo(path: string, seconds: number): void {
 const STALE = { pid: 0, host: hostname(), since: "2026-01-01T00:00:00.000Z" };
 
 describe("the session lock", () => {
+  it("a lock still held at exit is released by the process's exit, one taken and released is not touched", async () => {
+    const dir = await tempDir();
+    // First in the file and taken here too, so that Stryker's per-test coverage counts this test for the exit
+    // listener's code (installed on the first lock a process takes) and runs it against those mutants.
+    SessionLock.acquire(join(dir, "here.jsonl")).release();
+    const script = [
+      `import { SessionLock } from ${JSON.stringify(join(import.meta.dirname, "..", "..", "src", "transcript", "session-lock.ts"))};`,
+      `SessionLock.acquire(${JSON.stringify(join(dir, "kept.jsonl"))});`,
+      `SessionLock.acquire(${JSON.stringify(join(dir, "released.jsonl"))}).release();`,
+      `const { writeFileSync } = await import("node:fs");`,
+      `writeFileSync(${JSON.stringify(join(dir, "released.jsonl.lock"))}, "someone else's");`,
+    ].join("\n");
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: { ...process.env, ...activeMutant() },
+    });
+    expect(child.stderr).toBe("");
+    expect(existsSync(join(dir, "kept.jsonl.lock"))).toBe(false);
+    expect(readFileSync(join(dir, "released.jsonl.lock"), "utf8")).toBe("someone else's");
+  });
+
   it("is a file beside the transcript naming this process, this host and when; release removes it", async () => {
     const transcript = join(await tempDir(), "s.jsonl");
     const before = Date.now();
@@ -112,9 +133,16 @@ describe("the session lock", () => {
     writeFileSync(`${transcript}.lock`, JSON.stringify(STALE));
     writeFileSync(`${transcript}.lock.takeover`, "4000000");
     secondsAgo(`${transcript}.lock.takeover`, 8);
-    expect(() => SessionLock.acquire(transcript, () => false)).toThrow(
+    let asked = 0;
+    const alive = () => {
+      asked++;
+      return false;
+    };
+    expect(() => SessionLock.acquire(transcript, alive)).toThrow(
       `Session ${transcript} is being taken over by another process; try again.`,
     );
+    // Three tries, then the refusal: not a fourth.
+    expect(asked).toBe(3);
     expect(onDisk(`${transcript}.lock`)).toEqual(STALE);
     expect(readFileSync(`${transcript}.lock.takeover`, "utf8")).toBe("4000000");
   });
@@ -180,22 +208,42 @@ describe("the session lock", () => {
     next.release();
   });
 
-  it("a lock still held at exit is released by the process's exit, one taken and released is not touched", async () => {
-    const dir = await tempDir();
-    const script = [
-      `import { SessionLock } from ${JSON.stringify(join(import.meta.dirname, "..", "..", "src", "transcript", "session-lock.ts"))};`,
-      `SessionLock.acquire(${JSON.stringify(join(dir, "kept.jsonl"))});`,
-      `SessionLock.acquire(${JSON.stringify(join(dir, "released.jsonl"))}).release();`,
-      `const { writeFileSync } = await import("node:fs");`,
-      `writeFileSync(${JSON.stringify(join(dir, "released.jsonl.lock"))}, "someone else's");`,
-    ].join("\n");
-    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-      encoding: "utf8",
-      env: { ...process.env, ...activeMutant() },
-    });
-    expect(child.stderr).toBe("");
-    expect(existsSync(join(dir, "kept.jsonl.lock"))).toBe(false);
-    expect(readFileSync(join(dir, "released.jsonl.lock"), "utf8")).toBe("someone else's");
+  it("two racing for one stale lock, the rival started in the same millisecond (same since, another pid): still one winner", async () => {
+    const transcript = join(await tempDir(), "s.jsonl");
+    writeFileSync(`${transcript}.lock`, JSON.stringify(STALE));
+    const rival = { ...STALE, pid: 4_000_001 };
+    const alive = (pid: number): boolean => {
+      if (pid === STALE.pid && onDisk(`${transcript}.lock`).pid === STALE.pid)
+        writeFileSync(`${transcript}.lock`, JSON.stringify(rival));
+      return pid === rival.pid;
+    };
+    expect(() => SessionLock.acquire(transcript, alive)).toThrow(`is in use by pid ${rival.pid} on ${hostname()}`);
+    expect(onDisk(`${transcript}.lock`)).toEqual(rival);
+  });
+
+  it("a stale lock released by the rival meanwhile (gone when it is checked) is simply taken", async () => {
+    const transcript = join(await tempDir(), "s.jsonl");
+    writeFileSync(`${transcript}.lock`, JSON.stringify(STALE));
+    const alive = (): boolean => {
+      rmSync(`${transcript}.lock`, { force: true });
+      return false;
+    };
+    const lock = SessionLock.acquire(transcript, alive);
+    expect(onDisk(`${transcript}.lock`).pid).toBe(process.pid);
+    lock.release();
+  });
+
+  it("release does not fail when its lock file was removed by someone else", async () => {
+    const transcript = join(await tempDir(), "s.jsonl");
+    const lock = SessionLock.acquire(transcript);
+    rmSync(`${transcript}.lock`);
+    expect(() => lock.release()).not.toThrow();
+    expect(existsSync(`${transcript}.lock`)).toBe(false);
+  });
+
+  it("a folder that does not exist is an error of its own, not a lock in use or being taken over", async () => {
+    const transcript = join(await tempDir(), "no", "such", "s.jsonl");
+    expect(() => SessionLock.acquire(transcript)).toThrow(/ENOENT/);
   });
 });
 

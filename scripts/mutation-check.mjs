@@ -2325,7 +2325,8 @@ export function failureKind(message) {
   const text = String(message ?? "");
   const first = text.split("\n", 1)[0] ?? "";
   if (/^(AssertionError\b|Error: promise (resolved|rejected) |Error: Snapshot )/.test(first)) return "assertion";
-  // fast-check reports the counterexample first and the error the property threw below it.
+  // fast-check reports the counterexample first and, in some versions, the error the property threw below it
+  // (fast-check 4 keeps it as the cause instead: runTests reads that from vitest's default output).
   if (/^Error: Property failed after /.test(first)) return /\bAssertionError\b/.test(text) ? "assertion" : "error";
   return "error";
 }
@@ -2384,7 +2385,12 @@ function runTests(copy, tests, extra = []) {
       const skipped = Number(/(\d+) skipped/.exec(/Tests\s+[^\n]*/.exec(output)?.[0] ?? "")?.[1] ?? 0);
       let failures = [];
       try {
-        failures = failuresOf(JSON.parse(readFileSync(reportFile, "utf8")));
+        failures = failuresOf(JSON.parse(readFileSync(reportFile, "utf8"))).map((failure) =>
+          // fast-check keeps the error its property threw as the cause, which only the default reporter prints.
+          failure.line.startsWith("Error: Property failed after ") && /Caused by: AssertionError\b/.test(output)
+            ? { ...failure, kind: "assertion" }
+            : failure,
+        );
         rmSync(reportFile, { force: true });
       } catch {
         // No report (vitest did not start): the exit code and the output say what happened.

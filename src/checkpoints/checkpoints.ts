@@ -59,6 +59,7 @@ export class Checkpoints {
   #atPrompt = new Map<string, Known>();
   /** Last snapshot's knowledge, reused when a file's size and mtime have not moved (no read). */
   #known = new Map<string, Known>();
+  // Stryker disable next-line ArrayDeclaration: read only after beginPrompt has set it (aroundCommand returns early before)
   #names: string[] = [];
 
   constructor(options: CheckpointOptions) {
@@ -89,6 +90,7 @@ export class Checkpoints {
     const atPrompt = new Map<string, Known>();
     for (const [name, stat] of stats) {
       const known = this.#known.get(name);
+      // Stryker disable next-line all: reusing what was known saves a read; reading the unchanged file again keeps the same hash
       if (known !== undefined && sameStat(known, stat)) {
         atPrompt.set(name, known);
         continue;
@@ -110,6 +112,7 @@ export class Checkpoints {
   }
 
   async #record(line: Omit<ManifestLine, "promptUuid">): Promise<void> {
+    // Stryker disable next-line ConditionalExpression: every caller returns before this when no prompt began
     if (this.#prompt === undefined || this.#captured.has(line.path)) return;
     this.#captured.add(line.path);
     await mkdir(this.dir, { recursive: true });
@@ -119,6 +122,7 @@ export class Checkpoints {
   /** A file tool is about to change `absolute`: keep its content first (once per turn). */
   async beforeFileChange(absolute: string, tool: string): Promise<void> {
     const name = this.nameOf(absolute);
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: #record checks the prompt and the captured set again, so only a read is saved
     if (this.#prompt === undefined || this.#captured.has(name)) return;
     let bytes: Buffer | undefined;
     try {
@@ -137,6 +141,7 @@ export class Checkpoints {
 
   /** Runs a Bash command, then records every watched file it created, changed or removed. */
   async aroundCommand<T>(run: () => Promise<T>): Promise<T> {
+    // Stryker disable next-line ConditionalExpression: with no prompt the watch is empty and #record records nothing, so the result is the same
     if (this.#prompt === undefined) return run();
     const before = await statFiles(this.cwd, this.#names);
     try {
@@ -156,7 +161,9 @@ export class Checkpoints {
       const atPrompt = this.#atPrompt.get(name);
       if (atPrompt === undefined) {
         // Not there when the prompt arrived (or past the watch limit then): undoing it removes it.
+        // Stryker disable next-line all: unreachable, before's keys come from this.#names (docs/MUTATION-TESTING.md)
         if (before.has(name) && !this.#names.includes(name))
+          // Stryker disable next-line all: the branch above is never taken
           await this.#record({ path: name, notRestorable: "not watched when the prompt arrived", by: "Bash" });
         else await this.#record({ path: name, hash: null, by: "Bash" });
       } else if (atPrompt.hash === undefined) {
@@ -194,6 +201,7 @@ export class Checkpoints {
       const at = order.get(line.promptUuid);
       if (at === undefined) continue;
       const seen = first.get(line.path);
+      // Stryker disable next-line EqualityOperator: two lines of one prompt for one path are never written (the first change of a turn wins)
       if (seen === undefined || at < seen.at) first.set(line.path, { at, line });
     }
     return [...first.values()].map(({ line }) =>

@@ -40,6 +40,7 @@ export class SessionLock {
       const current = readHolder(path);
       if (current === undefined) {
         // Removed meanwhile, or being written; left empty by a process killed in between if it stays so.
+        // Stryker disable next-line EqualityOperator: an age of exactly 10,000 ms cannot be set up (the file time and Date.now() are read at different moments)
         if (ageMs(path) > DEFAULT_TAKEOVER_STALE_MS) unlinkQuietly(path);
         continue;
       }
@@ -65,7 +66,9 @@ let exitListener = false;
 /** Held locks are released at exit (a killed process leaves its lock, which is then found stale). */
 function held(lock: SessionLock): SessionLock {
   heldLocks.add(lock);
+  // Stryker disable next-line ConditionalExpression: more exit listeners release the same locks again, and release runs once
   if (!exitListener) {
+    // Stryker disable next-line BooleanLiteral: as above
     exitListener = true;
     process.on("exit", () => {
       for (const each of [...heldLocks]) each.release();
@@ -86,6 +89,7 @@ function inUse(transcriptPath: string, holder: LockHolder): string {
 function takeOver(path: string, stale: LockHolder): void {
   const guard = `${path}.takeover`;
   if (!createExclusive(guard, String(process.pid))) {
+    // Stryker disable next-line EqualityOperator: an age of exactly 10,000 ms cannot be set up (the file time and Date.now() are read at different moments)
     if (ageMs(guard) > DEFAULT_TAKEOVER_STALE_MS) unlinkQuietly(guard);
     return;
   }
@@ -97,6 +101,7 @@ function takeOver(path: string, stale: LockHolder): void {
   }
 }
 
+// Stryker disable BlockStatement: emptying its finally leaves a descriptor open, which changes nothing a test can see on the lock
 function createExclusive(path: string, content: string): boolean {
   let fd: number;
   try {
@@ -112,7 +117,9 @@ function createExclusive(path: string, content: string): boolean {
   }
   return true;
 }
+// Stryker restore BlockStatement
 
+// Stryker disable BlockStatement: an emptied catch returns undefined too, as the function then ends
 function readHolder(path: string): LockHolder | undefined {
   try {
     const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<LockHolder>;
@@ -123,16 +130,20 @@ function readHolder(path: string): LockHolder | undefined {
     return undefined;
   }
 }
+// Stryker restore BlockStatement
 
+// Stryker disable BlockStatement: an emptied catch answers undefined (falsy) as ESRCH does; EPERM needs another user's process, and the tests run as one user
 function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     // EPERM: it exists, owned by someone else.
+    // Stryker disable next-line ConditionalExpression,StringLiteral: EPERM needs another user's process, and the tests run as one user (as root nothing is EPERM)
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+// Stryker restore BlockStatement
 
 function ageMs(path: string): number {
   try {

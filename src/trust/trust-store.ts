@@ -24,6 +24,7 @@ function realOr(path: string): string {
 function readDocument(home: string): TrustDocument {
   try {
     const data = JSON.parse(readFileSync(join(home, TRUST_FILE), "utf8")) as unknown;
+    // Stryker disable next-line OptionalChaining: `null.folders` throws inside this try, which fails closed the same way
     const folders = (data as { folders?: unknown } | null)?.folders;
     if (typeof folders === "object" && folders !== null && !Array.isArray(folders))
       return { folders: folders as TrustDocument["folders"] };

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without type declarations.
-import { MUTATIONS } from "../../scripts/mutation-check.mjs";
+import { failureKind, MUTATIONS } from "../../scripts/mutation-check.mjs";
 
 interface Mutation {
   name: string;
@@ -48,5 +48,30 @@ describe("the mutation check's list", () => {
     );
     expect(AREAS.filter((area) => (counts[area] ?? 0) < 2)).toEqual([]);
     expect(LIST.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it("counts a mutation as caught only by a failed assertion, never by an error the mutated code threw", () => {
+    const kinds = [
+      "AssertionError: expected 1 to be 2 // Object.is equality\n    at test.ts:3",
+      "AssertionError [ERR_ASSERTION]: false == true",
+      'Error: promise resolved "1" instead of rejecting',
+      "Error: Property failed after 32 tests\n{ seed: 1 }\nCounterexample: [0]\nGot AssertionError: expected 2 to be 3",
+      "TypeError: Cannot read properties of undefined (reading 'x')",
+      "Error: Test timed out in 60000ms.",
+      "Error: Property failed after 3 tests\nGot TypeError: x is not a function",
+      "SyntaxError: Unexpected token ')'",
+      "",
+    ].map((message) => (failureKind as (message: string) => string)(message));
+    expect(kinds).toEqual([
+      "assertion",
+      "assertion",
+      "assertion",
+      "assertion",
+      "error",
+      "error",
+      "error",
+      "error",
+      "error",
+    ]);
   });
 });

@@ -2820,6 +2820,17 @@ export function failureKind(message) {
   // fast-check reports the counterexample first and, in some versions, the error the property threw below it
   // (fast-check 4 keeps it as the cause instead: runTests reads that from vitest's default output).
   if (/^Error: Property failed after /.test(first)) return /\bAssertionError\b/.test(text) ? "assertion" : "error";
+  // A plain Error (not a TypeError or another fault of broken code) whose first frame outside Node and
+  // node_modules is the test's own code is the test stating what it expected in its own words (`throw new
+  // Error("expected the stream to fail")`, reading the file a tool should have written): an assertion. The
+  // same Error raised first in src/ is the mutated code failing, which proves nothing.
+  if (/^Error: /.test(first)) {
+    const frame = text
+      .split("\n")
+      .map((line) => /^\s+at (?:.*\()?(.*?):\d+:\d+\)?$/.exec(line)?.[1])
+      .find((path) => path !== undefined && !path.startsWith("node:") && !path.includes("/node_modules/"));
+    if (frame !== undefined && /\/(test|support)\//.test(frame)) return "assertion";
+  }
   return "error";
 }
 

@@ -2752,6 +2752,16 @@ export const MUTATIONS = [
     replace: "",
     tests: ["test/cli/inspect-tool-counts.test.ts"],
   },
+  {
+    name: "fork-fallback-on-any-unusable",
+    area: "compaction",
+    guards:
+      "a forked summary that was not cut off at max_tokens is not asked again the cleared way (issue 58 after issue 52)",
+    file: "src/compaction/summary-input.ts",
+    find: "if (error instanceof UnusableSummaryError && error.cutOff)",
+    replace: "if (error instanceof UnusableSummaryError)",
+    tests: ["test/compaction/overflow-cut.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -29,6 +29,8 @@ export interface ForkResult {
   usage: Usage;
   /** The client's estimate of the request's input tokens (tools, system and messages). */
   estimatedInputTokens: number;
+  /** Why the reply ended, where the provider said (`max_tokens`: the summary was cut off). Default unknown. */
+  stopReason?: string | null;
 }
 
 /**

@@ -125,8 +125,15 @@ export function summaryTooShort(summaryTokens: number, replacedTokens: number): 
   return summaryTokens < MIN_SUMMARY_TOKENS && summaryTokens < replacedTokens * MIN_SUMMARY_SHARE;
 }
 
-/** An answer that holds no usable summary (none, or far too short: cut off at max_tokens). */
-class UnusableSummaryError extends Error {}
+/** An answer that holds no usable summary (none, or far too short); `cutOff` when it ended at max_tokens. */
+class UnusableSummaryError extends Error {
+  constructor(
+    message: string,
+    readonly cutOff: boolean,
+  ) {
+    super(message);
+  }
+}
 
 async function summarizeWithRetries(
   messages: readonly MessageEntry[],
@@ -146,12 +153,14 @@ async function summarizeWithRetries(
       });
       counter.usages.push(result.usage);
       const summary = extractSummary(result.text);
-      if (summary === "") throw new UnusableSummaryError("the summary request returned no summary");
+      const cutOff = result.stopReason === "max_tokens";
+      if (summary === "") throw new UnusableSummaryError("the summary request returned no summary", cutOff);
       const replaced = estimateEntriesTokens(current);
       const tokens = estimateTextTokens(summary);
       if (summaryTooShort(tokens, replaced))
         throw new UnusableSummaryError(
           `the summary (~${tokens} tokens) is far too short for the ~${replaced.toLocaleString("en-US")} tokens it replaces`,
+          cutOff,
         );
       return summary;
     } catch (error) {
@@ -208,8 +217,10 @@ export async function summarizeConversation(
         return { summary, calls: counter.calls, droppedRounds: 0, usages: counter.usages };
       } catch (error) {
         // An answer cut off at a small max_tokens (a long conversation to name in a small window) may fit when
-        // the conversation is shorter: the cleared way is tried once more before the compaction fails.
-        if (error instanceof UnusableSummaryError) notCacheSafe = `the forked summary was unusable (${error.message})`;
+        // the conversation is shorter: the cleared way is tried once more before the compaction fails. A model
+        // that answered with no summary and was not cut off would only do it again (issue 58): not asked twice.
+        if (error instanceof UnusableSummaryError && error.cutOff)
+          notCacheSafe = `the forked summary was unusable (${error.message})`;
         else if (options.fork.failure?.(error).kind === "prompt_too_long")
           notCacheSafe = "the server found the forked summary request too long";
         else throw error;

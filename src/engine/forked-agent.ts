@@ -89,10 +89,11 @@ async function sendForkedRequest(parent: ForkParent, request: ForkRequest): Prom
   if (parent.provider.complete !== undefined) {
     const reply = await parent.provider.complete(assembled, options);
     const text = reply.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
-    return { text, usage: reply.usage, estimatedInputTokens };
+    return { text, usage: reply.usage, estimatedInputTokens, stopReason: reply.stopReason };
   }
   let text = "";
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  let stopReason: string | null = null;
   // The blocks as the loop would record them (a block is counted once it is known whole).
   const entries = new AssistantEntries(() => ({ sessionId: FORK_SESSION_ID, parentUuid: null }));
   for await (const event of parent.provider.stream(assembled, options)) {
@@ -100,10 +101,13 @@ async function sendForkedRequest(parent: ForkParent, request: ForkRequest): Prom
       const block = entry.message.content[0];
       if (block.type === "text") text += block.text;
     }
-    if (event.type === "message_end") usage = event.usage;
+    if (event.type === "message_end") {
+      usage = event.usage;
+      stopReason = event.stopReason;
+    }
     if (event.type === "retry") onRetry(event);
   }
-  return { text, usage, estimatedInputTokens };
+  return { text, usage, estimatedInputTokens, stopReason };
 }
 
 /** What a provider error means for compaction: "prompt is too long" (with the server's numbers) or final. */

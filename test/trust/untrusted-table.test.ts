@@ -99,7 +99,19 @@ async function load(key: string, value: unknown) {
       mayRunProjectCode: (kind, what, source) => gate.mayRun(kind, what, source),
     });
     const { files: _files, ...rest } = settings;
-    return { settings: JSON.stringify(rest), withheld: gate.withheld() };
+    // A withheld hook stays in the settings, marked, so that what it guarded is refused (fail closed): it runs
+    // nothing, so it is no setting the folder was granted.
+    const hooks = Object.fromEntries(
+      Object.entries(rest.hooks)
+        .map(([event, matchers]) => [
+          event,
+          (matchers ?? [])
+            .map((matcher) => ({ ...matcher, hooks: matcher.hooks.filter((hook) => hook.withheld !== true) }))
+            .filter((matcher) => matcher.hooks.length > 0),
+        ])
+        .filter(([, matchers]) => (matchers?.length ?? 0) > 0),
+    );
+    return { settings: JSON.stringify({ ...rest, hooks }), withheld: gate.withheld() };
   };
   const empty = await (async () => {
     await writeFile(join(cwd, ".claude", "settings.json"), JSON.stringify(baseline));

@@ -2830,11 +2830,11 @@ export function failureKind(message) {
   // fast-check reports the counterexample first and, in some versions, the error the property threw below it
   // (fast-check 4 keeps it as the cause instead: runTests reads that from vitest's default output).
   if (/^Error: Property failed after /.test(first)) return /\bAssertionError\b/.test(text) ? "assertion" : "error";
-  // A plain Error (not a TypeError or another fault of broken code) whose first frame outside Node and
-  // node_modules is the test's own code is the test stating what it expected in its own words (`throw new
-  // Error("expected the stream to fail")`, reading the file a tool should have written): an assertion. The
-  // same Error raised first in src/ is the mutated code failing, which proves nothing.
-  if (/^Error: /.test(first)) {
+  // An error whose first frame outside Node and node_modules is the test's own code is the test stating what it
+  // expected in its own words (`throw new Error("expected the stream to fail")`, reading the file a tool should
+  // have written, `expect(undefined).toBeGreaterThan(0)`): an assertion. The same error raised first in src/ is
+  // the mutated code failing, which proves nothing.
+  if (/^\w*Error\b/.test(first)) {
     const frame = text
       .split("\n")
       .map((line) => /^\s+at (?:.*\()?(.*?):\d+:\d+\)?$/.exec(line)?.[1])
@@ -2974,10 +2974,13 @@ async function runMutation(copy, mutation) {
       line: `✓ ${mutation.name}: caught by "${assertion.test}": ${assertion.line.slice(0, 160)} (${seconds} s)`,
     };
   const error = result.failures.find((failure) => failure.kind === "error");
+  // Caught only by an error (a TypeError, a 400 the server answered): the mutation changed behaviour, but no test
+  // stated it. Reported on its own line and counted at the end as tests to sharpen; not a failure of the check
+  // (a survivor, a stale text or a parse error is). Entries still to sharpen: docs/MUTATION-TESTING.md.
   if (error !== undefined || result.failed > 0)
     return {
-      line: `✗ ${mutation.name}: not caught: error, no assertion failed (${error?.test ?? "?"}: ${(error?.line ?? "").slice(0, 160)}) (${seconds} s)`,
-      problem: `${mutation.name}: not caught: error (a test failed without an assertion failing: ${(error?.line ?? "").slice(0, 100)})`,
+      line: `⚠ ${mutation.name}: caught only by an error, no assertion failed (${error?.test ?? "?"}: ${(error?.line ?? "").slice(0, 160)}) (${seconds} s)`,
+      weak: mutation.name,
     };
   if (result.code === 0 && result.skipped > 0 && result.passed === 0)
     return {
@@ -3024,6 +3027,7 @@ async function main() {
   const started = performance.now();
   const copies = [makeCopy()];
   const problems = [];
+  const weak = [];
   try {
     const copy = copies[0];
     const testFiles = [...new Set(chosen.flatMap((mutation) => mutation.tests))];
@@ -3060,6 +3064,7 @@ async function main() {
         const result = await runMutation(each, mutation);
         console.log(result.line);
         if (result.problem !== undefined) problems.push(result.problem);
+        if (result.weak !== undefined) weak.push(result.weak);
       }
     };
     await Promise.all(copies.map((each) => worker(each)));
@@ -3067,6 +3072,10 @@ async function main() {
     for (const each of copies) rmSync(each, { recursive: true, force: true });
   }
   const total = ((performance.now() - started) / 1000).toFixed(0);
+  if (weak.length > 0)
+    console.log(
+      `mutation-check: ${weak.length} caught only by an error, no assertion (to sharpen): ${weak.join(", ")}`,
+    );
   if (problems.length === 0) {
     console.log(`mutation-check: all ${chosen.length} mutations caught (${total} s)`);
     return 0;

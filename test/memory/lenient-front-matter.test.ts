@@ -70,6 +70,14 @@ describe("lenient front matter", () => {
     expect(parsed.body).toBe("You review changes.\n");
   });
 
+  it("a key of the author's own with a value that is not YAML is read line by line, keeping every key", async () => {
+    // `team-notes` is no key Claude Code uses, so the prose reading does not take it; the line-wise one does.
+    const parsed = await parseFrontMatter("---\nteam-notes: [a] [b]\ndescription: Notes\n---\nB\n");
+    expect(parsed.problem).toBeUndefined();
+    expect(parsed.data).toEqual({ "team-notes": "[a] [b]", description: "Notes" });
+    expect(parsed.body).toBe("B\n");
+  });
+
   it("unindented lines after a key that is not prose are still a problem, with the file kept whole", async () => {
     const text = "---\nname: [unclosed\n!!! not a key\n---\nBody.\n";
     const parsed = await parseFrontMatter(text);

@@ -19,11 +19,11 @@ import { AnthropicProvider } from "../provider/index.js";
 import { UsageError } from "./args.js";
 import { clearingSavings } from "./clearing-savings.js";
 import type { CliIo } from "./io.js";
-import { formatTierLines, tierActivity } from "./modes/context-report.js";
-import { loadDiff } from "./modes/edit-diff.js";
-import { TurnRenderer } from "./modes/render.js";
-import { sessionStats } from "./modes/session-stats.js";
-import { cacheHitRatio, formatCost, formatStatusLine } from "./modes/status-line.js";
+import { loadDiff } from "./modes/render/edit-diff.js";
+import { TurnRenderer } from "./modes/render/render.js";
+import { formatTierLines, tierActivity } from "./modes/slash/context-report.js";
+import { sessionStats } from "./modes/status/session-stats.js";
+import { cacheHitRatio, formatCost, formatStatusLine } from "./modes/status/status-line.js";
 import { DEFAULT_MARKDOWN_WIDTH, loadMarkdown } from "./terminal/markdown.js";
 import { createStyle } from "./terminal/style.js";
 

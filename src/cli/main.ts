@@ -88,7 +88,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const { applySettings } = await import("./settings-options.js");
   const session = applySettings(cli, io);
   if (cli.print) {
-    const { runPrintMode } = await import("./modes/print-mode.js");
+    const { runPrintMode } = await import("./modes/print/print-mode.js");
     return runPrintMode(session.cli, session.io);
   }
   const { runInteractive } = await import("./modes/interactive.js");

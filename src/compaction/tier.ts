@@ -1,7 +1,7 @@
 /**
  * The contract every compaction tier implements. The pass (`run-tiers.ts`) folds a fixed list of tiers in
  * order, each reading what the earlier ones left (`TierPass`) and returning what it changed (`TierOutput`); the
- * prompt-too-long chain (`loop/prompt-too-long.ts`) asks the same list, in the same order, for an `overflow` step.
+ * prompt-too-long chain (`loop/recovery/prompt-too-long.ts`) asks the same list, in the same order, for an `overflow` step.
  * Adding a tier is one file exporting a `Tier`, one entry in `COMPACTION_TIERS`, and its switch in
  * `CompactionSettings`.
  */

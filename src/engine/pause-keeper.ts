@@ -16,8 +16,8 @@ import {
   refreshInterval,
   refreshStillPays,
 } from "../cache/index.js";
-import { failedRequestRecord } from "../loop/failed-requests.js";
 import type { LoopConfig } from "../loop/query-context.js";
+import { failedRequestRecord } from "../loop/recovery/failed-requests.js";
 import type { TurnRecorder } from "../loop/turn-recorder.js";
 import {
   modelLimits,

@@ -41,7 +41,7 @@ export class ToolRegistry extends Map<string, AnyTool> {
     return toolDefinitions(requestTools(tools, loadedToolNames(entries, moment)));
   }
 
-  /** Definitions of the deferred tools ToolSearch found since the latest compaction (see loop/tool-arrivals.ts). */
+  /** Definitions of the deferred tools ToolSearch found since the latest compaction (see loop/tools/tool-arrivals.ts). */
   lateDefinitions(entries: readonly TimelineEntry[]): ToolDefinition[] {
     const found = foundSinceBoundary(entries);
     if (found.size === 0) return [];

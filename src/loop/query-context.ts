@@ -30,7 +30,7 @@ import { withoutServerFeatures } from "../request/index.js";
 import { filterGrowing, type Timeline } from "../timeline/index.js";
 import type { AnyTool, PermissionPolicy, ToolRuntime } from "../tools/index.js";
 import type { TranscriptStore } from "../transcript/index.js";
-import type { FailedRequest } from "./failed-requests.js";
+import type { FailedRequest } from "./recovery/failed-requests.js";
 
 /** What a forked request inherits from its parent turn: the exact request settings, latches and pins. */
 export interface ForkParent {
@@ -110,7 +110,7 @@ export interface QueryContext {
   /**
    * Definitions of the deferred tools found (by ToolSearch) since the latest compact boundary, read from the
    * timeline at each request; where the server declares tool changes they are offered at once in a
-   * tool-change message (loop/tool-arrivals.ts). Default none: late tools wait for the tools block.
+   * tool-change message (loop/tools/tool-arrivals.ts). Default none: late tools wait for the tools block.
    */
   lateToolDefinitions?: (entries: readonly TimelineEntry[]) => readonly ToolDefinition[];
   policy: PermissionPolicy;

@@ -9,19 +9,19 @@ import type { CompactionInput } from "../compaction/index.js";
 import type { MessageEntry, TurnUsage } from "../messages/index.js";
 import { addUsage, createUserEntry } from "../messages/index.js";
 import type { ThinkingConfig } from "../request/index.js";
-import { iterationLimits } from "./budget-learning.js";
-import { compactionInput } from "./compaction-input.js";
-import { countBeforeSending } from "./count-tokens.js";
+import { iterationLimits } from "./budget/budget-learning.js";
+import { countBeforeSending } from "./budget/count-tokens.js";
+import { compactionInput } from "./compaction/compaction-input.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
-import { deliverInboxMessages } from "./inbox-messages.js";
 import type { QueryContext } from "./query-context.js";
-import { assembleStage } from "./stage-assemble.js";
-import { compactStage } from "./stage-compact.js";
-import { decideStage } from "./stage-decide.js";
-import { recoverStage } from "./stage-recover.js";
-import { streamStage } from "./stage-stream.js";
-import type { StopFailureType } from "./stop-failure.js";
-import { notifyFinishedTasks } from "./task-notifications.js";
+import type { StopFailureType } from "./recovery/stop-failure.js";
+import { deliverInboxMessages } from "./side/inbox-messages.js";
+import { notifyFinishedTasks } from "./side/task-notifications.js";
+import { assembleStage } from "./stages/stage-assemble.js";
+import { compactStage } from "./stages/stage-compact.js";
+import { decideStage } from "./stages/stage-decide.js";
+import { recoverStage } from "./stages/stage-recover.js";
+import { streamStage } from "./stages/stage-stream.js";
 import {
   type Decision,
   newTurnState,

@@ -21,16 +21,16 @@ import {
   type ToolDefinition,
 } from "../request/index.js";
 import { Channel } from "./channel.js";
+import { restoreFileReader } from "./compaction/restore-file.js";
 import type { EngineEvent, TerminalReason } from "./events.js";
-import type { MaxTokensState } from "./max-tokens.js";
-import { newPromptTooLongRecovery, type PromptTooLongRecovery } from "./prompt-too-long.js";
 import { defaultRequestSettings, type ForkParent, pinsFromEntries, type QueryContext } from "./query-context.js";
-import { restoreFileReader } from "./restore-file.js";
-import { capabilitiesWithout } from "./self-heal.js";
-import { sideQueryFor, webSearchFor } from "./side-query.js";
-import { SideRequestLog } from "./side-requests.js";
-import type { StopFailureType } from "./stop-failure.js";
-import { type ExecutedCall, ToolExecutor } from "./tool-executor.js";
+import type { MaxTokensState } from "./recovery/max-tokens.js";
+import { newPromptTooLongRecovery, type PromptTooLongRecovery } from "./recovery/prompt-too-long.js";
+import { capabilitiesWithout } from "./recovery/self-heal.js";
+import type { StopFailureType } from "./recovery/stop-failure.js";
+import { sideQueryFor, webSearchFor } from "./side/side-query.js";
+import { SideRequestLog } from "./side/side-requests.js";
+import { type ExecutedCall, ToolExecutor } from "./tools/tool-executor.js";
 import { TurnRecorder } from "./turn-recorder.js";
 
 /** How a stage ends the iteration: go round again, or end the turn for `reason`. */

@@ -16,7 +16,7 @@ export interface DeniedDisplay {
 
 /**
  * What the model reads for a tool call the user interrupted — stopped while it ran, or never started — and the
- * one text the terminal recognises as "interrupted" (cli/modes/tool-outcome.ts).
+ * one text the terminal recognises as "interrupted" (cli/modes/render/tool-outcome.ts).
  */
 export const INTERRUPTED_MESSAGE = "Interrupted by the user: the tool call was stopped before it finished.";
 

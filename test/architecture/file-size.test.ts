@@ -27,7 +27,7 @@ function overLimit(files: readonly { name: string; text: string }[], limit: numb
 
 describe("file size", () => {
   // Guards: every file in src/ stays at or under 400 lines. Mutation caught: 20 comment lines inserted in
-  // src/cli/modes/render.ts (400 lines), which then reports `cli/modes/render.ts: 420`.
+  // src/cli/modes/render/render.ts (400 lines), which then reports `cli/modes/render/render.ts: 420`.
   it("no file under src/ is over 400 lines", () => {
     const synthetic = [
       { name: "a.ts", text: `${"x\n".repeat(400)}` },

@@ -118,9 +118,10 @@ function pastIndex(edges: readonly ImportEdge[], hasIndex: (folder: string) => b
     .map((edge) => `${edge.file} -> ${edge.target}`);
 }
 
-/** A file of the loop's stages: `loop/stage-*.ts` (or the `.js` an import names). */
+/** A file of the loop's stages: `loop/stages/stage-*.ts` (or the `.js` an import names). */
 function isStageFile(path: string): boolean {
-  return dirname(path) === "loop" && /^stage-[^/\\]+\.(ts|js)$/.test(path.slice("loop".length + 1));
+  const room = join("loop", "stages");
+  return dirname(path) === room && /^stage-[^/\\]+\.(ts|js)$/.test(path.slice(room.length + 1));
 }
 
 /** Imports from one loop stage file into another, as "file -> target". */
@@ -301,20 +302,22 @@ describe("import rules", () => {
 
   // Guards: the loop's stages are peers (docs/ARCHITECTURE.md "One turn"): a stage returns what happened and
   // loop/query.ts routes it, so no stage file calls into another. Mutation caught: importing
-  // `./stage-recover.js` into loop/stage-assemble.ts again (its over-window path calling the overflow chain).
-  it("no loop/stage-*.ts imports another loop/stage-*.ts; query.ts routes between them", () => {
+  // `./stage-recover.js` into loop/stages/stage-assemble.ts again (its over-window path calling the overflow chain).
+  it("no loop/stages/stage-*.ts imports another stage; query.ts routes between them", () => {
+    const stages = join("loop", "stages");
     const synthetic = [
-      { file: join("loop", "stage-a.ts"), target: join("loop", "stage-b.js") },
-      { file: join("loop", "stage-a.ts"), target: join("loop", "turn-state.js") },
-      { file: join("loop", "query.ts"), target: join("loop", "stage-b.js") },
-      { file: join("compaction", "collapse", "stage-collapses.ts"), target: join("loop", "stage-b.js") },
+      { file: join(stages, "stage-a.ts"), target: join(stages, "stage-b.js") },
+      { file: join(stages, "stage-a.ts"), target: join("loop", "turn-state.js") },
+      { file: join("loop", "query.ts"), target: join(stages, "stage-b.js") },
+      { file: join("loop", "stage-c.ts"), target: join(stages, "stage-b.js") },
+      { file: join("compaction", "collapse", "stage-collapses.ts"), target: join(stages, "stage-b.js") },
     ];
-    expect(stageToStage(synthetic)).toEqual([`${join("loop", "stage-a.ts")} -> ${join("loop", "stage-b.js")}`]);
+    expect(stageToStage(synthetic)).toEqual([`${join(stages, "stage-a.ts")} -> ${join(stages, "stage-b.js")}`]);
     expect(stageToStage(EDGES)).toEqual([]);
     // The rule sees the stages it checks: query.ts imports all five.
     const routed = EDGES.filter((edge) => edge.file === join("loop", "query.ts") && isStageFile(edge.target));
     expect(routed.map((edge) => edge.target).sort()).toEqual(
-      ["assemble", "compact", "decide", "recover", "stream"].map((name) => join("loop", `stage-${name}.js`)),
+      ["assemble", "compact", "decide", "recover", "stream"].map((name) => join("loop", "stages", `stage-${name}.js`)),
     );
   });
 
@@ -341,9 +344,13 @@ describe("import rules", () => {
     // A stop that only imports the next one's types is no step: print mode takes `CliOptions` from args.ts as a
     // type, and calls nothing there.
     expect(
-      walkProblems([join("cli", "session-flags.ts"), join("cli", "modes", "print-mode.ts"), join("cli", "args.ts")]),
-    ).toEqual([`${join("cli", "modes", "print-mode.ts")} does not call ${join("cli", "args.ts")}`]);
-    const walks = ["print-mode", "interactive"].map((mode) =>
+      walkProblems([
+        join("cli", "session-flags.ts"),
+        join("cli", "modes", "print", "print-mode.ts"),
+        join("cli", "args.ts"),
+      ]),
+    ).toEqual([`${join("cli", "modes", "print", "print-mode.ts")} does not call ${join("cli", "args.ts")}`]);
+    const walks = ["print/print-mode", "interactive"].map((mode) =>
       [
         "cli/args.ts",
         "cli/main.ts",

@@ -5,7 +5,7 @@
  * Mutation caught: `context-report-ignores-ratio` (the calibration dropped from the report).
  */
 import { describe, expect, it } from "vitest";
-import { estimateNextRequest, formatContextReport } from "../../src/cli/modes/context-report.js";
+import { estimateNextRequest, formatContextReport } from "../../src/cli/modes/slash/context-report.js";
 import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
 
 const input = {

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nextPermissionMode } from "../../src/cli/modes/mode-cycle.js";
+import { nextPermissionMode } from "../../src/cli/modes/questions/mode-cycle.js";
 import { waitFor } from "./cli-process.js";
 import { HAVE_TMUX, terminalPerTest, wrapped } from "./tmux-terminal.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCostReport, formatStatusLine, type SessionStats } from "../../src/cli/modes/status-line.js";
+import { formatCostReport, formatStatusLine, type SessionStats } from "../../src/cli/modes/status/status-line.js";
 import { modelPriceLabel, UNKNOWN_MODEL_NOTE } from "../../src/cli/pricing.js";
 import { emptyUsage, isKnownModel, KNOWN_MODEL_IDS, modelLimits } from "../../src/messages/index.js";
 import { requestCostUsd } from "../../src/messages/pricing.js";

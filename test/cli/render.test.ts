@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { formatTierLines, tierActivity } from "../../src/cli/modes/context-report.js";
-import { parsePermissionAnswer } from "../../src/cli/modes/permission-prompt.js";
-import { TurnRenderer } from "../../src/cli/modes/render.js";
-import { isSlashCommand } from "../../src/cli/modes/slash-commands.js";
-import { cacheHitRatio, formatStatusLine, formatTokens } from "../../src/cli/modes/status-line.js";
+import { parsePermissionAnswer } from "../../src/cli/modes/questions/permission-prompt.js";
+import { TurnRenderer } from "../../src/cli/modes/render/render.js";
+import { formatTierLines, tierActivity } from "../../src/cli/modes/slash/context-report.js";
+import { isSlashCommand } from "../../src/cli/modes/slash/slash-commands.js";
+import { cacheHitRatio, formatStatusLine, formatTokens } from "../../src/cli/modes/status/status-line.js";
 import { PLAIN_STYLE } from "../../src/cli/terminal/style.js";
 import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
 import type { EngineEvent } from "../../src/loop/events.js";

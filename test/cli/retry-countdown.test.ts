@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { httpRetryCause, RetryCountdown } from "../../src/cli/modes/retry-countdown.js";
+import { httpRetryCause, RetryCountdown } from "../../src/cli/modes/print/retry-countdown.js";
 import type { EngineEvent } from "../../src/loop/events.js";
 import { createSystemEntry } from "../../src/messages/index.js";
 

@@ -1,6 +1,6 @@
 /** Slash commands a person mistypes or half-types: a suggestion, the list, the keys. */
 import { describe, expect, it } from "vitest";
-import { isSlashCommand, type ReplHost, runSlashCommand } from "../../src/cli/modes/slash-commands.js";
+import { isSlashCommand, type ReplHost, runSlashCommand } from "../../src/cli/modes/slash/slash-commands.js";
 
 /** A host that only prints (the commands tested here touch nothing else). */
 function printingHost(): { host: ReplHost; printed: string[] } {
@@ -91,7 +91,7 @@ describe("/plugin enable and disable", () => {
     const { makeTempDir } = await import("../../support/temp-dir.js");
     const { mkdir, readFile, rm, writeFile } = await import("node:fs/promises");
     const { join } = await import("node:path");
-    const { pluginCommand } = await import("../../src/cli/modes/plugin-command.js");
+    const { pluginCommand } = await import("../../src/cli/modes/slash/plugin-command.js");
     const cwd = await makeTempDir("threadline-plugin-command-");
     try {
       await mkdir(join(cwd, ".claude"));

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TurnRenderer } from "../../src/cli/modes/render.js";
-import { expandGroup, type GroupedCall, groupSummary } from "../../src/cli/modes/tool-groups.js";
+import { TurnRenderer } from "../../src/cli/modes/render/render.js";
+import { expandGroup, type GroupedCall, groupSummary } from "../../src/cli/modes/render/tool-groups.js";
 import { createStyle } from "../../src/cli/terminal/style.js";
 import type { EngineEvent } from "../../src/loop/events.js";
 

@@ -20,7 +20,7 @@ import {
   RecordChain,
   runCompactionTiers,
 } from "../../src/compaction/index.js";
-import { newPromptTooLongRecovery, recoverFromPromptTooLong } from "../../src/loop/prompt-too-long.js";
+import { newPromptTooLongRecovery, recoverFromPromptTooLong } from "../../src/loop/recovery/prompt-too-long.js";
 import { createApiErrorEntry, type TimelineEntry } from "../../src/messages/index.js";
 import { ProviderError } from "../../src/provider/errors.js";
 import { TimelineBuilder, toolUseId } from "../../support/timeline-builder.js";

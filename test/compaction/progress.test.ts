@@ -18,7 +18,7 @@ import {
   runCompactionTiers,
   type Tier,
 } from "../../src/compaction/index.js";
-import { newPromptTooLongRecovery, recoverFromPromptTooLong } from "../../src/loop/prompt-too-long.js";
+import { newPromptTooLongRecovery, recoverFromPromptTooLong } from "../../src/loop/recovery/prompt-too-long.js";
 import { ProviderError } from "../../src/provider/errors.js";
 import { TimelineBuilder } from "../../support/timeline-builder.js";
 import { compactionInput } from "./compaction-input.js";

@@ -8,7 +8,7 @@
  *
  * Mutations caught (scripts/mutation-check.mjs): `nested-memory-grep-off` (Grep dropped from the tools that
  * attach nested files), `memory-reattach-ignores-server-block` (`fromLastCompaction()` dropped in
- * loop/stage-compact.ts, so memory still before the block counts as visible).
+ * loop/stages/stage-compact.ts, so memory still before the block counts as visible).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -119,7 +119,7 @@ function occurrences(haystack: string, needle: string): number {
 /**
  * Every request from the one that first holds a memory text on holds it exactly once, and every rule is in
  * every request after it was loaded (the start rules in the very first). Mutations caught: the re-attach
- * call removed from loop/stage-compact.ts (rules vanish after the first compaction), re-attaching without the
+ * call removed from loop/stages/stage-compact.ts (rules vanish after the first compaction), re-attaching without the
  * visibility check (a text twice), the session-start attachment not recorded (first request without rules).
  */
 function expectRulesKept({ harness: h, bodies }: Run): void {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { COMPACTION_TIERS, type OverflowOutcome, type OverflowReason, type Tier } from "../../src/compaction/index.js";
-import { newPromptTooLongRecovery, recoverFromPromptTooLong } from "../../src/loop/prompt-too-long.js";
+import { newPromptTooLongRecovery, recoverFromPromptTooLong } from "../../src/loop/recovery/prompt-too-long.js";
 import { createSystemEntry } from "../../src/messages/index.js";
 import { ProviderError } from "../../src/provider/errors.js";
 import { TimelineBuilder } from "../../support/timeline-builder.js";
@@ -49,7 +49,7 @@ function input() {
 
 describe("the overflow chain over the tier list", () => {
   it("the default list offers clearing old results, collapse drain, then reactive compaction", () => {
-    // The chain then drops the oldest rounds behind a marker (loop/prompt-too-long.ts), after every tier's step.
+    // The chain then drops the oldest rounds behind a marker (loop/recovery/prompt-too-long.ts), after every tier's step.
     expect(COMPACTION_TIERS.flatMap((tier) => (tier.overflow ? [tier.overflow.reason] : []))).toEqual([
       "overflow_clear",
       "collapse_drain",

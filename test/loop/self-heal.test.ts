@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { QueryEngine } from "../../src/engine/query-engine.js";
-import { capabilitiesWithout, decideSelfHeal, featuresOfInput } from "../../src/loop/self-heal.js";
+import { capabilitiesWithout, decideSelfHeal, featuresOfInput } from "../../src/loop/recovery/self-heal.js";
 import { ProviderError, type UnsupportedInput } from "../../src/provider/index.js";
 import {
   type AssembledRequest,

@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { PermissionPrompter } from "../../src/cli/modes/permission-prompt.js";
+import { PermissionPrompter } from "../../src/cli/modes/questions/permission-prompt.js";
 import { LineReader } from "../../src/cli/terminal/line-reader.js";
 import { createStyle } from "../../src/cli/terminal/style.js";
 import { alwaysAllowRule, bashCommandPrefix } from "../../src/tools/permissions/permission-rules.js";

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { type IdleClock, type IdleInput, IdlePrompts } from "../../src/cli/modes/idle-prompts.js";
-import type { PromptReader } from "../../src/cli/modes/permission-prompt.js";
+import type { PromptReader } from "../../src/cli/modes/questions/permission-prompt.js";
 import { deferredBuiltinTools } from "../../src/tools/default-tools.js";
 import { ScheduledPrompts } from "../../src/tools/schedule/scheduled-prompts.js";
 import { collect } from "../../support/collect.js";

@@ -8,7 +8,7 @@
 import type { PauseClock } from "../../engine/engine-options.js";
 import { REAL_CLOCK } from "../../engine/pause-keeper.js";
 import type { ScheduledJob, ScheduledPrompts } from "../../tools/index.js";
-import type { PromptReader } from "./permission-prompt.js";
+import type { PromptReader } from "./questions/permission-prompt.js";
 
 /** The clock the wait uses: the pause keeper's (real timers unref'd); the engine's `now` and this must agree. */
 export type IdleClock = PauseClock;

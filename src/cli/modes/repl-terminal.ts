@@ -10,9 +10,9 @@ import { LineReader } from "../terminal/line-reader.js";
 import { DEFAULT_MARKDOWN_WIDTH } from "../terminal/markdown.js";
 import type { Style } from "../terminal/style.js";
 import type { TextSink } from "../terminal/text.js";
-import type { PromptReader } from "./permission-prompt.js";
-import { TurnRenderer } from "./render.js";
-import type { ChangeCache } from "./tool-outcome.js";
+import type { PromptReader } from "./questions/permission-prompt.js";
+import { TurnRenderer } from "./render/render.js";
+import type { ChangeCache } from "./render/tool-outcome.js";
 
 export interface ReplTerminal {
   /** The raw-mode prompt on a TTY (undefined when reading lines from a pipe). */

@@ -51,7 +51,7 @@ export class TerminalInput {
   #prompt = PROMPT_MARKER;
   #question: Question | undefined;
   #status: string | undefined;
-  /** A `statusLine` command's rows, drawn above the status line (cli/modes/status-command.ts). */
+  /** A `statusLine` command's rows, drawn above the status line (cli/modes/status/status-command.ts). */
   #commandStatus: readonly string[] | undefined;
   #activity: (() => string) | undefined;
   #spinnerTimer: NodeJS.Timeout | undefined;

@@ -2,7 +2,7 @@
  * Agent `run_in_background` (docs/TOOLS.md "Background work"): the subagent runs as a job of the session's
  * background tasks, the call returns at once with its id (the agent id, Claude Code's task id for an agent), and
  * when the run ends by itself the model is told at its next request with a `<task-notification>` carrying the
- * result (loop/task-notifications.ts records it). TaskStop aborts the run; the session's end aborts it too.
+ * result (loop/side/task-notifications.ts records it). TaskStop aborts the run; the session's end aborts it too.
  * The run has its own abort controller: interrupting the turn that launched it does not stop it, and its own
  * inbox, where SendMessage queues messages its loop sends at its next request (agent-inbox.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * The inbox of a background agent run (SendMessage, docs/TOOLS.md "SendMessage"): messages wait here until the
- * run's loop takes them at the start of its next iteration (loop/inbox-messages.ts) and sends them as user
+ * run's loop takes them at the start of its next iteration (loop/side/inbox-messages.ts) and sends them as user
  * messages. Once the run has nothing left to do the inbox closes, so a message is either delivered or refused,
  * never queued for a run that will not read it.
  */

@@ -1,6 +1,6 @@
 /**
  * SendMessage: a message to a background agent this session started (Agent `run_in_background`), delivered as a
- * user message at that agent's next request (agent-inbox.ts, loop/inbox-messages.ts); a finished agent is resumed
+ * user message at that agent's next request (agent-inbox.ts, loop/side/inbox-messages.ts); a finished agent is resumed
  * with its kept conversation and the message as its next user turn (agent-background.ts, engine/subagent.ts), as
  * Claude Code does ("a send resumes it from its transcript"). Claude Code 2.1.328's name
  * and fields (test/fixtures/claude-code-sendmessage-tool.json) except `notify_when_idle`, which subscribes to

@@ -2,7 +2,7 @@
  * TodoWrite: the task list the model keeps (Claude Code's name and schema: `todos`, each `content`, `status`,
  * `activeForm`). The session's list is the input of its last successful TodoWrite, read from the timeline, so
  * it needs no state of its own and a resumed session rebuilds it from its transcript; after a compaction the
- * list is attached again like memory files (loop/todo-reattach.ts, docs/TOOLS.md "Task list").
+ * list is attached again like memory files (loop/compaction/todo-reattach.ts, docs/TOOLS.md "Task list").
  */
 import * as z from "zod";
 import type { AttachmentEntry, TimelineEntry } from "../../messages/index.js";

@@ -1,7 +1,7 @@
 /**
  * The lines Monitor commands printed that the model has not seen yet (docs/TOOLS.md "Monitor"). Each complete
  * stdout line is an event; the loop takes them at the start of its next request and sends one
- * `<task-notification>` per monitor holding every line since the last one (loop/task-notifications.ts), so a
+ * `<task-notification>` per monitor holding every line since the last one (loop/side/task-notifications.ts), so a
  * burst of lines is one message, as Claude Code batches lines that arrive together.
  */
 

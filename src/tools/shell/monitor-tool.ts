@@ -3,7 +3,7 @@
  * name and schema: `description`, `timeout_ms`, `command`, `ws`). The command is a background task like Bash
  * `run_in_background` (tools/background-tasks.ts): its own process group, stopped by TaskStop, by its timeout, or
  * with the session. Its lines are collected in tools/monitor-events.ts and told at the next request
- * (loop/task-notifications.ts). Deferred behind ToolSearch as Claude Code defers it; docs/TOOLS.md "Monitor".
+ * (loop/side/task-notifications.ts). Deferred behind ToolSearch as Claude Code defers it; docs/TOOLS.md "Monitor".
  */
 import * as z from "zod";
 import { allowedRoots } from "../permissions/workspace-paths.js";

@@ -3,7 +3,7 @@
  * the worktrees it created, and what happens to them when it ends. Claude Code 2.1.328 puts a new worktree at
  * `<repository root>/.claude/worktrees/<name>` on a new branch `worktree-<name>` (code.claude.com/docs/en/worktrees);
  * threadline does the same with git's own `git worktree add`. While a worktree is entered, every tool call's working
- * directory and workspace root is the worktree (loop/tool-executor.ts reads `cwd()`).
+ * directory and workspace root is the worktree (loop/tools/tool-executor.ts reads `cwd()`).
  */
 import { randomInt } from "node:crypto";
 import { realpath } from "node:fs/promises";

@@ -1,6 +1,7 @@
 /**
- * The token ruler applied to timeline entries (messages/tokens.ts measures wire blocks; this adapts
- * entries to it), so every tier and threshold measures with the same ruler as the emulator's billing.
+ * The client's estimate applied to timeline entries (messages/tokens.ts measures wire blocks; this adapts
+ * entries to it), so every tier and threshold measures with one ruler. It is not the server's: the emulator bills
+ * with a real tokenizer, and the session calibrates against what a server reports (docs/CONTEXT-BUDGET.md).
  */
 import type { MessageEntry } from "../messages/index.js";
 import { checkNever, estimateBlockTokens, estimateTextTokens } from "../messages/index.js";

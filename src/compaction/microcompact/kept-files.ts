@@ -1,7 +1,7 @@
 /**
  * What a clear must not hide (issue 52, "Forget less"): re-reads are what forgetting costs, and the results the
- * next steps most likely need again are the newest look at the files the work is about: the files the current
- * prompt names (the task's own files) and the files the model edited or wrote (their next Edit needs an
+ * next steps most likely need again are the newest look at the files the work is about: the files the person's
+ * prompts name (the task's own files) and the files the model edited or wrote (their next Edit needs an
  * `old_string` from what it last saw). The newest compactable result naming each such file stays verbatim
  * through the public-path batch clear and the idle clear; older reads of the same file are clearable (the newer
  * one holds what they held, or more). The most recent results are kept by count already (`keepRecent`).
@@ -19,15 +19,18 @@ import type { ToolResultRef } from "../compactable-results.js";
 /** Most files whose newest result a clear keeps verbatim: 4. */
 export const DEFAULT_KEPT_FILES = 4;
 
-/** The person's prompt the current task started from: the last non-meta user text in the view. */
-export function currentPromptText(view: readonly MessageEntry[]): string {
-  for (let index = view.length - 1; index >= 0; index--) {
-    const entry = view[index]!;
+/**
+ * What the person asked in the view, every prompt joined: the task's files are named where it started, and a
+ * "continue" after a pause names none.
+ */
+export function promptsText(view: readonly MessageEntry[]): string {
+  const texts: string[] = [];
+  for (const entry of view) {
     if (entry.type !== "user" || entry.isMeta === true || entry.isCompactSummary === true) continue;
     const text = promptText(entry);
-    if (text !== undefined) return text;
+    if (text !== undefined) texts.push(text);
   }
-  return "";
+  return texts.join("\n");
 }
 
 function promptText(entry: UserEntry): string | undefined {
@@ -64,7 +67,7 @@ export function namesPath(text: string, path: string): boolean {
 }
 
 /**
- * Tool ids of the results a clear keeps verbatim: for each file the current prompt names or a file-changing
+ * Tool ids of the results a clear keeps verbatim: for each file a prompt in the view names or a file-changing
  * tool call touched, the newest result of a non-changing call naming it (a Read, mostly); at most
  * DEFAULT_KEPT_FILES files, the most recently touched first. `results` are the view's compactable results;
  * `fileChangingTools` maps each tool whose calls change one file to the input field naming it (the tools'
@@ -76,7 +79,7 @@ export function keptFileResults(
   fileChangingTools: ReadonlyMap<string, string>,
   maxFiles = DEFAULT_KEPT_FILES,
 ): Set<string> {
-  const prompt = currentPromptText(view);
+  const prompt = promptsText(view);
   /** Each needed file with the view index where it was last touched. */
   const touched = new Map<string, number>();
   for (let index = 0; index < view.length; index++) {

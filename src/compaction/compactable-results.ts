@@ -30,6 +30,8 @@ export interface ToolResultRef {
   tokens: number;
   /** Estimated tokens of the block once cleared, with the placeholder that would replace it (computed on first read). */
   readonly clearedTokens: number;
+  /** The file its call named (`file_path`, or `notebook_path`); undefined when none or the call is not in view. */
+  readonly filePath: string | undefined;
 }
 
 /** Placeholder tokens per block, keyed by its call's id (a block and its call give the same placeholder every turn). */
@@ -57,6 +59,17 @@ class FoundResult implements ToolResultRef {
     const { block, use, display } = this;
     return clearedTokensMemo.get(block, use?.id ?? "", () => estimateBlockTokens(clearedBlock(block, use, display)));
   }
+
+  get filePath(): string | undefined {
+    return toolFilePath(this.use);
+  }
+}
+
+/** The file a tool call names (`file_path`, or a notebook's `notebook_path`), if any. */
+export function toolFilePath(use: ToolUseBlock | undefined): string | undefined {
+  const input = use?.input as Record<string, unknown> | undefined;
+  const path = input?.file_path ?? input?.notebook_path;
+  return typeof path === "string" && path !== "" ? path : undefined;
 }
 
 /** What one view's scan found, kept so the next turn's longer view continues from where this one stopped. */

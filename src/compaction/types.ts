@@ -40,6 +40,11 @@ export interface CompactionInput {
   parentUuid: string | null;
   /** Tool names whose results may be cleared (Read, Bash, Grep, Glob, Edit, Write, WebSearch, WebFetch). */
   compactableTools: ReadonlySet<string>;
+  /**
+   * Tools whose calls change the one file an input field names, with that field (their `traits.changesFiles`):
+   * the newest read of a file they changed stays verbatim through a clear (microcompact/kept-files.ts). Default none.
+   */
+  fileChangingTools?: ReadonlyMap<string, string>;
   /** Names of every tool the request offers; the server-side edit excludes the non-compactable ones. Default: none beyond DEFAULT_NEVER_CLEARED_TOOLS. */
   toolNames?: readonly string[];
   /** Model calls for tiers 3–4 (summary, urgent ctx-agent). Default none: those tiers then call no model. */

@@ -32,7 +32,7 @@
  * re-reads (it fires sooner), so the tail stays in the price.
  */
 import { CACHE_READ_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, type MessageEntry } from "../../messages/index.js";
-import { clearSavings, compactableResults } from "../compactable-results.js";
+import { clearSavings, compactableResults, type ToolResultRef } from "../compactable-results.js";
 import { estimateEntryTokens } from "../entry-tokens.js";
 import { uniqueByToolId } from "./time-based.js";
 
@@ -50,6 +50,20 @@ export interface BatchClearInput {
   minClearTokens: number;
   /** Share of the context the clearable tokens must reach. Default DEFAULT_BATCH_MIN_SHARE. */
   minShare?: number;
+  /** Results kept verbatim whatever their age (kept-files.ts: the files the work is about), asked when needed. Default none. */
+  kept?: () => ReadonlySet<string>;
+  /**
+   * The cache's prices as multiples of the input price: a read (the model table's `cacheReadMultiplier`) and a
+   * write at the TTL the conversation's markers carry (1.25 for 5 minutes, 2 for 1 hour). Default the 5-minute
+   * write and the standard 0.1 read.
+   */
+  prices?: CachePrices;
+}
+
+/** What the cache charges, as multiples of the input price. */
+export interface CachePrices {
+  read: number;
+  write: number;
 }
 
 export interface BatchClear {
@@ -90,8 +104,13 @@ export function planBatchClear(input: BatchClearInput): BatchClear | undefined {
   const results = uniqueByToolId(compactableResults(input.view, input.compactableTools));
   const cut = Math.max(0, results.length - input.keepRecent);
   const older = results.slice(0, cut);
-  const candidates = older.filter((result) => !input.alreadyCleared.has(result.toolUseId));
+  if (older.length === 0) return undefined;
+  const kept = input.kept?.() ?? new Set<string>();
+  const clearable = (result: ToolResultRef) =>
+    !input.alreadyCleared.has(result.toolUseId) && !kept.has(result.toolUseId);
+  const candidates = older.filter(clearable);
   if (candidates.length === 0) return undefined;
+  const prices = input.prices ?? { read: CACHE_READ_MULTIPLIER, write: CACHE_WRITE_5M_MULTIPLIER };
   const tokensSaved = candidates.reduce((sum, result) => sum + clearSavings(result), 0);
   if (tokensSaved < input.minClearTokens) return undefined;
   let total = 0;
@@ -108,11 +127,11 @@ export function planBatchClear(input: BatchClearInput): BatchClear | undefined {
   let rentPaid = 0;
   for (let index = 0; index < cut; index++) {
     const result = results[index]!;
-    if (input.alreadyCleared.has(result.toolUseId)) continue;
+    if (!clearable(result)) continue;
     const pushedOutBy = results[index + input.keepRecent]!;
-    rentPaid += CACHE_READ_MULTIPLIER * clearSavings(result) * after[pushedOutBy.viewIndex]!;
+    rentPaid += prices.read * clearSavings(result) * after[pushedOutBy.viewIndex]!;
   }
-  const rewriteCost = (CACHE_WRITE_5M_MULTIPLIER - CACHE_READ_MULTIPLIER) * (fromFirst - tokensSaved);
+  const rewriteCost = (prices.write - prices.read) * (fromFirst - tokensSaved);
   if (rentPaid < rewriteCost) return undefined;
   const relayBefore = [candidates[0]!.toolUseId];
   const firstKept = results[cut];

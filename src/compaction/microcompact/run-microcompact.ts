@@ -5,21 +5,18 @@
 import type { CacheEditDelete, MessageEntry, SystemEntry, TimelineEntry } from "../../messages/index.js";
 import { createSystemEntry } from "../../messages/index.js";
 import type { ContextManagementEdit } from "../../request/index.js";
-import { applyClearedToolResults } from "../compactable-results.js";
+import { applyClearedToolResults, compactableResults } from "../compactable-results.js";
 import { compactionDue } from "../compaction-due.js";
 import type { RecordChain } from "../record-chain.js";
 import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveBatchKeepRecent, effectiveKeepRecent } from "../settings.js";
 import { tokenCountWithEstimation } from "../thresholds.js";
 import type { CompactionInput } from "../types.js";
 import { planBatchClear } from "./batch-clear.js";
+import { cachePrices, coldAfterMs } from "./cache-state.js";
 import { deletedCacheReferences, planCachedDeletes } from "./cached.js";
 import { clearToolUsesEdit, contextManagementTrigger, excludedToolNames } from "./context-management.js";
+import { keptFileResults } from "./kept-files.js";
 import { planTimeBasedClear, timeClearedToolIds } from "./time-based.js";
-
-/** The cache TTL in milliseconds. */
-function cacheTtlMs(ttl: "5m" | "1h" | undefined): number {
-  return ttl === "1h" ? 60 * 60 * 1000 : 5 * 60 * 1000;
-}
 
 export interface MicrocompactResult {
   messages: MessageEntry[];
@@ -61,13 +58,24 @@ export function runMicrocompact(
   const keepRecent = effectiveKeepRecent(input.settings);
   const cleared = timeClearedToolIds(entries);
   const projected = applyClearedToolResults(view, cleared);
+  // Asked only by a planner about to clear (a scan of the view).
+  let keptIds: Set<string> | undefined;
+  const kept = (): ReadonlySet<string> => {
+    keptIds ??= keptFileResults(
+      projected,
+      compactableResults(projected, input.compactableTools),
+      input.fileChangingTools ?? new Map(),
+    );
+    return keptIds;
+  };
   const timeClear = planTimeBasedClear({
     view: projected,
     now: input.now,
-    gapMs: Math.min(input.settings.timeBasedGapMs, cacheTtlMs(input.cacheTtl)),
+    gapMs: coldAfterMs(entries, input.cacheTtl, input.settings.timeBasedGapMs),
     keepRecent,
     compactableTools: input.compactableTools,
     alreadyCleared: cleared,
+    kept,
   });
   let expectCacheDrop: string | undefined;
   if (timeClear !== undefined) {
@@ -126,6 +134,8 @@ export function runMicrocompact(
       compactableTools: input.compactableTools,
       alreadyCleared: cleared,
       minClearTokens: input.settings.minClearTokens,
+      kept,
+      prices: cachePrices(input.model, input.cacheTtl),
     });
     if (batch === undefined) return result;
     const preTokens = tokenCountWithEstimation(messages, input.tokenRatio);

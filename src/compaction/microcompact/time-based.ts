@@ -43,6 +43,8 @@ export interface TimeBasedClearInput {
   keepRecent: number;
   compactableTools: ReadonlySet<string>;
   alreadyCleared: ReadonlySet<string>;
+  /** Results kept verbatim whatever their age (kept-files.ts), asked when needed. Default none. */
+  kept?: () => ReadonlySet<string>;
 }
 
 export interface TimeBasedClear {
@@ -67,7 +69,10 @@ export function planTimeBasedClear(input: TimeBasedClearInput): TimeBasedClear |
   const results = uniqueByToolId(compactableResults(input.view, input.compactableTools));
   const cut = Math.max(0, results.length - input.keepRecent);
   const older = results.slice(0, cut);
-  const toClear = older.filter((result) => !input.alreadyCleared.has(result.toolUseId));
+  const kept = older.length === 0 ? undefined : input.kept?.();
+  const toClear = older.filter(
+    (result) => !input.alreadyCleared.has(result.toolUseId) && kept?.has(result.toolUseId) !== true,
+  );
   if (toClear.length === 0) return undefined;
   const firstKept = results[cut];
   return {

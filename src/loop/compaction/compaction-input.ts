@@ -30,6 +30,7 @@ export function compactionInput(turn: TurnState, limits: BudgetLimits): Compacti
     sessionId: context.sessionId,
     parentUuid: timeline.lastMessage?.uuid ?? null,
     compactableTools: compactableToolNames(context.tools),
+    fileChangingTools: fileChangingTools(context.tools),
     toolNames: [...context.tools.keys()],
     ...(context.forkFactory ? { fork: context.forkFactory(forkParent(turn)) } : {}),
     ...(context.autoCompact ? { autoCompact: context.autoCompact } : {}),
@@ -61,6 +62,16 @@ export function preCompactHooks(
     notices.push(...outcome.notices);
     return outcome.context.length > 0 ? outcome.context.join("\n\n") : undefined;
   };
+}
+
+/** Each tool whose calls change one file, with the input field naming it (the tool's own `traits.changesFiles`). */
+function fileChangingTools(tools: TurnState["context"]["tools"]): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const [name, tool] of tools) {
+    const changes = tool.traits?.changesFiles;
+    if (changes?.kind === "file") fields.set(name, changes.pathField);
+  }
+  return fields;
 }
 
 /** What the session's memory files take when re-attached after a compaction (the compact stage's reattachMemory). */

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { EFFORT_LEVELS, type EffortLevel } from "../messages/index.js";
-import { PLATFORM_NAMES, type PlatformName } from "../provider/index.js";
+import { deprecatedProfileSpellings, PLATFORM_NAMES, type PlatformName } from "../provider/index.js";
 import type { Settings } from "../settings/index.js";
 import { PROJECT_KEY_PATTERN } from "../transcript/index.js";
 import type { TrustGate } from "../trust/index.js";
@@ -190,6 +190,7 @@ export function parseCliArgs(
     ...(mode.dontAsk ? { dontAsk: true } : {}),
   };
   applyClaudeCodeOptions(options, values, cwd);
+  options.notices.push(...deprecatedProfileSpellings(env));
   if (values["permission-mode"] !== undefined || values["dangerously-skip-permissions"] === true)
     options.permissionModeFromFlag = true;
   if (values.settings !== undefined) options.settingsFlag = nonEmpty(values.settings, "--settings");

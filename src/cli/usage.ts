@@ -68,6 +68,7 @@ Claude Code's other options (docs/CLAUDE-CODE-KEYS.md):
 
 Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, THREADLINE_HOME, ${CONTEXT_WINDOW_ENV},
              ${SANDBOX_ENV}, THREADLINE_SECRET_ENV, THREADLINE_PASS_ENV,
-             THREADLINE_STORE (postgres://… keeps sessions in PostgreSQL; unset: JSONL files under THREADLINE_HOME)
+             THREADLINE_STORE (postgres://… keeps sessions in PostgreSQL; unset: JSONL files under THREADLINE_HOME),
+             THREADLINE_SERVER_PROFILE (what the server accepts: anthropic | anthropic-compatible | emulator)
   Bedrock: THREADLINE_USE_BEDROCK=1, AWS_REGION, AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_BEARER_TOKEN_BEDROCK
   Vertex:  THREADLINE_USE_VERTEX=1, CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, Google ADC or GOOGLE_OAUTH_ACCESS_TOKEN`;

@@ -3,9 +3,11 @@
  * server-sent event, as a flaky network does: the events before the cut arrive whole, then the socket is
  * destroyed. Nothing is simulated past that: the request, headers and event bytes are the server's own.
  *
- * The plan is asked once per streamed `POST /v1/messages` with the request's 1-based number and returns where
- * to cut: after event N (1-based, counting every `event:` block), after the first `content_block_stop` that
- * closes a `tool_use` block, or nowhere. Every decision is logged, so a test can count the cuts it made.
+ * The plan is asked once per streamed `POST /v1/messages` (or `/v1/chat/completions`) with the request's 1-based
+ * number and returns where to cut: after event N (1-based, counting every event block), after the first
+ * `content_block_stop` that closes a `tool_use` block, or nowhere. Every decision is logged, so a test can count
+ * the cuts it made. In a chat-completions stream a tool call is complete once a later chunk carries something
+ * else (text, the next call, the finish reason): "after the tool_use stop" is after that chunk.
  */
 import {
   createServer,
@@ -42,7 +44,9 @@ export async function startSseFaultProxy(plan: (request: number) => CutPoint, ta
   };
   const server: Server = createServer((req, res) => {
     const isMessages =
-      req.method === "POST" && (req.url ?? "").startsWith("/v1/messages") && !req.url?.includes("count_tokens");
+      req.method === "POST" &&
+      (((req.url ?? "").startsWith("/v1/messages") && !req.url?.includes("count_tokens")) ||
+        req.url === "/v1/chat/completions");
     const row = isMessages ? { request: ++count, plan: undefined as CutPoint, cut: false } : undefined;
     if (row) {
       row.plan = plan(row.request);
@@ -117,6 +121,8 @@ class EventCutter {
   #buffer = "";
   #events = 0;
   readonly #toolBlocks = new Set<number>();
+  /** The chat-completions tool call streaming now, if any. */
+  #openCall: number | undefined;
   constructor(private readonly plan: NonNullable<CutPoint>) {}
 
   push(text: string): { out: string; cut: boolean } {
@@ -140,7 +146,28 @@ class EventCutter {
     if ("afterEvent" in this.plan) return this.#events >= this.plan.afterEvent;
     const data = event.split("\n").find((line) => line.startsWith("data:"));
     if (data === undefined) return false;
-    const parsed = JSON.parse(data.slice(5)) as { type?: string; index?: number; content_block?: { type?: string } };
+    if (data.slice(5).trim() === "[DONE]") return false;
+    const parsed = JSON.parse(data.slice(5)) as {
+      type?: string;
+      index?: number;
+      content_block?: { type?: string };
+      object?: string;
+      choices?: Array<{
+        delta?: { content?: string | null; tool_calls?: Array<{ index: number }> };
+        finish_reason?: string | null;
+      }>;
+    };
+    if (parsed.object === "chat.completion.chunk") {
+      const choice = parsed.choices?.[0];
+      const call = choice?.delta?.tool_calls?.[0]?.index;
+      const closes =
+        this.#openCall !== undefined &&
+        ((call !== undefined && call !== this.#openCall) ||
+          (choice?.delta?.content ?? "") !== "" ||
+          (choice?.finish_reason ?? null) !== null);
+      if (call !== undefined) this.#openCall = call;
+      return closes;
+    }
     if (parsed.type === "content_block_start" && parsed.content_block?.type === "tool_use")
       this.#toolBlocks.add(parsed.index ?? -1);
     return parsed.type === "content_block_stop" && this.#toolBlocks.has(parsed.index ?? -1);

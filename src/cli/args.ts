@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { EFFORT_LEVELS, type EffortLevel } from "../messages/index.js";
-import { PLATFORM_NAMES, type PlatformName } from "../provider/index.js";
+import { deprecatedProfileSpellings, PROVIDER_NAMES, type ProviderName } from "../provider/index.js";
 import type { Settings } from "../settings/index.js";
 import { PROJECT_KEY_PATTERN } from "../transcript/index.js";
 import type { TrustGate } from "../trust/index.js";
@@ -55,8 +55,13 @@ export interface CliOptions extends ClaudeCodeChoices {
   /** Project key sessions are filed under (`--continue` looks there). Default the cwd's slug. */
   project?: string;
   model?: string;
-  /** `--provider`: the platform; default from THREADLINE_USE_BEDROCK / THREADLINE_USE_VERTEX, else anthropic. */
-  provider?: PlatformName;
+  /**
+   * `--provider`: the protocol and platform; default from THREADLINE_USE_BEDROCK / THREADLINE_USE_VERTEX /
+   * THREADLINE_USE_OPENAI_COMPATIBLE, else anthropic.
+   */
+  provider?: ProviderName;
+  /** `--base-url`: the server; default the provider's variable (ANTHROPIC_BASE_URL, OPENAI_BASE_URL). */
+  baseURL?: string;
   fallbackModel?: string;
   /** `--effort <level>`: the session's effort (output_config.effort where the server declares it). */
   effort?: EffortLevel;
@@ -115,6 +120,7 @@ const OPTIONS = {
   project: { type: "string" },
   model: { type: "string" },
   provider: { type: "string" },
+  "base-url": { type: "string" },
   "fallback-model": { type: "string" },
   effort: { type: "string" },
   "max-turns": { type: "string" },
@@ -190,6 +196,7 @@ export function parseCliArgs(
     ...(mode.dontAsk ? { dontAsk: true } : {}),
   };
   applyClaudeCodeOptions(options, values, cwd);
+  options.notices.push(...deprecatedProfileSpellings(env));
   if (values["permission-mode"] !== undefined || values["dangerously-skip-permissions"] === true)
     options.permissionModeFromFlag = true;
   if (values.settings !== undefined) options.settingsFlag = nonEmpty(values.settings, "--settings");
@@ -198,7 +205,8 @@ export function parseCliArgs(
   if (sessionId !== undefined) options.sessionId = sessionId.toLowerCase();
   if (values.project !== undefined) options.project = projectKey(values.project);
   if (values.model !== undefined) options.model = nonEmpty(values.model, "--model");
-  if (values.provider !== undefined) options.provider = oneOf(values.provider, PLATFORM_NAMES, "--provider");
+  if (values.provider !== undefined) options.provider = oneOf(values.provider, PROVIDER_NAMES, "--provider");
+  if (values["base-url"] !== undefined) options.baseURL = httpUrl(values["base-url"], "--base-url");
   if (values["fallback-model"] !== undefined)
     options.fallbackModel = nonEmpty(values["fallback-model"], "--fallback-model");
   if (values.effort !== undefined) options.effort = oneOf(values.effort, EFFORT_LEVELS, "--effort");
@@ -345,4 +353,15 @@ function emptyToUndefined(value: string | undefined): string | undefined {
 
 function firstLine(text: string): string {
   return text.split("\n")[0] ?? text;
+}
+
+/** An http(s) URL, or a `UsageError` naming the flag. */
+function httpUrl(value: string, flag: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === "http:" || url.protocol === "https:") return value;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`${flag} must be an http(s) URL, got ${JSON.stringify(value)}`);
 }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { QueryEngine, type QueryEngineOptions } from "../engine/query-engine.js";
-import type { PlatformName } from "../provider/index.js";
+import type { ProviderName } from "../provider/index.js";
 import { missingCredentials, platformFromEnv } from "../provider/index.js";
 import { type OpenedSession, SessionManager } from "../sessions/index.js";
 import { defaultTools, deferredBuiltinTools, type PermissionReply, type PermissionRequest } from "../tools/index.js";
@@ -22,8 +22,12 @@ export class CliError extends Error {
  * helpful, and the cloud credential chains would otherwise probe metadata servers). Default platform: the
  * environment's (`THREADLINE_USE_BEDROCK` / `THREADLINE_USE_VERTEX`).
  */
-export function requireCredentials(env: NodeJS.ProcessEnv, platform: PlatformName = platformFromEnv(env)): void {
-  const missing = missingCredentials(platform, env);
+export function requireCredentials(
+  env: NodeJS.ProcessEnv,
+  platform: ProviderName = platformFromEnv(env),
+  baseURL?: string,
+): void {
+  const missing = missingCredentials(platform, env, baseURL);
   if (missing !== undefined) throw new CliError(missing);
 }
 
@@ -66,6 +70,7 @@ export function engineOptions(
     ...(settings !== undefined && Object.keys(settings.pause).length > 0 ? { pause: { ...settings.pause } } : {}),
     ...(cli.model !== undefined ? { model: cli.model } : {}),
     ...(cli.provider !== undefined ? { platform: cli.provider } : {}),
+    ...(cli.baseURL !== undefined ? { baseURL: cli.baseURL } : {}),
     ...(cli.fallbackModel !== undefined ? { fallbackModel: cli.fallbackModel } : {}),
     ...(cli.effort !== undefined ? { effort: cli.effort } : {}),
     ...(cli.maxTurns !== undefined ? { maxTurns: cli.maxTurns } : {}),

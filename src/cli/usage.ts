@@ -20,7 +20,9 @@ Options:
       --session-id <uuid>          Start a new session with this id
       --project <key>              Project the session is filed under (default: this directory)
       --model <model>              Model (default: $ANTHROPIC_MODEL, else settings "model", else claude-opus-5-5)
-      --provider <platform>        anthropic | bedrock | vertex (default: $THREADLINE_USE_BEDROCK / $THREADLINE_USE_VERTEX)
+      --provider <protocol>        anthropic | bedrock | vertex | openai-compatible (default: $THREADLINE_USE_BEDROCK /
+                                   $THREADLINE_USE_VERTEX / $THREADLINE_USE_OPENAI_COMPATIBLE, else anthropic)
+      --base-url <url>             The server (default: $ANTHROPIC_BASE_URL, or $OPENAI_BASE_URL for openai-compatible)
       --fallback-model <model>     Model to switch to when the main one is overloaded
       --effort <level>             low | medium | high | xhigh | max, where the server declares it for the model
       --max-turns <n>              Answered model requests (agentic turns) allowed per prompt
@@ -68,6 +70,9 @@ Claude Code's other options (docs/CLAUDE-CODE-KEYS.md):
 
 Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, THREADLINE_HOME, ${CONTEXT_WINDOW_ENV},
              ${SANDBOX_ENV}, THREADLINE_SECRET_ENV, THREADLINE_PASS_ENV,
-             THREADLINE_STORE (postgres://… keeps sessions in PostgreSQL; unset: JSONL files under THREADLINE_HOME)
+             THREADLINE_STORE (postgres://… keeps sessions in PostgreSQL; unset: JSONL files under THREADLINE_HOME),
+             THREADLINE_SERVER_PROFILE (what a Messages API server accepts: anthropic | anthropic-compatible | emulator)
   Bedrock: THREADLINE_USE_BEDROCK=1, AWS_REGION, AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_BEARER_TOKEN_BEDROCK
-  Vertex:  THREADLINE_USE_VERTEX=1, CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, Google ADC or GOOGLE_OAUTH_ACCESS_TOKEN`;
+  Vertex:  THREADLINE_USE_VERTEX=1, CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, Google ADC or GOOGLE_OAUTH_ACCESS_TOKEN
+  OpenAI-compatible (llama.cpp, vLLM, Ollama, LM Studio): THREADLINE_USE_OPENAI_COMPATIBLE=1, OPENAI_BASE_URL,
+           OPENAI_API_KEY (optional), THREADLINE_SERVER_PROFILE=llama.cpp|vllm|ollama|lmstudio|openai-compatible`;

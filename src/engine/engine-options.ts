@@ -7,7 +7,7 @@ import type { LoopConfig } from "../loop/query.js";
 import type { DeferredToolLoading } from "../mcp/index.js";
 import type { PluginFolder } from "../memory/index.js";
 import type { EffortLevel, TimelineEntry } from "../messages/index.js";
-import type { PlatformName, Provider } from "../provider/index.js";
+import type { Provider, ProviderName } from "../provider/index.js";
 import type { ServerCompactionSettings } from "../request/index.js";
 import type { HooksSettings } from "../settings/index.js";
 import type { AnyTool, PermissionPolicy, SecretEnvSettings } from "../tools/index.js";
@@ -21,7 +21,9 @@ export interface QueryEngineOptions {
   /** Default: `createProvider` for `platform`, configured from the environment. */
   provider?: Provider;
   /** Platform of the default provider (ignored when `provider` is given). Default: `THREADLINE_USE_BEDROCK` / `THREADLINE_USE_VERTEX`, else "anthropic". */
-  platform?: PlatformName;
+  platform?: ProviderName;
+  /** The server the provider talks to (`--base-url`). Default: the provider's environment variable. */
+  baseURL?: string;
   /** Default `ANTHROPIC_MODEL`, else `DEFAULT_MODEL`. */
   model?: string;
   /** Model to switch to after repeated overloads (default none). */

@@ -71,6 +71,7 @@ export function providerOptions(options: QueryEngineOptions, env: NodeJS.Process
   return {
     env,
     ...(options.platform !== undefined ? { platform: options.platform } : {}),
+    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
     ...(options.fallbackModel !== undefined ? { fallbackModel: options.fallbackModel } : {}),
   };
 }

@@ -40,8 +40,8 @@ export interface AnthropicProviderOptions extends SdkProviderOptions {
   /** Default: `ANTHROPIC_BASE_URL`, else the SDK's `https://api.anthropic.com`. */
   baseURL?: string;
   /**
-   * Capability profile. Default: `THREADLINE_PROVIDER`, else `anthropic` without a base URL or for
-   * api.anthropic.com and `compatible` for any other server (see capabilities.ts).
+   * Server profile. Default: `THREADLINE_SERVER_PROFILE`, else `anthropic` without a base URL or for
+   * api.anthropic.com and `anthropic-compatible` for any other server (see capabilities.ts).
    */
   profile?: ProviderProfile;
   /** Per-feature declarations over the profile (they also win over announcements). Default none. */

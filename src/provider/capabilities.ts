@@ -1,15 +1,21 @@
 /**
- * What a server supports beyond the core Messages API, declared — never guessed from its host. A provider
- * starts from a named profile (chosen by THREADLINE_PROVIDER, else by whether the base URL is the first-party
- * API), per-feature switches override it, and a server may announce more on its responses
+ * What a server supports beyond the core Messages API, declared — never guessed from its host. Two names, two
+ * meanings: `--provider` (`PlatformName`) picks the wire protocol and platform a session speaks; the *server
+ * profile* picks what that server accepts beyond the protocol's core. A Messages API provider starts from a named
+ * server profile (chosen by THREADLINE_SERVER_PROFILE, else by whether the base URL is the first-party API),
+ * per-feature switches override it, and a server may announce more on its responses
  * (`x-emulator-features: cache-editing`), which then holds for the rest of the session.
  */
 import type { ProviderCapabilities } from "./types.js";
 
-/** A named set of capabilities. */
-export type ProviderProfile = "anthropic" | "compatible" | "emulator";
+/**
+ * A named set of capabilities of a server speaking the Anthropic Messages API. `anthropic-compatible` is any
+ * other server speaking that protocol (llama-server's /v1/messages, a proxy); OpenAI-protocol servers have their
+ * own profiles (openai-profiles.ts).
+ */
+export type ProviderProfile = "anthropic" | "anthropic-compatible" | "emulator";
 
-export const PROVIDER_PROFILE_NAMES: readonly ProviderProfile[] = ["anthropic", "compatible", "emulator"];
+export const PROVIDER_PROFILE_NAMES: readonly ProviderProfile[] = ["anthropic", "anthropic-compatible", "emulator"];
 
 /** Each profile's capabilities. */
 export const PROVIDER_PROFILES: Readonly<Record<ProviderProfile, Readonly<ProviderCapabilities>>> = Object.freeze({
@@ -26,8 +32,13 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderProfile, Readonly<Provid
     tokenCounting: true,
     structuredOutputs: true,
   }),
-  /** Any other server: the core Messages API only (no betas, no context_management, no cache edits). */
-  compatible: Object.freeze({ cacheEdits: false, contextManagement: false, betas: false, cacheTtls: [] as const }),
+  /** Any other Messages API server: the core API only (no betas, no context_management, no cache edits). */
+  "anthropic-compatible": Object.freeze({
+    cacheEdits: false,
+    contextManagement: false,
+    betas: false,
+    cacheTtls: [] as const,
+  }),
   /** threadline's own emulator started with cache editing. */
   emulator: Object.freeze({
     cacheEdits: true,
@@ -47,9 +58,9 @@ export const DEFAULT_CAPABILITIES: Readonly<ProviderCapabilities> = PROVIDER_PRO
 /** Hosts that are the first-party API. */
 export const FIRST_PARTY_HOSTS: ReadonlySet<string> = new Set(["api.anthropic.com"]);
 
-/** Environment variables that choose the profile and switch single features. */
+/** Environment variables that choose the server profile and switch single features. */
 export const PROVIDER_ENV = {
-  profile: "THREADLINE_PROVIDER",
+  profile: "THREADLINE_SERVER_PROFILE",
   contextManagement: "THREADLINE_CONTEXT_MANAGEMENT",
   betas: "THREADLINE_BETAS",
   cacheDiagnostics: "THREADLINE_CACHE_DIAGNOSTICS",
@@ -65,26 +76,61 @@ export const FEATURES_HEADER = "x-emulator-features";
 /** The announced feature that turns `cacheEdits` on. */
 export const CACHE_EDITING_FEATURE = "cache-editing";
 
+/** The old spelling of THREADLINE_SERVER_PROFILE (it read like `--provider`); still read, with a notice. */
+export const DEPRECATED_PROFILE_ENV = "THREADLINE_PROVIDER";
+
+/** Old profile values still accepted, with the name each now has. */
+const DEPRECATED_PROFILE_VALUES: ReadonlyMap<string, ProviderProfile> = new Map([
+  ["compatible", "anthropic-compatible"],
+]);
+
+/** The server profile the environment names, new spelling first; undefined when neither variable is set. */
+export function namedServerProfile(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  for (const name of [PROVIDER_ENV.profile, DEPRECATED_PROFILE_ENV]) {
+    const value = env[name];
+    if (value !== undefined && value !== "") return DEPRECATED_PROFILE_VALUES.get(value) ?? value;
+  }
+  return undefined;
+}
+
+/** One line for each old spelling the environment still uses (THREADLINE_PROVIDER, the value `compatible`). */
+export function deprecatedProfileSpellings(env: Readonly<Record<string, string | undefined>>): string[] {
+  const lines: string[] = [];
+  const old = env[DEPRECATED_PROFILE_ENV];
+  if (old !== undefined && old !== "") {
+    lines.push(
+      `${DEPRECATED_PROFILE_ENV} is deprecated: use ${PROVIDER_ENV.profile} (the server's capability profile; --provider picks the protocol)`,
+    );
+  }
+  for (const name of [PROVIDER_ENV.profile, DEPRECATED_PROFILE_ENV]) {
+    const value = env[name] ?? "";
+    const renamed = DEPRECATED_PROFILE_VALUES.get(value);
+    if (renamed !== undefined) lines.push(`${name}=${value} is deprecated: use ${renamed}`);
+  }
+  return lines;
+}
+
 /**
- * The profile for a provider: THREADLINE_PROVIDER when set (an unknown value throws); otherwise `anthropic` when
- * there is no base URL or it is the first-party host, and `compatible` for any other server (loopback included).
+ * The profile for a Messages API provider: THREADLINE_SERVER_PROFILE (or the deprecated THREADLINE_PROVIDER) when
+ * set (an unknown value throws); otherwise `anthropic` when there is no base URL or it is the first-party host,
+ * and `anthropic-compatible` for any other server (loopback included).
  */
 export function providerProfile(
   baseURL: string | undefined,
   env: Readonly<Record<string, string | undefined>> = {},
 ): ProviderProfile {
-  const named = env[PROVIDER_ENV.profile];
-  if (named !== undefined && named !== "") {
+  const named = namedServerProfile(env);
+  if (named !== undefined) {
     if ((PROVIDER_PROFILE_NAMES as readonly string[]).includes(named)) return named as ProviderProfile;
     throw new Error(
-      `${PROVIDER_ENV.profile} must be one of ${PROVIDER_PROFILE_NAMES.join("|")}, got ${JSON.stringify(named)}`,
+      `${PROVIDER_ENV.profile} must be one of ${PROVIDER_PROFILE_NAMES.join("|")} for a Messages API provider, got ${JSON.stringify(named)}`,
     );
   }
   if (baseURL === undefined) return "anthropic";
   try {
-    return FIRST_PARTY_HOSTS.has(new URL(baseURL).hostname) ? "anthropic" : "compatible";
+    return FIRST_PARTY_HOSTS.has(new URL(baseURL).hostname) ? "anthropic" : "anthropic-compatible";
   } catch {
-    return "compatible";
+    return "anthropic-compatible";
   }
 }
 

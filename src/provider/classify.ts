@@ -186,18 +186,46 @@ export function classifyError(error: unknown, secrets: readonly string[] = []): 
     return new ProviderError("aborted", "Request aborted.", { retryable: false });
   }
   const facts = factsOf(error);
+  if (!(error instanceof APIError)) return providerErrorFromFacts(facts, {}, secrets);
+  return providerErrorFromFacts(
+    facts,
+    {
+      headers: error.headers as HeaderReader | undefined,
+      body: error.error,
+      ...(typeof error.requestID === "string" ? { requestId: error.requestID } : {}),
+    },
+    secrets,
+  );
+}
+
+/** What an HTTP error carries besides its facts: the response headers, the error body, the request id. */
+export interface ErrorResponseParts {
+  headers?: HeaderReader | undefined;
+  body?: unknown;
+  requestId?: string;
+}
+
+/**
+ * The `ProviderError` for `facts` (classified by the table) with what the response adds: retry hints from the
+ * headers, the overflow's numbers from the message or the body. Every provider's errors end here, whatever SDK
+ * threw them.
+ */
+export function providerErrorFromFacts(
+  facts: ErrorFacts,
+  parts: ErrorResponseParts,
+  secrets: readonly string[] = [],
+): ProviderError {
   const { kind, retryable } = classifyFacts(facts);
-  const headers = error instanceof APIError ? (error.headers as HeaderReader | undefined) : undefined;
+  const headers = parts.headers;
   const options: ConstructorParameters<typeof ProviderError>[2] = {
     retryable: shouldRetryFromHeaders(headers) ?? retryable,
   };
   if (facts.status !== undefined) options.status = facts.status;
   const retryAfterMs = retryAfterFromHeaders(headers);
   if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
-  if (error instanceof APIError && typeof error.requestID === "string") options.requestId = error.requestID;
+  if (parts.requestId !== undefined) options.requestId = parts.requestId;
   if (kind === "prompt_too_long") {
-    const numbers =
-      overflowNumbers(facts.message) ?? (error instanceof APIError ? overflowNumbersFromBody(error.error) : undefined);
+    const numbers = overflowNumbers(facts.message) ?? overflowNumbersFromBody(parts.body);
     if (numbers !== undefined) {
       options.actualTokens = numbers.actualTokens;
       options.maxTokens = numbers.maxTokens;
@@ -228,7 +256,7 @@ function factsOf(error: unknown): ErrorFacts {
 }
 
 /** `message: cause: cause…`, because fetch hides the useful part ("other side closed") in `cause`. */
-function causeChain(error: Error): string {
+export function causeChain(error: Error): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Error; depth++) {

@@ -50,7 +50,7 @@ async function printRun(gapsMs: number[] | undefined): Promise<{ ttls: string[];
   const secret = "sk-ant-habits-secret-0123456789";
   const result = await runCli(["-p", "what changed?"], {
     cwd,
-    env: { ...env, ANTHROPIC_API_KEY: secret, THREADLINE_PROVIDER: "anthropic" },
+    env: { ...env, ANTHROPIC_API_KEY: secret, THREADLINE_SERVER_PROFILE: "anthropic" },
   });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
@@ -93,7 +93,7 @@ describe("pause habits across sessions (print mode)", () => {
 
   it("a second session counts the pause since the first one's last response", async () => {
     const { cwd, home, env, emulator } = await harness.setup({ scenario: ["Done.", "Again."] }, "habits");
-    const runEnv = { ...env, THREADLINE_PROVIDER: "anthropic" };
+    const runEnv = { ...env, THREADLINE_SERVER_PROFILE: "anthropic" };
     expect((await runCli(["-p", "first"], { cwd, env: runEnv })).code).toBe(0);
     const first = JSON.parse(await readFile(habitsPath(home, cwd), "utf8")) as {
       gapsMs: number[];

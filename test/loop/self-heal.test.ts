@@ -121,7 +121,7 @@ afterEach(async () => {
 describe("a server declared to edit the cache that refuses it (the public API on loopback)", () => {
   it("heals once, finishes the session, records the switch, and a resume agrees", async () => {
     const steps = 12;
-    // Declared, not announced: THREADLINE_PROVIDER=emulator pointed at a server with the public contract.
+    // Declared, not announced: THREADLINE_SERVER_PROFILE=emulator pointed at a server with the public contract.
     const declared = { profile: "emulator" };
     const harness = await startHarness(
       { scenario: readEachFileScenario(sourceFileNames(steps)), cacheEditing: false },

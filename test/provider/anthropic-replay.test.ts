@@ -189,7 +189,7 @@ describe("AnthropicProvider streaming (replayed SSE)", () => {
 
   it("sends no anthropic-beta to a compatible server, whatever the request wanted", async () => {
     const { provider, server } = await setup([ok(threeBlockResponse())]);
-    expect(provider.profile).toBe("compatible");
+    expect(provider.profile).toBe("anthropic-compatible");
     await collect(
       recorded(
         provider.stream(makeRequest("claude-test-1", ["interleaved-thinking-2025-05-14"])),

@@ -10,6 +10,7 @@ import {
   AnthropicProvider,
   capabilitySwitches,
   DEFAULT_CAPABILITIES,
+  deprecatedProfileSpellings,
   FEATURES_HEADER,
   CACHE_EDITING_FEATURE as PROVIDER_CACHE_EDITING,
   PROVIDER_PROFILES,
@@ -19,15 +20,15 @@ import {
 import { assembleRequest, emptyLatches } from "../../src/request/index.js";
 
 describe("provider profiles", () => {
-  it("names the first-party API anthropic and every other server compatible, loopback included", () => {
+  it("names the first-party API anthropic and every other server anthropic-compatible, loopback included", () => {
     expect(providerProfile(undefined)).toBe("anthropic");
     expect(providerProfile("https://api.anthropic.com")).toBe("anthropic");
-    expect(providerProfile("http://127.0.0.1:8080")).toBe("compatible");
-    expect(providerProfile("http://localhost:1234/v1")).toBe("compatible");
-    expect(providerProfile("https://proxy.example.com")).toBe("compatible");
-    expect(providerProfile("not a url")).toBe("compatible");
+    expect(providerProfile("http://127.0.0.1:8080")).toBe("anthropic-compatible");
+    expect(providerProfile("http://localhost:1234/v1")).toBe("anthropic-compatible");
+    expect(providerProfile("https://proxy.example.com")).toBe("anthropic-compatible");
+    expect(providerProfile("not a url")).toBe("anthropic-compatible");
     expect(DEFAULT_CAPABILITIES).toEqual(PROVIDER_PROFILES.anthropic);
-    expect(PROVIDER_PROFILES.compatible).toEqual({
+    expect(PROVIDER_PROFILES["anthropic-compatible"]).toEqual({
       cacheEdits: false,
       contextManagement: false,
       betas: false,
@@ -35,11 +36,29 @@ describe("provider profiles", () => {
     });
   });
 
-  it("THREADLINE_PROVIDER and the per-feature switches override; bad values are one precise error", () => {
-    expect(providerProfile("http://127.0.0.1:1", { THREADLINE_PROVIDER: "emulator" })).toBe("emulator");
-    expect(providerProfile(undefined, { THREADLINE_PROVIDER: "compatible" })).toBe("compatible");
-    expect(() => providerProfile(undefined, { THREADLINE_PROVIDER: "llama" })).toThrow(
-      'THREADLINE_PROVIDER must be one of anthropic|compatible|emulator, got "llama"',
+  it("the old spellings (THREADLINE_PROVIDER, the value compatible) still work, each with one notice line", () => {
+    expect(providerProfile(undefined, { THREADLINE_PROVIDER: "compatible" })).toBe("anthropic-compatible");
+    expect(providerProfile(undefined, { THREADLINE_PROVIDER: "emulator" })).toBe("emulator");
+    expect(providerProfile(undefined, { THREADLINE_SERVER_PROFILE: "compatible" })).toBe("anthropic-compatible");
+    // The new name wins over the old one when both are set.
+    expect(
+      providerProfile(undefined, { THREADLINE_SERVER_PROFILE: "anthropic", THREADLINE_PROVIDER: "emulator" }),
+    ).toBe("anthropic");
+    expect(deprecatedProfileSpellings({ THREADLINE_PROVIDER: "compatible" })).toEqual([
+      "THREADLINE_PROVIDER is deprecated: use THREADLINE_SERVER_PROFILE (the server's capability profile; --provider picks the protocol)",
+      "THREADLINE_PROVIDER=compatible is deprecated: use anthropic-compatible",
+    ]);
+    expect(deprecatedProfileSpellings({ THREADLINE_SERVER_PROFILE: "anthropic-compatible" })).toEqual([]);
+    expect(deprecatedProfileSpellings({ THREADLINE_SERVER_PROFILE: "toString" })).toEqual([]);
+  });
+
+  it("THREADLINE_SERVER_PROFILE and the per-feature switches override; bad values are one precise error", () => {
+    expect(providerProfile("http://127.0.0.1:1", { THREADLINE_SERVER_PROFILE: "emulator" })).toBe("emulator");
+    expect(providerProfile(undefined, { THREADLINE_SERVER_PROFILE: "anthropic-compatible" })).toBe(
+      "anthropic-compatible",
+    );
+    expect(() => providerProfile(undefined, { THREADLINE_SERVER_PROFILE: "llama" })).toThrow(
+      'THREADLINE_SERVER_PROFILE must be one of anthropic|anthropic-compatible|emulator for a Messages API provider, got "llama"',
     );
     expect(capabilitySwitches({ THREADLINE_CONTEXT_MANAGEMENT: "off", THREADLINE_BETAS: "on" })).toEqual({
       contextManagement: false,
@@ -51,7 +70,7 @@ describe("provider profiles", () => {
     const provider = new AnthropicProvider({
       apiKey: "k",
       baseURL: "http://127.0.0.1:1",
-      env: { THREADLINE_PROVIDER: "anthropic", THREADLINE_CONTEXT_MANAGEMENT: "off" },
+      env: { THREADLINE_SERVER_PROFILE: "anthropic", THREADLINE_CONTEXT_MANAGEMENT: "off" },
       capabilities: { betas: false },
     });
     expect(provider.profile).toBe("anthropic");
@@ -70,12 +89,12 @@ describe("provider profiles", () => {
       structuredOutputs: true,
     });
     // A compatible server runs no web search and counts no tokens unless declared.
-    expect(PROVIDER_PROFILES.compatible.webSearch).toBeUndefined();
+    expect(PROVIDER_PROFILES["anthropic-compatible"].webSearch).toBeUndefined();
     expect(capabilitySwitches({ THREADLINE_WEB_SEARCH: "on" })).toEqual({ webSearch: true });
-    expect(PROVIDER_PROFILES.compatible.tokenCounting).toBeUndefined();
+    expect(PROVIDER_PROFILES["anthropic-compatible"].tokenCounting).toBeUndefined();
     expect(capabilitySwitches({ THREADLINE_TOKEN_COUNTING: "on" })).toEqual({ tokenCounting: true });
     expect(capabilitySwitches({ THREADLINE_TOKEN_COUNTING: "off" })).toEqual({ tokenCounting: false });
-    expect(PROVIDER_PROFILES.compatible.structuredOutputs).toBeUndefined();
+    expect(PROVIDER_PROFILES["anthropic-compatible"].structuredOutputs).toBeUndefined();
     expect(capabilitySwitches({ THREADLINE_STRUCTURED_OUTPUTS: "on" })).toEqual({ structuredOutputs: true });
   });
 
@@ -115,7 +134,7 @@ describe("announcements over HTTP", () => {
       const assembled = request();
       expect(assembled.betas.length).toBeGreaterThan(0); // the 1h TTL wants one
       await provider.complete(assembled);
-      expect(provider.capabilities).toEqual(PROVIDER_PROFILES.compatible);
+      expect(provider.capabilities).toEqual(PROVIDER_PROFILES["anthropic-compatible"]);
       expect(provider.announcedFeatures).toEqual([]);
       expect(emulator.requests[0]?.headers["anthropic-beta"]).toBeUndefined();
     } finally {
@@ -149,9 +168,9 @@ describe("announcements over HTTP", () => {
   it("cache diagnostics are declared by the public API and the emulator (GA); tool changes only by a switch", () => {
     // Mutations caught: a profile that declared tool changes would send system messages unasked; a compatible
     // server that got diagnostics would be sent a field it never declared.
-    const expected = { anthropic: true, compatible: false, emulator: true } as const;
-    for (const profile of ["anthropic", "compatible", "emulator"] as const) {
-      const provider = new AnthropicProvider({ apiKey: "k", env: { THREADLINE_PROVIDER: profile } });
+    const expected = { anthropic: true, "anthropic-compatible": false, emulator: true } as const;
+    for (const profile of ["anthropic", "anthropic-compatible", "emulator"] as const) {
+      const provider = new AnthropicProvider({ apiKey: "k", env: { THREADLINE_SERVER_PROFILE: profile } });
       expect(provider.capabilities.cacheDiagnostics ?? false).toBe(expected[profile]);
       expect(provider.capabilities.toolChanges ?? false).toBe(false);
     }

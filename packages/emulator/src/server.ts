@@ -30,6 +30,7 @@ import { DEFAULT_COMPATIBLE_USAGE, DEFAULT_EMULATOR_MODE, PrefixCache } from "./
 import { errorReply } from "./wire/errors.js";
 import { apiKeyOf, betasOf, header, isLoopback, readBody, sendError, sendJson } from "./wire/http-io.js";
 import { handleMessages } from "./wire/messages-handler.js";
+import { handleChatCompletions } from "./wire/openai-chat.js";
 import { handlePlatformMessages, matchPlatformRoute } from "./wire/platform-routes.js";
 
 /** Counts since start. */
@@ -203,6 +204,8 @@ async function route(
   };
   const platform = matchPlatformRoute(method, path);
   if (platform !== undefined) return handlePlatformMessages(request, response, platform, entry, state);
+  if (method === "POST" && path === "/v1/chat/completions")
+    return handleChatCompletions(request, response, entry, state);
   const isMessages = method === "POST" && path === "/v1/messages";
   const isCount = method === "POST" && path === "/v1/messages/count_tokens";
   const isModels = method === "GET" && (path === "/v1/models" || path.startsWith("/v1/models/"));

@@ -64,7 +64,7 @@ export async function runInteractive(
   io: CliIo,
   reload?: () => { cli: CliOptions; io: CliIo },
 ): Promise<number> {
-  requireCredentials(io.env, cli.provider);
+  requireCredentials(io.env, cli.provider, cli.baseURL);
   const repl = new Repl(cli, io, reload);
   return repl.run();
 }

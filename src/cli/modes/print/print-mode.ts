@@ -100,7 +100,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   // Media is checked before anything opens: an oversized image or PDF is one line and no request.
   const input = await mediaInput(prompt, io, given.image);
   if (input === undefined) return 1;
-  requireCredentials(io.env, cli.provider);
+  requireCredentials(io.env, cli.provider, cli.baseURL);
   const mcp = await openMcp(cli, io, [...settingsServers(cli), ...setup.mcpServers]);
   // A -p session never sees a gap of its own: the person's earlier ones pick its cache TTL (pause-habits.ts).
   const options = engineOptions(cli, io.cwd);

@@ -1,7 +1,8 @@
 /** Compaction: the four tiers (snip, microcompact, collapse, autocompact) and the window thresholds. */
 export * from "./api-rounds.js";
 export * from "./artifact-trail.js";
-export * from "./autocompact.js";
+export { autoCompact } from "./autocompact.js";
+export { breakerTripped, countCompactionFailure, newAutoCompactSession, viewKey } from "./breaker.js";
 export { planRoomClear, type RoomClear, recordRoomClear } from "./clear-for-room.js";
 export { clearedPlaceholder } from "./cleared-placeholder.js";
 export * from "./collapse/apply-collapses.js";
@@ -9,9 +10,22 @@ export * from "./collapse/collapse-log.js";
 export * from "./collapse/collapsible-spans.js";
 export * from "./collapse/ctx-agent.js";
 export * from "./collapse/stage-collapses.js";
-export { type CompactRequest, compactByHand } from "./compact-by-hand.js";
 export * from "./compact-conversation.js";
+export {
+  type AutoCompactResult,
+  type CompactCall,
+  type CompactRequest,
+  compactByHand,
+  compactReactively,
+  compactWithBreaker,
+  runCompaction,
+} from "./compact-entrances.js";
 export * from "./compactable-results.js";
+export {
+  autoCompactTriggerTokens,
+  DEFAULT_MAX_CONSECUTIVE_FAILURES,
+  DEFAULT_MIN_GROWTH_RATIO,
+} from "./compaction-due.js";
 export * from "./context-budget.js";
 export * from "./entry-tokens.js";
 export type { ForkFailure, ForkRequest, ForkResult, ForkRunner, SideRequestBill } from "./fork-runner.js";

@@ -6,8 +6,7 @@
  * summary, extra attachments (memory), kept tail and restored files must fit `compactionTargetTokens`; the tail is
  * budgeted in tokens (tail-budget.ts) and restored files get what is left.
  */
-import { randomUUID } from "node:crypto";
-import type { AssistantEntry, MessageEntry, TimelineEntry, UserEntry } from "../messages/index.js";
+import type { MessageEntry, TimelineEntry } from "../messages/index.js";
 import {
   addResponseUsage,
   type CompactMetadata,
@@ -19,7 +18,7 @@ import {
   type TurnUsage,
   textBlock,
 } from "../messages/index.js";
-import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
+import { groupByApiRound } from "./api-rounds.js";
 import { buildArtifactTrail, renderArtifactTrail } from "./artifact-trail.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
 import type { ForkRunner } from "./fork-runner.js";
@@ -34,7 +33,7 @@ import type { RecordChain } from "./record-chain.js";
 import { effectiveKeepRecent } from "./settings.js";
 import { summarizeConversation } from "./summary-input.js";
 import { compactSummaryText, summaryInstruction } from "./summary-request.js";
-import { budgetTail, fitTail, tailRoundsFor } from "./tail-budget.js";
+import { budgetTail, copyTail, memoryTail } from "./tail-budget.js";
 import { compactionTargetTokens, effectiveContextWindow, outputReserveTokens } from "./thresholds.js";
 import type { CompactionInput } from "./types.js";
 
@@ -115,51 +114,6 @@ export interface CompactOutcome {
   targetTokens: number;
   /** Tail results cleared and cut to fit, and rounds left out of the tail. */
   tail: { cleared: number; cut: number; droppedRounds: number };
-}
-
-/** Number of trailing rounds to keep: enough for `keepRecent` tool results, within `budget`, never all. */
-export function tailRoundCount(rounds: readonly ApiRound[], keepRecent: number, budget: number): number {
-  let count = tailRoundsFor(rounds, keepRecent);
-  while (count > 1 && tokensOf(rounds.slice(-count)) > budget) count--;
-  return count;
-}
-
-function tokensOf(rounds: readonly ApiRound[]): number {
-  return rounds.reduce((sum, round) => sum + round.tokens, 0);
-}
-
-/** Copies of the kept entries, chained after the summary; copied responses drop their (stale) usage. */
-export function copyTail(tail: readonly MessageEntry[], chain: RecordChain): void {
-  const renamed = new Map<string, string>();
-  for (const entry of tail) {
-    const uuid = randomUUID();
-    renamed.set(entry.uuid, uuid);
-    const base = { uuid, parentUuid: chain.context().parentUuid, timestamp: chain.now.toISOString() };
-    if (entry.type === "assistant") {
-      const { usage: _stale, ...message } = entry.message;
-      const copy: AssistantEntry = { ...entry, ...base, message };
-      chain.push(copy);
-    } else if (entry.type === "user") {
-      const copy: UserEntry = { ...entry, ...base };
-      const source = entry.sourceToolAssistantUUID;
-      if (source !== undefined) copy.sourceToolAssistantUUID = renamed.get(source) ?? source;
-      chain.push(copy);
-    } else {
-      chain.push({ ...entry, ...base });
-    }
-  }
-}
-
-/** The kept rounds when session memory covers the conversation up to its `throughUuid` (undefined: it cannot). */
-function memoryTail(rounds: readonly ApiRound[], throughUuid: string, budget: number): MessageEntry[] | undefined {
-  const index = rounds.findIndex((round) => round.entries.some((entry) => entry.uuid === throughUuid));
-  if (index <= 0 || !startsWithResponse(rounds[index]!)) return undefined;
-  // The rounds after the memory's end, fitted like any tail (old results cleared, recent ones cut).
-  const kept = fitTail(
-    rounds.slice(index).flatMap((round) => round.entries),
-    budget,
-  );
-  return kept.tokens > budget ? undefined : kept.entries;
 }
 
 /** Tokens of a forked request's system and tools: a request of one tiny message, less that message. */

@@ -7,11 +7,10 @@
  * the view, so every later request (and a resume) sends the same bytes.
  */
 import { createSystemEntry, type MessageEntry } from "../messages/index.js";
-import { copyTail } from "./compact-conversation.js";
 import { collectToolResults } from "./compactable-results.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
 import { countOf, sendableView } from "./overflow-steps.js";
-import { cutResults, MIN_CUT_RESULT_TOKENS } from "./tail-budget.js";
+import { copyTail, cutResults, MIN_CUT_RESULT_TOKENS } from "./tail-budget.js";
 import { compactionTargetTokens, effectiveContextWindow } from "./thresholds.js";
 import type { OverflowStep } from "./tier.js";
 

@@ -7,12 +7,12 @@
 
 import type { MessageEntry } from "../messages/index.js";
 import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../messages/index.js";
-import { groupByApiRound, startsWithResponse } from "./api-rounds.js";
+import { groupByApiRound } from "./api-rounds.js";
 import { planRoomClear, recordRoomClear } from "./clear-for-room.js";
-import { copyTail } from "./compact-conversation.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
 import { currentPrompt, keptPromptSection } from "./kept-prompt.js";
 import { projectApiView } from "./project-view.js";
+import { copyTail, roundsWithinRoom } from "./tail-budget.js";
 import { compactionTargetTokens, effectiveContextWindow, tokenCountWithEstimation } from "./thresholds.js";
 import type { OverflowFacts, OverflowStep } from "./tier.js";
 import type { CompactionInput } from "./types.js";
@@ -106,12 +106,8 @@ export const dropOverflowStep: OverflowStep = {
       compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens ?? overhead),
       effectiveContextWindow(input.model, overflow.maxTokens ?? input.contextWindow),
     );
-    let keep = rounds.length - 1;
-    let kept = rounds.slice(-keep).reduce((sum, round) => sum + round.tokens, 0);
-    while (keep > 1 && (overhead + kept + 200 > room || !startsWithResponse(rounds[rounds.length - keep]!))) {
-      kept -= rounds[rounds.length - keep]!.tokens;
-      keep--;
-    }
+    const keep = roundsWithinRoom(rounds, overhead, room);
+    const kept = rounds.slice(-keep).reduce((sum, round) => sum + round.tokens, 0);
     const dropped = rounds.slice(0, rounds.length - keep);
     const droppedEntries = dropped.flatMap((round) => round.entries);
     const droppedTokens = dropped.reduce((sum, round) => sum + round.tokens, 0);

@@ -6,8 +6,8 @@
 import type { MessageEntry, TimelineEntry } from "../messages/index.js";
 import { apiViewWithErrors } from "../timeline/index.js";
 import { collapseCommits, projectCollapses } from "./collapse/collapse-log.js";
-import { applyClearedToolResults } from "./compactable-results.js";
 import { timeClearedToolIds } from "./microcompact/time-based.js";
+import { applyClearedToolResults } from "./results/compactable-results.js";
 import type { CompactionSettings } from "./settings.js";
 
 /** The projected API view of `entries` under `settings` (pure; the same entries give the same view). */

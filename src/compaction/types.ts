@@ -1,8 +1,8 @@
 /** The contract between the agent loop and the compaction tiers. */
 import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../messages/index.js";
 import type { ContextManagementEdit } from "../request/index.js";
-import type { ForkRunner } from "./fork-runner.js";
 import type { CompactionSettings } from "./settings.js";
+import type { ForkRunner } from "./summary/fork-runner.js";
 
 /**
  * What the server accepts, as far as the tiers care (the loop passes the provider's capabilities minus the

@@ -6,7 +6,7 @@
  * summary, extra attachments (memory), kept tail and restored files must fit `compactionTargetTokens`; the tail is
  * budgeted in tokens (tail-budget.ts) and restored files get what is left.
  */
-import type { MessageEntry, TimelineEntry } from "../messages/index.js";
+import type { MessageEntry, TimelineEntry } from "../../messages/index.js";
 import {
   addResponseUsage,
   type CompactMetadata,
@@ -17,25 +17,25 @@ import {
   modelLimits,
   type TurnUsage,
   textBlock,
-} from "../messages/index.js";
-import { groupByApiRound } from "./api-rounds.js";
+} from "../../messages/index.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
+import { compactionTargetTokens, effectiveContextWindow, outputReserveTokens } from "../budget/thresholds.js";
+import { projectApiView } from "../project-view.js";
+import type { RecordChain } from "../record-chain.js";
+import { effectiveKeepRecent } from "../settings.js";
+import { groupByApiRound } from "../tail/api-rounds.js";
+import { currentPrompt, keptPromptSection } from "../tail/kept-prompt.js";
+import { budgetTail, copyTail, memoryTail } from "../tail/tail-budget.js";
+import type { CompactionInput } from "../types.js";
 import { buildArtifactTrail, renderArtifactTrail } from "./artifact-trail.js";
-import { estimateEntriesTokens } from "./entry-tokens.js";
 import type { ForkRunner } from "./fork-runner.js";
-import { currentPrompt, keptPromptSection } from "./kept-prompt.js";
 import {
   DEFAULT_POST_COMPACT_RESTORE_WINDOW_RATIO,
   type RestoredFiles,
   restoreRecentFiles,
 } from "./post-compact-restore.js";
-import { projectApiView } from "./project-view.js";
-import type { RecordChain } from "./record-chain.js";
-import { effectiveKeepRecent } from "./settings.js";
 import { summarizeConversation } from "./summary-input.js";
 import { compactSummaryText, summaryInstruction } from "./summary-request.js";
-import { budgetTail, copyTail, memoryTail } from "./tail-budget.js";
-import { compactionTargetTokens, effectiveContextWindow, outputReserveTokens } from "./thresholds.js";
-import type { CompactionInput } from "./types.js";
 
 /** Share of the effective window the kept recent rounds may use at most (the target may leave them less): 25 %. */
 export const DEFAULT_TAIL_BUDGET_RATIO = 0.25;

@@ -2,9 +2,9 @@
  * The token ruler applied to timeline entries (messages/tokens.ts measures wire blocks; this adapts
  * entries to it), so every tier and threshold measures with the same ruler as the emulator's billing.
  */
-import type { MessageEntry } from "../messages/index.js";
-import { checkNever, estimateBlockTokens, estimateTextTokens } from "../messages/index.js";
-import { memoizeByObject, sharedPrefixLength } from "../timeline/index.js";
+import type { MessageEntry } from "../../messages/index.js";
+import { checkNever, estimateBlockTokens, estimateTextTokens } from "../../messages/index.js";
+import { memoizeByObject, sharedPrefixLength } from "../../timeline/index.js";
 
 /** Estimated tokens one entry contributes to a request (entries the API never sees count 0). */
 export function estimateEntryTokens(entry: MessageEntry): number {

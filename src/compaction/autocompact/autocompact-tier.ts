@@ -2,10 +2,11 @@
  * Tier 4 as the pass runs it: the summary backstop (`autocompact.ts`). In the prompt-too-long chain it is the
  * last step: a reactive compaction (compact-entrances.ts `compactReactively`, outside the circuit breaker's gate).
  */
+
+import { compactReactively } from "../summary/compact-entrances.js";
+import type { Tier } from "../tier.js";
 import { autoCompact } from "./autocompact.js";
 import { breakerTripped } from "./breaker.js";
-import { compactReactively } from "./compact-entrances.js";
-import type { Tier } from "./tier.js";
 
 export const autocompactTier: Tier = {
   name: "autocompact",

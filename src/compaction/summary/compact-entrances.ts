@@ -7,14 +7,14 @@
  * tail keeps is `compactConversation`'s; what the loop does after any compaction (records, memory and task list
  * re-attached, hooks, latches, expected cache drop) is `loop/after-compaction.ts`'s.
  */
-import type { MessageEntry } from "../messages/index.js";
-import { breakerTripped, failOnBreaker, newAutoCompactSession, viewKey } from "./breaker.js";
+import type { MessageEntry } from "../../messages/index.js";
+import { breakerTripped, failOnBreaker, newAutoCompactSession, viewKey } from "../autocompact/breaker.js";
+import { tokenCountWithEstimation } from "../budget/thresholds.js";
+import { projectApiView } from "../project-view.js";
+import { RecordChain } from "../record-chain.js";
+import type { OverflowFacts, OverflowOutcome } from "../tier.js";
+import type { AutoCompactSession, CompactionInput, CompactionOutput } from "../types.js";
 import { type CompactOutcome, type CompactTrigger, compactConversation } from "./compact-conversation.js";
-import { projectApiView } from "./project-view.js";
-import { RecordChain } from "./record-chain.js";
-import { tokenCountWithEstimation } from "./thresholds.js";
-import type { OverflowFacts, OverflowOutcome } from "./tier.js";
-import type { AutoCompactSession, CompactionInput, CompactionOutput } from "./types.js";
 
 /** What a person asked for: a compaction now, with their own instructions for the summary (default none). */
 export interface CompactRequest {

@@ -20,11 +20,11 @@ import type {
   ToolUseBlock,
   UserContentBlock,
   UserEntry,
-} from "../messages/index.js";
+} from "../../messages/index.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
+import type { RecordChain } from "../record-chain.js";
+import { applyClearedToolResults, collectToolResults } from "../results/compactable-results.js";
 import { type ApiRound, startsWithResponse } from "./api-rounds.js";
-import { applyClearedToolResults, collectToolResults } from "./compactable-results.js";
-import { estimateEntriesTokens } from "./entry-tokens.js";
-import type { RecordChain } from "./record-chain.js";
 
 /** Tool results at the end of the tail that stay verbatim while the budget holds them: 3. */
 export const DEFAULT_TAIL_VERBATIM_RESULTS = 3;

@@ -9,15 +9,15 @@
  * - priced: when clearing old tool results alone reaches the target, it is cheaper than a compaction (which
  *   reads the context for its summary and rewrites everything it keeps), so the tier clears instead.
  */
-import { createSystemEntry, type MessageEntry } from "../messages/index.js";
+import { createSystemEntry, type MessageEntry } from "../../messages/index.js";
+import { autoCompactThreshold, compactionTargetTokens, tokenCountWithEstimation } from "../budget/thresholds.js";
+import { cacheEditingEnabled } from "../microcompact/run-microcompact.js";
+import type { RecordChain } from "../record-chain.js";
+import { planRoomClear, recordRoomClear } from "../results/clear-for-room.js";
+import { type AutoCompactResult, compactWithBreaker } from "../summary/compact-entrances.js";
+import type { CompactionInput } from "../types.js";
 import { newAutoCompactSession } from "./breaker.js";
-import { planRoomClear, recordRoomClear } from "./clear-for-room.js";
-import { type AutoCompactResult, compactWithBreaker } from "./compact-entrances.js";
 import { autoCompactTriggerTokens, DEFAULT_MIN_GROWTH_RATIO } from "./compaction-due.js";
-import { cacheEditingEnabled } from "./microcompact/run-microcompact.js";
-import type { RecordChain } from "./record-chain.js";
-import { autoCompactThreshold, compactionTargetTokens, tokenCountWithEstimation } from "./thresholds.js";
-import type { CompactionInput } from "./types.js";
 
 function fmt(tokens: number): string {
   return Math.round(tokens).toLocaleString("en-US");

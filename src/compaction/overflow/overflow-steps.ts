@@ -5,17 +5,17 @@
  * dropped, so a session never ends while something can still be dropped.
  */
 
-import type { MessageEntry } from "../messages/index.js";
-import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../messages/index.js";
-import { groupByApiRound } from "./api-rounds.js";
-import { planRoomClear, recordRoomClear } from "./clear-for-room.js";
-import { estimateEntriesTokens } from "./entry-tokens.js";
-import { currentPrompt, keptPromptSection } from "./kept-prompt.js";
-import { projectApiView } from "./project-view.js";
-import { copyTail, roundsWithinRoom } from "./tail-budget.js";
-import { compactionTargetTokens, effectiveContextWindow, tokenCountWithEstimation } from "./thresholds.js";
-import type { OverflowFacts, OverflowStep } from "./tier.js";
-import type { CompactionInput } from "./types.js";
+import type { MessageEntry } from "../../messages/index.js";
+import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../../messages/index.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
+import { compactionTargetTokens, effectiveContextWindow, tokenCountWithEstimation } from "../budget/thresholds.js";
+import { projectApiView } from "../project-view.js";
+import { planRoomClear, recordRoomClear } from "../results/clear-for-room.js";
+import { groupByApiRound } from "../tail/api-rounds.js";
+import { currentPrompt, keptPromptSection } from "../tail/kept-prompt.js";
+import { copyTail, roundsWithinRoom } from "../tail/tail-budget.js";
+import type { OverflowFacts, OverflowStep } from "../tier.js";
+import type { CompactionInput } from "../types.js";
 
 /** The token count to make room from: the server's, when it said, else the estimate. */
 export function countOf(overflow: OverflowFacts, view: readonly MessageEntry[]): number {

@@ -4,10 +4,10 @@
  * off for the session (a success, or a person's /compact, closes it again). The entrances' bookkeeping
  * (compact-entrances.ts) and the tier's triggers (autocompact.ts) read and write it here.
  */
-import { createSystemEntry, type MessageEntry } from "../messages/index.js";
+import { createSystemEntry, type MessageEntry } from "../../messages/index.js";
+import type { RecordChain } from "../record-chain.js";
+import type { AutoCompactSession } from "../types.js";
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from "./compaction-due.js";
-import type { RecordChain } from "./record-chain.js";
-import type { AutoCompactSession } from "./types.js";
 
 /** A fresh per-session autocompact state (breaker closed, no session memory). */
 export function newAutoCompactSession(): AutoCompactSession {

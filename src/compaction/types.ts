@@ -123,6 +123,6 @@ export interface CompactionOutput {
   tokens?: number;
   /** A compaction happened: header latches reset (docs/PIPELINE.md §4). */
   compacted?: boolean;
-  /** Estimated context before a compaction made by hand (compact-by-hand.ts), messages only. Default: none made. */
+  /** Estimated context before a compaction made by hand (summary/compact-entrances.ts `compactByHand`), messages only. Default: none made. */
   preTokens?: number;
 }

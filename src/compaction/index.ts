@@ -25,4 +25,4 @@ export * from "./snip/index.js";
 export * from "./summary/index.js";
 export * from "./tail/index.js";
 export type { OverflowFacts, OverflowOutcome, OverflowReason, Tier } from "./tier.js";
-export type { AutoCompactSession, CompactionInput, CompactionOutput, SessionMemorySnapshot } from "./types.js";
+export type { AutoCompactSession, CompactionInput, CompactionNotesSnapshot, CompactionOutput } from "./types.js";

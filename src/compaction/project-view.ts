@@ -1,6 +1,6 @@
 /**
  * The API view as the next main-loop request will project it, without running any tier: the timeline's
- * API view, time-based clears, then committed collapses. Forked requests (ctx-agent, session memory,
+ * API view, time-based clears, then committed collapses. Forked requests (ctx-agent, compaction notes,
  * manual compaction) send exactly this prefix, so they read the main loop's cache.
  */
 import type { MessageEntry, TimelineEntry } from "../messages/index.js";

@@ -44,7 +44,7 @@ export interface CompactionInput {
   toolNames?: readonly string[];
   /** Model calls for tiers 3–4 (summary, urgent ctx-agent). Default none: those tiers then call no model. */
   fork?: ForkRunner;
-  /** Per-session autocompact state (circuit breaker, session memory). Default: a fresh state each pass. */
+  /** Per-session autocompact state (circuit breaker, compaction notes). Default: a fresh state each pass. */
   autoCompact?: AutoCompactSession;
   /**
    * Reads a file as the Read tool shows it, for re-attaching recently read files after a compaction
@@ -73,21 +73,21 @@ export interface CompactionInput {
   beforeCompact?: (trigger: "auto" | "manual", instructions: string | undefined) => Promise<string | undefined>;
 }
 
-/** A summary kept up to date in the background (session memory), covering the conversation up to `throughUuid`. */
-export interface SessionMemorySnapshot {
+/** A summary kept up to date in the background (compaction notes), covering the conversation up to `throughUuid`. */
+export interface CompactionNotesSnapshot {
   summary: string;
   /** The last timeline message the summary covers. */
   throughUuid: string;
 }
 
-/** Autocompact state that outlives one pass: the circuit breaker and the session-memory source. */
+/** Autocompact state that outlives one pass: the circuit breaker and the compaction-notes source. */
 export interface AutoCompactSession {
   /** Consecutive failed auto-compactions; at DEFAULT_MAX_CONSECUTIVE_FAILURES auto-compaction stops. */
   consecutiveFailures: number;
   /** Whether the "auto-compaction stopped" notice was already recorded. */
   trippedNoticeShown: boolean;
-  /** The current session memory, when one is kept. Default none. */
-  sessionMemory?: () => SessionMemorySnapshot | undefined;
+  /** The current compaction notes, when they are kept. Default none. */
+  compactionNotes?: () => CompactionNotesSnapshot | undefined;
   /** Context after the last auto-compaction (or the one that missed): the next needs growth from here. Default none. */
   lastCompactionTokens?: number;
   /** Whether the "compaction is not making room" notice was already recorded. Default false. */

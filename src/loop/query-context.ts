@@ -125,7 +125,7 @@ export interface QueryContext {
   signal: AbortSignal;
   /** Makes forked requests for tiers 3–4 (injected by the engine). Default none: those tiers call no model. */
   forkFactory?: ForkFactory;
-  /** Autocompact state kept for the session (circuit breaker, session memory). Default: fresh per turn. */
+  /** Autocompact state kept for the session (circuit breaker, compaction notes). Default: fresh per turn. */
   autoCompact?: AutoCompactSession;
   /** Command hooks from settings (tool, stop and compaction events). Default none: no hook runs. */
   hooks?: HookRunner;

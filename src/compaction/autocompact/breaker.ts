@@ -9,7 +9,7 @@ import type { RecordChain } from "../record-chain.js";
 import type { AutoCompactSession } from "../types.js";
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from "./compaction-due.js";
 
-/** A fresh per-session autocompact state (breaker closed, no session memory). */
+/** A fresh per-session autocompact state (breaker closed, no compaction notes). */
 export function newAutoCompactSession(): AutoCompactSession {
   return { consecutiveFailures: 0, trippedNoticeShown: false };
 }

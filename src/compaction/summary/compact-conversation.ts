@@ -1,5 +1,5 @@
 /**
- * One compaction: summarise the conversation (session memory when it covers enough, else the forked summary
+ * One compaction: summarise the conversation (compaction notes when it covers enough, else the forked summary
  * request), then append a `compact_boundary`, the summary as the new first user message, and copies of the
  * recent API rounds. Nothing is edited: the API view simply starts after the boundary, and the UI still shows
  * everything before it. A compaction has a target (docs/ARCHITECTURE.md "Compaction target"): system and tools,
@@ -25,7 +25,7 @@ import type { RecordChain } from "../record-chain.js";
 import { effectiveKeepRecent } from "../settings.js";
 import { groupByApiRound } from "../tail/api-rounds.js";
 import { currentPrompt, keptPromptSection } from "../tail/kept-prompt.js";
-import { budgetTail, copyTail, memoryTail } from "../tail/tail-budget.js";
+import { budgetTail, copyTail, notesTail } from "../tail/tail-budget.js";
 import type { CompactionInput } from "../types.js";
 import { buildArtifactTrail, renderArtifactTrail } from "./artifact-trail.js";
 import type { ForkRunner } from "./fork-runner.js";
@@ -103,9 +103,9 @@ export interface CompactOutcome {
   messages: MessageEntry[];
   /** Estimated context tokens after compaction. */
   tokens: number;
-  /** Model calls made (0 when session memory was used). */
+  /** Model calls made (0 when the compaction notes were used). */
   calls: number;
-  usedSessionMemory: boolean;
+  usedCompactionNotes: boolean;
   /** Files re-attached after the summary. */
   restoredFiles: string[];
   /** Estimated context after compaction, system and tools included (what the next request sends before new input). */
@@ -194,14 +194,14 @@ export async function compactConversation(
   // PreCompact hooks (docs/HOOKS.md): what they print joins this summary's instructions.
   const extra = await input.beforeCompact?.(options.trigger === "manual" ? "manual" : "auto", options.instructions);
   const instructions = joinInstructions(options, extra);
-  const memory = instructions === undefined ? input.autoCompact?.sessionMemory?.() : undefined;
+  const memory = instructions === undefined ? input.autoCompact?.compactionNotes?.() : undefined;
   if (memory !== undefined) {
     const room =
       target - overhead - attachmentTokens - estimateTextTokens(compactSummaryText(memory.summary, withPrompt));
-    tail = memoryTail(rounds, memory.throughUuid, Math.min(maxTail, room));
+    tail = notesTail(rounds, memory.throughUuid, Math.min(maxTail, room));
     if (tail !== undefined) summary = memory.summary;
   }
-  const usedSessionMemory = summary !== undefined;
+  const usedCompactionNotes = summary !== undefined;
   if (summary === undefined) {
     const fork = input.fork;
     if (fork === undefined) throw new Error("no model is available for the summary request");
@@ -281,7 +281,7 @@ export async function compactConversation(
     messages,
     tokens,
     calls,
-    usedSessionMemory,
+    usedCompactionNotes,
     restoredFiles: restored?.files ?? [],
     contextTokens: tokens + overhead,
     targetTokens: judgedTarget,

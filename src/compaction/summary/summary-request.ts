@@ -1,5 +1,5 @@
 /**
- * The 9-section summary request AutoCompact (and session memory) sends, and how its answer is read:
+ * The 9-section summary request AutoCompact (and the compaction notes) send, and how its answer is read:
  * `<analysis>` is scratch space the model thinks in, only `<summary>` is kept.
  */
 import type { ContentBlock, MessageEntry, UserContentBlock, UserEntry } from "../../messages/index.js";

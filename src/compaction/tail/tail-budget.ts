@@ -9,7 +9,7 @@
  * A tail that is still over the budget with one round left is kept as it is: the caller sees the miss.
  *
  * The one owner of what a kept tail keeps (issue 54): the summary's tail (`budgetTail`), the tail after the
- * compaction notes (`memoryTail`), the rounds the overflow chain's drop keeps (`roundsWithinRoom`), and the copies
+ * compaction notes (`notesTail`), the rounds the overflow chain's drop keeps (`roundsWithinRoom`), and the copies
  * every compaction records of what it keeps (`copyTail`).
  */
 import { randomUUID } from "node:crypto";
@@ -218,8 +218,8 @@ export function copyTail(tail: readonly MessageEntry[], chain: RecordChain): voi
   }
 }
 
-/** The kept rounds when session memory covers the conversation up to its `throughUuid` (undefined: it cannot). */
-export function memoryTail(
+/** The kept rounds when the compaction notes cover the conversation up to its `throughUuid` (undefined: it cannot). */
+export function notesTail(
   rounds: readonly ApiRound[],
   throughUuid: string,
   budget: number,

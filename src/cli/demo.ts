@@ -39,8 +39,8 @@ export const DEMO_PROMPTS: readonly string[] = [
  * The context window the demo engine assumes: 21,000 tokens instead of the model's 200,000, so a session
  * that reads two week-long data exports (~4,500 tokens each) makes microcompact clear on the public path
  * (one batch, paid back by the requests after it). Since the thresholds scale with the window (autocompact at
- * 15,435 here, docs/ARCHITECTURE.md), 48,000 left the session far from them: 20 requests, no session-memory
- * update; at 21,000: 21 requests, one clear, one session-memory update, no compaction needed.
+ * 15,435 here, docs/ARCHITECTURE.md), 48,000 left the session far from them: 20 requests, no compaction-notes
+ * update; at 21,000: 21 requests, one clear, one compaction-notes update, no compaction needed.
  */
 export const DEMO_CONTEXT_WINDOW = 21_000;
 

@@ -6,7 +6,7 @@
  */
 import type { MessageEntry, TimelineEntry } from "../messages/index.js";
 import { apiViewWithErrors } from "../timeline/index.js";
-import { autocompactTier } from "./autocompact-tier.js";
+import { autocompactTier } from "./autocompact/autocompact-tier.js";
 import { collapseTier } from "./collapse/collapse-tier.js";
 import { microcompactTier } from "./microcompact/microcompact-tier.js";
 import { RecordChain } from "./record-chain.js";

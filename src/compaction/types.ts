@@ -1,8 +1,8 @@
 /** The contract between the agent loop and the compaction tiers. */
 import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../messages/index.js";
 import type { ContextManagementEdit } from "../request/index.js";
-import type { ForkRunner } from "./fork-runner.js";
 import type { CompactionSettings } from "./settings.js";
+import type { ForkRunner } from "./summary/fork-runner.js";
 
 /**
  * What the server accepts, as far as the tiers care (the loop passes the provider's capabilities minus the
@@ -49,7 +49,7 @@ export interface CompactionInput {
   toolNames?: readonly string[];
   /** Model calls for tiers 3–4 (summary, urgent ctx-agent). Default none: those tiers then call no model. */
   fork?: ForkRunner;
-  /** Per-session autocompact state (circuit breaker, session memory). Default: a fresh state each pass. */
+  /** Per-session autocompact state (circuit breaker, compaction notes). Default: a fresh state each pass. */
   autoCompact?: AutoCompactSession;
   /**
    * Reads a file as the Read tool shows it, for re-attaching recently read files after a compaction
@@ -78,21 +78,21 @@ export interface CompactionInput {
   beforeCompact?: (trigger: "auto" | "manual", instructions: string | undefined) => Promise<string | undefined>;
 }
 
-/** A summary kept up to date in the background (session memory), covering the conversation up to `throughUuid`. */
-export interface SessionMemorySnapshot {
+/** A summary kept up to date in the background (compaction notes), covering the conversation up to `throughUuid`. */
+export interface CompactionNotesSnapshot {
   summary: string;
   /** The last timeline message the summary covers. */
   throughUuid: string;
 }
 
-/** Autocompact state that outlives one pass: the circuit breaker and the session-memory source. */
+/** Autocompact state that outlives one pass: the circuit breaker and the compaction-notes source. */
 export interface AutoCompactSession {
   /** Consecutive failed auto-compactions; at DEFAULT_MAX_CONSECUTIVE_FAILURES auto-compaction stops. */
   consecutiveFailures: number;
   /** Whether the "auto-compaction stopped" notice was already recorded. */
   trippedNoticeShown: boolean;
-  /** The current session memory, when one is kept. Default none. */
-  sessionMemory?: () => SessionMemorySnapshot | undefined;
+  /** The current compaction notes, when they are kept. Default none. */
+  compactionNotes?: () => CompactionNotesSnapshot | undefined;
   /** Context after the last auto-compaction (or the one that missed): the next needs growth from here. Default none. */
   lastCompactionTokens?: number;
   /** Whether the "compaction is not making room" notice was already recorded. Default false. */
@@ -128,6 +128,6 @@ export interface CompactionOutput {
   tokens?: number;
   /** A compaction happened: header latches reset (docs/PIPELINE.md §4). */
   compacted?: boolean;
-  /** Estimated context before a compaction made by hand (compact-by-hand.ts), messages only. Default: none made. */
+  /** Estimated context before a compaction made by hand (summary/compact-entrances.ts `compactByHand`), messages only. Default: none made. */
   preTokens?: number;
 }

@@ -2,8 +2,8 @@
  * Compaction notes (Claude Code calls the feature "session memory"; the class is named for what it holds, apart
  * from the memory files of memory/memory-files.ts): a summary of the session kept up to date in the background,
  * one file per session, so AutoCompact can use it instead of calling a model. It starts once the context reaches
- * DEFAULT_SESSION_MEMORY_START_TOKENS and DEFAULT_SESSION_MEMORY_START_SHARE of the autocompact threshold, and is refreshed after DEFAULT_SESSION_MEMORY_UPDATE_TOKENS more
- * tokens of conversation and DEFAULT_SESSION_MEMORY_UPDATE_TOOL_CALLS more tool calls. Each update is a
+ * DEFAULT_COMPACTION_NOTES_START_TOKENS and DEFAULT_COMPACTION_NOTES_START_SHARE of the autocompact threshold, and is refreshed after DEFAULT_COMPACTION_NOTES_UPDATE_TOKENS more
+ * tokens of conversation and DEFAULT_COMPACTION_NOTES_UPDATE_TOOL_CALLS more tool calls. Each update is a
  * forked summary request (the parent's prefix, so it reads the cache).
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -12,50 +12,51 @@ import { dirname } from "node:path";
 import {
   autoCompactBufferTokens,
   buildArtifactTrail,
+  type CompactionNotesSnapshot,
   DEFAULT_SUMMARY_MAX_TOKENS,
   estimateEntriesTokens,
   extractSummary,
   type ForkRunner,
   renderArtifactTrail,
-  type SessionMemorySnapshot,
   summaryInstruction,
   tokenCountWithEstimation,
 } from "../compaction/index.js";
 import { isMessageEntry, type MessageEntry, type TimelineEntry } from "../messages/index.js";
 import { filterGrowing } from "../timeline/index.js";
 
-/** Context size at which session memory starts: 10,000 tokens. */
-export const DEFAULT_SESSION_MEMORY_START_TOKENS = 10_000;
+/** Context size at which the compaction notes start: 10,000 tokens. */
+export const DEFAULT_COMPACTION_NOTES_START_TOKENS = 10_000;
 
 /**
  * Share of the autocompact threshold the context must reach before an update runs: 0.75. An update costs
  * about what the summary it replaces costs (it reads the context and writes a summary), so it only pays when
  * a compaction is near; while microcompact keeps the context small none is. Measured on the 220-step session
  * at 200K (bench/compaction-tiers.ts): updates from 10K tokens on ran 20 times in the defaults (127K of 2.51M,
- * no compaction ran) and made autocompact alone cost 3.727M, more than without session memory (3.709M); from
+ * no compaction ran) and made autocompact alone cost 3.727M, more than without compaction notes (3.709M); from
  * 0.6 of the threshold 3.645M, from 0.75 (and 0.8) 3.552M; above 0.8 the update would come too late to be
  * used by the compaction it prepares for.
  */
-export const DEFAULT_SESSION_MEMORY_START_SHARE = 0.75;
+export const DEFAULT_COMPACTION_NOTES_START_SHARE = 0.75;
 
 /** Conversation growth between updates: 5,000 tokens. */
-export const DEFAULT_SESSION_MEMORY_UPDATE_TOKENS = 5_000;
+export const DEFAULT_COMPACTION_NOTES_UPDATE_TOKENS = 5_000;
 
 /** Tool calls between updates: 3. */
-export const DEFAULT_SESSION_MEMORY_UPDATE_TOOL_CALLS = 3;
+export const DEFAULT_COMPACTION_NOTES_UPDATE_TOOL_CALLS = 3;
 
+/** The notes file's first line; its words are on disk in users' sessions, so they keep Claude Code's name. */
 const HEADER = /^<!-- threadline session memory through=([0-9a-zA-Z-]+) tokens=(\d+) tools=(\d+) -->\n/;
 
 export interface CompactionNotesOptions {
   /** File holding the memory. Default none (kept in memory only). */
   path?: string;
-  /** Default DEFAULT_SESSION_MEMORY_START_TOKENS. */
+  /** Default DEFAULT_COMPACTION_NOTES_START_TOKENS. */
   startTokens?: number;
-  /** Default DEFAULT_SESSION_MEMORY_START_SHARE (of the autocompact threshold, budget − AUTOCOMPACT_BUFFER_TOKENS). */
+  /** Default DEFAULT_COMPACTION_NOTES_START_SHARE (of the autocompact threshold, budget − AUTOCOMPACT_BUFFER_TOKENS). */
   startShare?: number;
-  /** Default DEFAULT_SESSION_MEMORY_UPDATE_TOKENS. */
+  /** Default DEFAULT_COMPACTION_NOTES_UPDATE_TOKENS. */
   updateTokens?: number;
-  /** Default DEFAULT_SESSION_MEMORY_UPDATE_TOOL_CALLS. */
+  /** Default DEFAULT_COMPACTION_NOTES_UPDATE_TOOL_CALLS. */
   updateToolCalls?: number;
 }
 
@@ -78,7 +79,7 @@ function progress(entries: readonly TimelineEntry[]): { tokens: number; toolCall
 
 export class CompactionNotes {
   readonly #options: CompactionNotesOptions;
-  #snapshot: SessionMemorySnapshot | undefined;
+  #snapshot: CompactionNotesSnapshot | undefined;
   #at: { tokens: number; toolCalls: number } | undefined;
 
   constructor(options: CompactionNotesOptions = {}) {
@@ -95,7 +96,7 @@ export class CompactionNotes {
   }
 
   /** The current memory, if one has been made. */
-  snapshot(): SessionMemorySnapshot | undefined {
+  snapshot(): CompactionNotesSnapshot | undefined {
     return this.#snapshot;
   }
 
@@ -108,18 +109,19 @@ export class CompactionNotes {
   ): boolean {
     if (this.#at === undefined)
       return (
-        tokenCountWithEstimation(view, ratio) >= (this.#options.startTokens ?? DEFAULT_SESSION_MEMORY_START_TOKENS)
+        tokenCountWithEstimation(view, ratio) >= (this.#options.startTokens ?? DEFAULT_COMPACTION_NOTES_START_TOKENS)
       );
     const now = progress(entries);
     return (
-      now.tokens - this.#at.tokens >= (this.#options.updateTokens ?? DEFAULT_SESSION_MEMORY_UPDATE_TOKENS) &&
-      now.toolCalls - this.#at.toolCalls >= (this.#options.updateToolCalls ?? DEFAULT_SESSION_MEMORY_UPDATE_TOOL_CALLS)
+      now.tokens - this.#at.tokens >= (this.#options.updateTokens ?? DEFAULT_COMPACTION_NOTES_UPDATE_TOKENS) &&
+      now.toolCalls - this.#at.toolCalls >=
+        (this.#options.updateToolCalls ?? DEFAULT_COMPACTION_NOTES_UPDATE_TOOL_CALLS)
     );
   }
 
   /**
    * Refreshes the memory from `view` (the projected API view) with one forked request; false when skipped: the
-   * view under DEFAULT_SESSION_MEMORY_START_SHARE of the autocompact threshold of `budget` (the effective window),
+   * view under DEFAULT_COMPACTION_NOTES_START_SHARE of the autocompact threshold of `budget` (the effective window),
    * or too big to fork.
    */
   async update(
@@ -132,7 +134,7 @@ export class CompactionNotes {
   ): Promise<boolean> {
     const last = view.at(-1);
     if (last === undefined) return false;
-    const share = this.#options.startShare ?? DEFAULT_SESSION_MEMORY_START_SHARE;
+    const share = this.#options.startShare ?? DEFAULT_COMPACTION_NOTES_START_SHARE;
     if (tokenCountWithEstimation(view, ratio) < share * (budget - autoCompactBufferTokens(budget))) return false;
     const instruction = summaryInstruction(undefined, renderArtifactTrail(buildArtifactTrail(entries)));
     const request = {

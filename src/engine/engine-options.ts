@@ -121,7 +121,10 @@ export interface QueryEngineOptions {
    * (plugins/, docs/PLUGINS.md). Default none.
    */
   pluginSkillFolders?: readonly PluginFolder[];
-  /** Keep a background session-memory summary that autocompact can use without a model call. Default true. */
+  /**
+   * Keep compaction notes (Claude Code's "session memory"; the option keeps that name): a background summary that
+   * autocompact can use without a model call. Default true.
+   */
   sessionMemory?: boolean;
   /** Model requests allowed per turn (default unlimited). */
   maxTurns?: number;

@@ -1,6 +1,6 @@
 /**
  * Background finish after each turn: flush the transcript, then run the registered hooks (collapse
- * ctx-agent, session memory, metrics) without making the person wait for them — not even when the next
+ * ctx-agent, compaction notes, metrics) without making the person wait for them — not even when the next
  * prompt comes while they still run: each hook gets a copy of the timeline as it stood when it began, and
  * the records it appends (a collapse snapshot) are parentless, so they may land in the middle of a turn.
  */

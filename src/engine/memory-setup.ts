@@ -30,7 +30,7 @@ export function memoryFilesEnabled(option: boolean | undefined, env: NodeJS.Proc
 }
 
 /** A session's memory files as its options ask (undefined when off: `memoryFiles: false` or the env flag). */
-export function sessionMemoryFiles(
+export function memoryFilesForSession(
   options: Pick<QueryEngineOptions, "memoryFiles" | "additionalDirectories" | "home">,
   cwd: string,
   env: NodeJS.ProcessEnv,

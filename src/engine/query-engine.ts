@@ -27,7 +27,7 @@ import { loopConfigFor, pauseOptions, providerOptions, startingLoopState, toolRu
 import { mentionAttachments } from "./file-mentions.js";
 import { BackgroundFinisher, type BackgroundHook } from "./finalize.js";
 import { createForkRunner } from "./forked-agent.js";
-import { addSkillTool, type MemoryFiles, recordStartingMemory, sessionMemoryFiles } from "./memory-setup.js";
+import { addSkillTool, type MemoryFiles, memoryFilesForSession, recordStartingMemory } from "./memory-setup.js";
 import { applyTurnTtls, type PauseKeeper, sessionPauseKeeper } from "./pause-keeper.js";
 import { planModeControl } from "./plan-mode.js";
 import { checkpointsFor, type RewindMode, type RewindOutcome, rewindSession } from "./rewind.js";
@@ -120,7 +120,7 @@ export class QueryEngine {
     this.#addAgentTools(tools);
     this.#state = startingLoopState(this.timeline.entries, this.provider, this.config.model);
     this.#effort = new SessionEffort(options.effort, this.provider);
-    this.memoryFiles = sessionMemoryFiles(options, this.cwd, env);
+    this.memoryFiles = memoryFilesForSession(options, this.cwd, env);
     this.#skillsPending = options.skills ?? (this.memoryFiles !== undefined && options.tools === undefined);
     this.#finisher = new BackgroundFinisher((error) => this.#note(`Background task failed: ${String(error)}`));
     this.#compaction = this.#sessionCompaction(options);
@@ -253,7 +253,7 @@ export class QueryEngine {
     return this.#tools.requestDefinitions(this.timeline.entries, moment);
   }
 
-  /** Add a task to run after each turn (collapse ctx-agent, session memory, metrics). */
+  /** Add a task to run after each turn (collapse ctx-agent, compaction notes, metrics). */
   addBackgroundHook(hook: BackgroundHook): void {
     this.#finisher.add(hook);
   }
@@ -265,7 +265,7 @@ export class QueryEngine {
 
   /** Submit a user message and iterate the turn's events; the last event is `turn_end`. */
   async *submitMessage(input: string | UserContentBlock[], options: SubmitOptions = {}): AsyncGenerator<EngineEvent> {
-    // Background hooks of the previous turn (ctx-agent, session memory) are not waited for: see finalize.ts.
+    // Background hooks of the previous turn (ctx-agent, compaction notes) are not waited for: see finalize.ts.
     const controller = new AbortController();
     this.#controller = controller;
     const relay = () => controller.abort();
@@ -314,7 +314,7 @@ export class QueryEngine {
     }
   }
 
-  /** Resolves when the background work of earlier turns (ctx-agent, session memory, added hooks) is done. */
+  /** Resolves when the background work of earlier turns (ctx-agent, compaction notes, added hooks) is done. */
   async idle(): Promise<void> {
     await this.#pauses.settled();
     await this.#finisher.idle();

@@ -34,10 +34,10 @@ export class SessionCompaction {
   readonly #parts: SessionCompactionParts;
   #notes: CompactionNotes | undefined;
 
-  /** Installs the after-turn work; `sessionMemory` keeps notes autocompact can use without a model call. */
-  constructor(parts: SessionCompactionParts, sessionMemory: boolean) {
+  /** Installs the after-turn work; `keepNotes` keeps compaction notes autocompact can use without a model call. */
+  constructor(parts: SessionCompactionParts, keepNotes: boolean) {
     this.#parts = parts;
-    this.#installHooks(sessionMemory);
+    this.#installHooks(keepNotes);
   }
 
   /** The compaction notes kept for autocompact, when on. */
@@ -60,7 +60,7 @@ export class SessionCompaction {
   }
 
   /** After each turn: the ctx-agent stages collapsible spans; the compaction notes refresh. Both are forked requests. */
-  #installHooks(sessionMemory: boolean): void {
+  #installHooks(keepNotes: boolean): void {
     const { state, finisher, recorder, totals } = this.#parts;
     const settings = this.#parts.config.compaction;
     if (settings.collapse) {
@@ -74,18 +74,18 @@ export class SessionCompaction {
         await recorder.flush();
       });
     }
-    if (!sessionMemory || !settings.autocompact) return;
+    if (!keepNotes || !settings.autocompact) return;
     const path = recorder.transcript.path?.replace(/\.jsonl$/, ".memory.md");
-    const memory = new CompactionNotes(path !== undefined ? { path } : {});
-    this.#notes = memory;
-    this.#parts.autoCompact.sessionMemory = () => memory.snapshot();
+    const notes = new CompactionNotes(path !== undefined ? { path } : {});
+    this.#notes = notes;
+    this.#parts.autoCompact.compactionNotes = () => notes.snapshot();
     finisher.add(async ({ entries }) => {
       if (state.lastRequest === undefined) return;
       const updated = await betweenTurns(this.#parts.context(), totals, async (input) => {
         const view = projectApiView(entries, input.settings);
-        if (input.fork === undefined || !memory.due(entries, view, input.tokenRatio)) return false;
+        if (input.fork === undefined || !notes.due(entries, view, input.tokenRatio)) return false;
         const window = effectiveContextWindow(input.model, input.contextWindow);
-        await memory.update(entries, view, input.fork, window, input.tokenRatio);
+        await notes.update(entries, view, input.fork, window, input.tokenRatio);
         return true;
       });
       if (updated) await recorder.flush();

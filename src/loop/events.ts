@@ -25,7 +25,7 @@ export type ContinueReason =
   | "collapse_drain"
   | "reactive_compact"
   | "overflow_drop"
-  /** Nothing could be summarised or dropped: the biggest tool results were cut to fit (compaction/overflow-cut.ts). */
+  /** Nothing could be summarised or dropped: the biggest tool results were cut to fit (compaction/overflow/overflow-cut.ts). */
   | "overflow_cut"
   /** A refusal showed the tools and system prompt are most of the window: the retry sends them lean. */
   | "lean_tools"

@@ -94,7 +94,7 @@ export interface LoopState {
   lastRequest?: Omit<ForkParent, "provider" | "signal">;
   /**
    * The session's calibration of the estimate against the server's count and the window a server's overflow
-   * error named (compaction/context-budget.ts; from the `context-budget` records on resume). Default: a fresh
+   * error named (compaction/budget/context-budget.ts; from the `context-budget` records on resume). Default: a fresh
    * one, made on the first turn.
    */
   budget?: ContextBudget;
@@ -125,7 +125,7 @@ export interface QueryContext {
   signal: AbortSignal;
   /** Makes forked requests for tiers 3–4 (injected by the engine). Default none: those tiers call no model. */
   forkFactory?: ForkFactory;
-  /** Autocompact state kept for the session (circuit breaker, session memory). Default: fresh per turn. */
+  /** Autocompact state kept for the session (circuit breaker, compaction notes). Default: fresh per turn. */
   autoCompact?: AutoCompactSession;
   /** Command hooks from settings (tool, stop and compaction events). Default none: no hook runs. */
   hooks?: HookRunner;

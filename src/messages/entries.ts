@@ -89,7 +89,7 @@ export interface CompactMetadata {
   postTokens: number;
   /**
    * What the summary request(s) cost, summed from their recorded usage and priced at the model's cache prices
-   * (absent: session memory made the summary, no summary was requested, or a transcript from before this field).
+   * (absent: the compaction notes were the summary, no summary was requested, or a transcript from before this field).
    */
   summaryUsage?: TurnUsage;
   /**
@@ -238,7 +238,7 @@ export const SIDE_REQUEST_PURPOSES = [
 export type SideRequestPurpose = (typeof SIDE_REQUEST_PURPOSES)[number];
 
 /**
- * A side request's bill: the summary of a compaction, a ctx-agent (collapse) run or a session-memory update.
+ * A side request's bill: the summary of a compaction, a ctx-agent (collapse) run or a compaction-notes update.
  * Their answers never enter the conversation as assistant entries, so without this record the transcript
  * would hide requests the server served and billed.
  */

@@ -53,7 +53,7 @@ const TOOL_NAMES = [
  */
 const KNOWN: readonly string[] = [
   join("compaction", "settings.ts"),
-  join("compaction", "cleared-placeholder.ts"),
+  join("compaction", "results", "cleared-placeholder.ts"),
   join("engine", "subagent-types.ts"),
 ];
 

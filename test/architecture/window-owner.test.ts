@@ -1,5 +1,5 @@
 /**
- * The window is worked out in one place (issue 43; docs/CONTEXT-BUDGET.md): `compaction/context-budget.ts`
+ * The window is worked out in one place (issue 43; docs/CONTEXT-BUDGET.md): `compaction/budget/context-budget.ts`
  * reads the model table's `contextWindow` and answers everyone else, with the learned window and the
  * calibration applied. Two halves, each checkable without running anything:
  * - the compiler: the owner's answer has a type of its own (`BudgetLimits`), and every function that budgets
@@ -16,7 +16,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
-const OWNER = join("compaction", "context-budget.ts");
+const OWNER = join("compaction", "budget", "context-budget.ts");
 const FIELD = "contextWindow";
 
 function sourceFiles(directory: string): string[] {
@@ -150,7 +150,7 @@ describe("the window is worked out in one place", () => {
   // Guards: the window has one owner; a consumer that takes the table's window itself (as forked-agent.ts,
   // session-compaction.ts and cli/context-report.ts once did) is named here. Mutation caught:
   // scripts/mutation-check.mjs "window-read-off-the-table" (forked-agent.ts's fallback to the table's window).
-  it("no file but compaction/context-budget.ts reads contextWindow off the model table", () => {
+  it("no file but compaction/budget/context-budget.ts reads contextWindow off the model table", () => {
     const reads = sourceFiles(SRC).flatMap((path) =>
       tableWindowReads(path, readFileSync(path, "utf8")).map((read) => `${relative(SRC, path)}:${read}`),
     );

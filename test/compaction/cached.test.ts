@@ -142,7 +142,7 @@ describe("microcompact, cached-path policy", () => {
       autoCompact: {
         consecutiveFailures: 0,
         trippedNoticeShown: false,
-        sessionMemory: () => ({ summary: "Read nine files; all fine.", throughUuid: last.uuid }),
+        compactionNotes: () => ({ summary: "Read nine files; all fine.", throughUuid: last.uuid }),
       },
     });
     expect(output.compacted).toBe(true);

@@ -6,9 +6,13 @@
 import type { EmulatorRequest } from "@threadline/emulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyClearedToolResults, clearSavings, collectToolResults } from "../../src/compaction/compactable-results.js";
-import { estimateEntryTokens } from "../../src/compaction/entry-tokens.js";
+import { estimateEntryTokens } from "../../src/compaction/budget/entry-tokens.js";
 import { runCompactionTiers } from "../../src/compaction/index.js";
+import {
+  applyClearedToolResults,
+  clearSavings,
+  collectToolResults,
+} from "../../src/compaction/results/compactable-results.js";
 import type { MessageEntry, SystemEntry } from "../../src/messages/index.js";
 import { estimateRequestTokens } from "../../src/messages/index.js";
 import { TimelineBuilder } from "../../support/timeline-builder.js";

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { groupThousands } from "../../src/compaction/cleared-placeholder.js";
+import { groupThousands } from "../../src/compaction/results/cleared-placeholder.js";
 
 describe("groupThousands", () => {
   it("writes a whole count as toLocaleString('en-US') does", () => {

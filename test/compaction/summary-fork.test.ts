@@ -1,5 +1,5 @@
 /**
- * The summary request as a cache-safe fork (docs/PROMPT-CACHE.md "Forks"; src/compaction/summary-fork.ts): only the tool
+ * The summary request as a cache-safe fork (docs/PROMPT-CACHE.md "Forks"; src/compaction/summary/summary-fork.ts): only the tool
  * results that arrived after the last model response may be cut; everything the last main request sent stays
  * byte for byte. Oracles are literal strings and token counts written out here, never the function's constants.
  */

@@ -1,5 +1,5 @@
 /**
- * The kept tail of a compaction, budgeted in tokens (src/compaction/tail-budget.ts): the last 3 results stay
+ * The kept tail of a compaction, budgeted in tokens (src/compaction/tail/tail-budget.ts): the last 3 results stay
  * verbatim unless the budget cannot hold them; older results in the tail are cleared first; then the recent
  * ones are cut with a note naming how to read the rest; only then are rounds dropped. Literal sizes: six Read
  * rounds of 400-line results (~1,500 tokens each: 7,600 for the five), a keep count of 5.

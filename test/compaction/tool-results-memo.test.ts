@@ -10,7 +10,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { collectToolResults } from "../../src/compaction/compactable-results.js";
+import { collectToolResults } from "../../src/compaction/results/compactable-results.js";
 import {
   createAssistantEntry,
   createToolResultEntry,

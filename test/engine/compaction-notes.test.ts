@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { classifyRequest, type EmulatorRequest } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SessionMemorySnapshot } from "../../src/compaction/index.js";
+import type { CompactionNotesSnapshot } from "../../src/compaction/index.js";
 import { COMPACT_SUMMARY_PREFIX, compactSummaryText } from "../../src/compaction/index.js";
 import type { EngineEvent } from "../../src/loop/events.js";
 import { type Harness, startHarness, turnEnd } from "../../support/engine-harness.js";
@@ -42,7 +42,7 @@ interface TaskTrace {
   /** Summary requests in the log when the turn started (background work of earlier turns done). */
   summariesAtStart: number;
   /** The session memory when the turn started. */
-  memoryAtStart: SessionMemorySnapshot | undefined;
+  memoryAtStart: CompactionNotesSnapshot | undefined;
   /** For the first request sent after a compact_boundary: summary requests then, and its first message. */
   afterBoundary?: { summaries: number; firstMessage: string };
 }

@@ -4,13 +4,15 @@
  * `error` (Claude Code's error type, which its matcher is compared with), `error_details` and
  * `last_assistant_message`. The engine runs over real HTTP against the emulator; each hook is a real shell command
  * appending its stdin to a file. Oracles: the files the hooks wrote, the transcript file on disk, literals.
- * Mutations (scripts/mutation-check.mjs): post-compact-not-fired, stop-failure-not-fired.
+ * Mutations (scripts/mutation-check.mjs): post-compact-not-fired, stop-failure-not-fired,
+ * reactive-compaction-skips-after-work.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { HooksSettings } from "../../src/settings/index.js";
 import { fastProvider, type Harness, startHarness } from "../../support/engine-harness.js";
+import { taskSteps, writeDataFiles } from "../engine/compaction-scenario.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -18,7 +20,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function logging(event: "PostCompact" | "StopFailure", matcher = ""): HooksSettings {
+function logging(event: "PostCompact" | "StopFailure" | "SessionStart", matcher = ""): HooksSettings {
   return {
     [event]: [
       {
@@ -69,6 +71,50 @@ describe("PostCompact and StopFailure hooks", () => {
     expect(typeof text).toBe("string");
     expect((text as string).length).toBeGreaterThan(0);
     expect(input?.compact_summary).toBe(text);
+  });
+
+  // Mutation caught: the recover stage handing its reactive compaction to the after-work without saying it
+  // compacted (reactive-compaction-skips-after-work: neither hook runs). Before issue 54's one door the reactive
+  // path ran neither hook.
+  it("a reactive compaction (the server refused the request as too long) runs PostCompact and SessionStart too", async () => {
+    // The client believes in 100K (autocompact at ~67K); the server refuses above 30K: the ninth read's request.
+    harness = await startHarness(
+      { scenario: taskSteps(0, 10, 10), contextWindow: 30_000 },
+      {
+        compaction: { collapse: false, microcompact: false },
+        sessionMemory: false,
+        contextWindow: 100_000,
+        hooks: { ...logging("PostCompact"), ...logging("SessionStart") },
+      },
+    );
+    await writeDataFiles(harness.workspace, 10, 3_000);
+    const reasons: string[] = [];
+    for await (const event of harness.engine.submitMessage("Task 0: inspect the data files and report.")) {
+      if (event.type === "loop_continue") reasons.push(event.reason);
+    }
+    expect(reasons).toContain("reactive_compact");
+    // The transcript on disk: one compaction, the reactive one, and its summary.
+    const lines = (await readFile(harness.engine.transcriptPath!, "utf8")).trim().split("\n");
+    const records = lines.map(
+      (line) =>
+        JSON.parse(line) as {
+          subtype?: string;
+          compactMetadata?: { trigger?: string };
+          isCompactSummary?: boolean;
+          message?: { content?: Array<{ text?: string }> };
+        },
+    );
+    const boundaries = records.filter((record) => record.subtype === "compact_boundary");
+    expect(boundaries.map((record) => record.compactMetadata?.trigger)).toEqual(["reactive"]);
+    const summary = records.find((record) => record.isCompactSummary === true);
+    const text = (summary?.message?.content ?? []).map((block) => block.text ?? "").join("");
+    expect(text.length).toBeGreaterThan(0);
+    const postCompact = await inputs(harness.workspace, "PostCompact");
+    expect(postCompact).toHaveLength(1);
+    // Claude Code names two triggers: a compaction nobody typed is "auto".
+    expect(postCompact[0]).toMatchObject({ hook_event_name: "PostCompact", trigger: "auto", compact_summary: text });
+    const sessionStarts = await inputs(harness.workspace, "SessionStart");
+    expect(sessionStarts.filter((input) => input.source === "compact")).toHaveLength(1);
   });
 
   // Mutation caught: the turn's failure type not handed to the loop (stop-failure-not-fired: no log).

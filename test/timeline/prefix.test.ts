@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { estimateEntriesTokens, estimateEntryTokens } from "../../src/compaction/entry-tokens.js";
+import { estimateEntriesTokens, estimateEntryTokens } from "../../src/compaction/budget/entry-tokens.js";
 import { createUserEntry, type MessageEntry } from "../../src/messages/index.js";
 import { filterGrowing, sharedPrefixLength } from "../../src/timeline/index.js";
 

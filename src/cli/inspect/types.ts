@@ -20,7 +20,7 @@ export interface TokenTotals {
 
 /**
  * What a request was for: a step of the conversation ("turn"), or a side request the transcript records
- * separately (a compaction summary, a ctx-agent collapse summary, a session-memory update).
+ * separately (a compaction summary, a ctx-agent collapse summary, a compaction-notes update).
  */
 export type RequestPurpose = "turn" | SideRequestPurpose;
 
@@ -139,7 +139,7 @@ export interface InspectCompaction {
   preTokens: number;
   /** Null when the record has none (Claude Code's boundaries). */
   postTokens: number | null;
-  /** Summed over its summary requests; null when not recorded (session memory, older transcripts). */
+  /** Summed over its summary requests; null when not recorded (compaction notes, older transcripts). */
   summary: {
     requests: number;
     inputTokens: number;

@@ -6,17 +6,17 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CollapseCommitRecord, MessageEntry, StagedCollapse, TimelineEntry } from "../../messages/index.js";
-import { estimateEntriesTokens, estimateEntryTokens } from "../entry-tokens.js";
-import { projectApiView } from "../project-view.js";
-import type { RecordChain } from "../record-chain.js";
-import { effectiveKeepRecent } from "../settings.js";
+import { estimateEntriesTokens, estimateEntryTokens } from "../budget/entry-tokens.js";
 import {
   blockingLimit,
   COLLAPSE_COMMIT_RATIO,
   COLLAPSE_URGENT_RATIO,
   effectiveContextWindow,
   tokenCountWithEstimation,
-} from "../thresholds.js";
+} from "../budget/thresholds.js";
+import { projectApiView } from "../project-view.js";
+import type { RecordChain } from "../record-chain.js";
+import { effectiveKeepRecent } from "../settings.js";
 import type { CompactionInput } from "../types.js";
 import { collapseCommits, collapsedSpanEntry, projectCollapses, spanRange, stagedCollapses } from "./collapse-log.js";
 import { runCtxAgent } from "./ctx-agent.js";

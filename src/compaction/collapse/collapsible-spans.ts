@@ -6,8 +6,8 @@
  * span, and adjacent eligible tasks merge into one span (one ctx-agent call stages them all).
  */
 import type { MessageEntry, StagedCollapse } from "../../messages/index.js";
-import { compactableResults } from "../compactable-results.js";
-import { estimateEntriesTokens } from "../entry-tokens.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
+import { compactableResults } from "../results/compactable-results.js";
 import { spanRange } from "./collapse-log.js";
 
 /** A span smaller than this is not worth a summary: 2,000 tokens. */

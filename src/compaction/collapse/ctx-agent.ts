@@ -5,8 +5,8 @@
  */
 import type { CollapseSnapshotRecord, MessageEntry, StagedCollapse } from "../../messages/index.js";
 import { contentText } from "../../messages/index.js";
-import type { ForkRunner } from "../fork-runner.js";
-import { extractSummary } from "../summary-request.js";
+import type { ForkRunner } from "../summary/fork-runner.js";
+import { extractSummary } from "../summary/summary-request.js";
 import { spanRange } from "./collapse-log.js";
 import { type CollapsibleSpan, findCollapsibleSpan, type SpanOptions } from "./collapsible-spans.js";
 

@@ -4,10 +4,10 @@
  * engine runs it as a background hook, and committing happens later, in the pass, without a model call.
  */
 import type { CollapseSnapshotRecord, TimelineEntry } from "../../messages/index.js";
-import type { ForkRunner } from "../fork-runner.js";
+import { effectiveContextWindow, tokenCountWithEstimation } from "../budget/thresholds.js";
 import { projectApiView } from "../project-view.js";
 import { type CompactionSettings, effectiveKeepRecent } from "../settings.js";
-import { effectiveContextWindow, tokenCountWithEstimation } from "../thresholds.js";
+import type { ForkRunner } from "../summary/fork-runner.js";
 import { stagedCollapses } from "./collapse-log.js";
 import { runCtxAgent } from "./ctx-agent.js";
 

@@ -32,8 +32,8 @@
  * re-reads (it fires sooner), so the tail stays in the price.
  */
 import { CACHE_READ_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, type MessageEntry } from "../../messages/index.js";
-import { clearSavings, compactableResults, type ToolResultRef } from "../compactable-results.js";
-import { estimateEntryTokens } from "../entry-tokens.js";
+import { estimateEntryTokens } from "../budget/entry-tokens.js";
+import { clearSavings, compactableResults, type ToolResultRef } from "../results/compactable-results.js";
 import { uniqueByToolId } from "./time-based.js";
 
 /** Smallest share of the context the clearable results must make up before a batch fires: 0.3. */

@@ -11,8 +11,8 @@
 import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../../messages/index.js";
 import { isPinOrCompactBoundary } from "../../messages/index.js";
 import { filterGrowing } from "../../timeline/index.js";
-import { compactableResults } from "../compactable-results.js";
-import { estimateEntryTokens } from "../entry-tokens.js";
+import { estimateEntryTokens } from "../budget/entry-tokens.js";
+import { compactableResults } from "../results/compactable-results.js";
 
 /** Smallest cached-path batch worth a cache_edits block (the size of a drop break detection notices). */
 export const DEFAULT_MIN_CACHED_BATCH_TOKENS = 2_000;

@@ -4,7 +4,7 @@
  * turn (its numbers depend only on settings, window and tool list) so it never shifts the request.
  */
 import type { ClearToolUsesEdit } from "../../request/index.js";
-import { autoCompactThreshold } from "../thresholds.js";
+import { autoCompactThreshold } from "../budget/thresholds.js";
 
 /** With small windows the trigger moves down to this fraction of the autocompact threshold, so it fires first. */
 export const CONTEXT_MANAGEMENT_TRIGGER_AUTOCOMPACT_RATIO = 0.75;

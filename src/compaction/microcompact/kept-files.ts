@@ -14,7 +14,7 @@
  * defaults re-read 3 files before the rule and none after (bench/README.md, section exploration-session).
  */
 import type { MessageEntry, UserEntry } from "../../messages/index.js";
-import type { ToolResultRef } from "../compactable-results.js";
+import type { ToolResultRef } from "../results/compactable-results.js";
 
 /** Most files whose newest result a clear keeps verbatim: 4. */
 export const DEFAULT_KEPT_FILES = 4;

@@ -3,7 +3,7 @@
  * server's `context_management` edit). Its cache-edit boundary is recorded at the end of the pass, and only
  * when no later tier replaced the messages the edits name.
  */
-import { clearOverflowStep } from "../overflow-steps.js";
+import { clearOverflowStep } from "../overflow/overflow-steps.js";
 import type { Tier, TierOutput } from "../tier.js";
 import { runMicrocompact } from "./run-microcompact.js";
 

@@ -5,11 +5,11 @@
 import type { CacheEditDelete, MessageEntry, SystemEntry, TimelineEntry } from "../../messages/index.js";
 import { createSystemEntry } from "../../messages/index.js";
 import type { ContextManagementEdit } from "../../request/index.js";
-import { applyClearedToolResults, compactableResults } from "../compactable-results.js";
-import { compactionDue } from "../compaction-due.js";
+import { compactionDue } from "../autocompact/compaction-due.js";
+import { tokenCountWithEstimation } from "../budget/thresholds.js";
 import type { RecordChain } from "../record-chain.js";
+import { applyClearedToolResults, compactableResults } from "../results/compactable-results.js";
 import { DEFAULT_NEVER_CLEARED_TOOLS, effectiveBatchKeepRecent, effectiveKeepRecent } from "../settings.js";
-import { tokenCountWithEstimation } from "../thresholds.js";
 import type { CompactionInput } from "../types.js";
 import { planBatchClear } from "./batch-clear.js";
 import { cachePrices, coldAfterMs } from "./cache-state.js";

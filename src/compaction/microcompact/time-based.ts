@@ -6,7 +6,7 @@
  */
 import type { MessageEntry, SystemEntry, TimelineEntry } from "../../messages/index.js";
 import { filterGrowing } from "../../timeline/index.js";
-import { clearSavings, compactableResults, type ToolResultRef } from "../compactable-results.js";
+import { clearSavings, compactableResults, type ToolResultRef } from "../results/compactable-results.js";
 
 function isTimeBoundary(entry: TimelineEntry): entry is SystemEntry {
   return (

@@ -7,7 +7,7 @@
 import type { AttachmentEntry, TimelineEntry } from "../../messages/index.js";
 import { createAttachmentEntry } from "../../messages/index.js";
 import { apiView, filterGrowing, sharedPrefixLength } from "../../timeline/index.js";
-import { estimateEntriesTokens } from "../entry-tokens.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
 
 /** Attachment type of the nudge. */
 export const CONTEXT_EFFICIENCY_ATTACHMENT = "context_efficiency";

@@ -6,7 +6,7 @@
 import type { MessageEntry, TimelineEntry } from "../../messages/index.js";
 import { normalizeSnipId, shortId } from "../../messages/index.js";
 import { apiView } from "../../timeline/index.js";
-import { estimateEntriesTokens } from "../entry-tokens.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
 import { snipClosure } from "./snip-closure.js";
 
 /** The Snip tool's name (its own calls and results are never removable). */

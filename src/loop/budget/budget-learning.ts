@@ -1,5 +1,5 @@
 /**
- * What the loop tells the session's ContextBudget (compaction/context-budget.ts; docs/CONTEXT-BUDGET.md): each
+ * What the loop tells the session's ContextBudget (compaction/budget/context-budget.ts; docs/CONTEXT-BUDGET.md): each
  * count the server made of a request the loop sent (a response's usage, or the count its overflow error
  * named), the window its own overflow error named, and the target of each compaction. A compaction whose next
  * request the server counts over that target is a failure on the autocompact breaker. Not a stage: the stream

@@ -74,7 +74,7 @@ function fileChangingTools(tools: TurnState["context"]["tools"]): Map<string, st
   return fields;
 }
 
-/** What the session's memory files take when re-attached after a compaction (the compact stage's reattachMemory). */
+/** What the session's memory files take when re-attached after a compaction (after-compaction.ts reattachMemory). */
 function memoryTokens(entries: CompactionInput["entries"]): number {
   return loadedMemory(entries).reduce((sum, memory) => sum + estimateTextTokens(memory.content), 0);
 }

@@ -1,5 +1,5 @@
 /**
- * Bills of forked side requests (compaction summaries, ctx-agent runs, session-memory updates), collected as
+ * Bills of forked side requests (compaction summaries, ctx-agent runs, compaction-notes updates), collected as
  * they are answered and written as `side-request` records where the caller appends: the transcript then
  * holds every request the server billed, and totals count them. A side request the server refused or failed
  * is collected the same way and written as a `request-failed` record (docs/CONTEXT-BUDGET.md, "Refused requests").

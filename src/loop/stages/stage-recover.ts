@@ -7,20 +7,14 @@ import type { BudgetLimits } from "../../compaction/index.js";
 import { createApiErrorEntry } from "../../messages/index.js";
 import type { ProviderError } from "../../provider/index.js";
 import type { AssembledRequest } from "../../request/index.js";
-import { emptyLatches, featureOffRecord } from "../../request/index.js";
-import {
-  bodyKey,
-  expectCompactionTarget,
-  iterationLimits,
-  learnFromCount,
-  sessionBudget,
-} from "../budget/budget-learning.js";
+import { featureOffRecord } from "../../request/index.js";
+import { afterCompaction } from "../after-compaction.js";
+import { bodyKey, iterationLimits, learnFromCount, sessionBudget } from "../budget/budget-learning.js";
 import { compactionInput } from "../compaction/compaction-input.js";
 import type { EngineEvent, TerminalReason } from "../events.js";
 import {
   isMediaError,
   isPromptTooLong,
-  type PromptTooLongStep,
   recoverFromPromptTooLong,
   syntheticErrorText,
 } from "../recovery/prompt-too-long.js";
@@ -59,20 +53,6 @@ export async function* recoverStage(
   }
 }
 
-/** Records a recovery step's entries and expects the cache drop its retry causes. */
-async function* applyRecovery(
-  turn: TurnState,
-  step: Extract<PromptTooLongStep, { action: "retry" }>,
-): AsyncGenerator<EngineEvent> {
-  for (const record of step.records) {
-    turn.recorder.append(record);
-    if (record.type === "system" || record.type === "attachment") yield { type: "entry", entry: record };
-  }
-  if (step.compacted) turn.context.state.latches = emptyLatches();
-  turn.context.cacheDetector?.expectDrop(step.reason); // the retry's prefix changed on purpose (docs/PIPELINE.md §8)
-  yield { type: "loop_continue", reason: step.reason };
-}
-
 /**
  * The overflow chain (collapse drain, then reactive compaction) for a request over the window. Returns
  * undefined when it made room (the loop goes again), else the message saying why it could not.
@@ -104,8 +84,14 @@ async function* overflowRecovery(
   const recovering = recoverFromPromptTooLong(input, error, turn.promptTooLong, undefined, ratio);
   const step = await (billNow ? recovering.finally(() => recordSideRequests(turn)) : recovering);
   if (step.action === "surface") return step.message;
-  if (step.compacted) expectCompactionTarget(turn, limits);
-  yield* applyRecovery(turn, step);
+  // The same after-work as every compaction's (after-compaction.ts); the retry's prefix changed on purpose.
+  yield* afterCompaction(turn, limits, {
+    records: step.records,
+    ...(step.compacted ? { compacted: true } : {}),
+    trigger: "auto",
+    cacheDrop: step.reason,
+  });
+  yield { type: "loop_continue", reason: step.reason };
   return undefined;
 }
 

@@ -207,7 +207,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   }
   if (end === undefined) throw new CliError("The turn ended without a result.");
   const kept = await dropUnansweredSession(end, { reachedServer, resumed, path: engine.transcriptPath }, io);
-  // The model table's window with --context-window over it, worked out by its one owner (compaction/context-budget.ts).
+  // The model table's window with --context-window over it, worked out by its one owner (compaction/budget/context-budget.ts).
   const limits = budgetLimits(
     engine.model,
     cli.contextWindow !== undefined ? { contextWindow: cli.contextWindow } : undefined,

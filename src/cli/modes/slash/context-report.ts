@@ -23,7 +23,7 @@ export interface ContextReportInput {
   /** The server's window: the model's, or the smaller one a server's error named (the session's budget). */
   contextWindow: number;
   /**
-   * The session's calibration: the server's count per estimated token (compaction/context-budget.ts; default 1).
+   * The session's calibration: the server's count per estimated token (compaction/budget/context-budget.ts; default 1).
    * The report shows the server's tokens, as the status line does, so both agree with what the bill counts.
    */
   ratio?: number;

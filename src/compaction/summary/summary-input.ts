@@ -9,15 +9,15 @@
  * (20 % when unreadable), keep at least one, at most `DEFAULT_MAX_PTL_RETRIES` retries.
  * No request the client's own estimate puts over the budget is ever sent.
  */
-import { createUserEntry, estimateTextTokens, type MessageEntry, textBlock, type Usage } from "../messages/index.js";
-import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
-import { applyClearedToolResults, collectToolResults } from "./compactable-results.js";
-import { estimateEntriesTokens } from "./entry-tokens.js";
+import { createUserEntry, estimateTextTokens, type MessageEntry, textBlock, type Usage } from "../../messages/index.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
+import { applyClearedToolResults, collectToolResults } from "../results/compactable-results.js";
+import { DEFAULT_KEEP_RECENT } from "../settings.js";
+import { type ApiRound, groupByApiRound, startsWithResponse } from "../tail/api-rounds.js";
+import { cutResults } from "../tail/tail-budget.js";
 import type { ForkRunner } from "./fork-runner.js";
-import { DEFAULT_KEEP_RECENT } from "./settings.js";
 import { cacheSafeForkMessages, forkInputRoom, forkTooBig } from "./summary-fork.js";
 import { DEFAULT_SUMMARY_MAX_TOKENS, extractSummary, replaceMediaWithPlaceholders } from "./summary-request.js";
-import { cutResults } from "./tail-budget.js";
 
 /** Share of the conversation dropped per retry when the server's numbers cannot be read: 20 %. */
 export const DEFAULT_PTL_DROP_RATIO = 0.2;

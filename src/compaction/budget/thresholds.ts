@@ -5,8 +5,8 @@
  * 200K, so from 200K up every number is the fixed one: effective 180,000; warning/error 147,000; autocompact
  * 167,000; blocking 177,000 at 200K. At 16K: effective 12,800, autocompact 11,760, blocking 12,560.
  */
-import type { MessageEntry } from "../messages/index.js";
-import { modelLimits } from "../messages/index.js";
+import type { MessageEntry } from "../../messages/index.js";
+import { modelLimits } from "../../messages/index.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
 
 /** Output reserved out of the window: min(model max output, this, the window share below) — a summary needs at most 20K. */

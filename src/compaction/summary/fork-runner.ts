@@ -1,9 +1,9 @@
 /**
- * What compaction needs to run a forked side request (summaries, the ctx-agent, session memory): a runner the
+ * What compaction needs to run a forked side request (summaries, the ctx-agent, compaction notes): a runner the
  * engine implements on top of the provider. Compaction never sees the provider itself, so it cannot reach
  * past this contract; the runner says in compaction's own terms why a request failed, when it matters.
  */
-import type { MessageEntry, SideRequestPurpose, Usage } from "../messages/index.js";
+import type { MessageEntry, SideRequestPurpose, Usage } from "../../messages/index.js";
 
 /** One forked request: the parent's prefix (`messages`, assembled exactly as the main loop would) plus one instruction. */
 export interface ForkRequest {

@@ -9,10 +9,10 @@
  * Only what the last main request did not send may change: the tool results that arrived after its reply, which
  * no cache holds yet, are cut when the whole view and the summary's `max_tokens` would not fit the window.
  */
-import type { MessageEntry } from "../messages/index.js";
-import { collectToolResults } from "./compactable-results.js";
-import { estimateEntriesTokens } from "./entry-tokens.js";
-import { cutResults } from "./tail-budget.js";
+import type { MessageEntry } from "../../messages/index.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
+import { collectToolResults } from "../results/compactable-results.js";
+import { cutResults } from "../tail/tail-budget.js";
 
 /**
  * Share of the fork's window (estimate units, calibrated) its input and `max_tokens` may fill together: 97 %. The

@@ -5,8 +5,8 @@
  * does not hold it. Measured before this existed, on the emulator counting ×4 at 16K and ×10 at 40K: 12 and 15 of
  * ~50 main requests held no trace of the task being worked on.
  */
-import type { MessageEntry, UserEntry } from "../messages/index.js";
-import { estimateTextTokens } from "../messages/index.js";
+import type { MessageEntry, UserEntry } from "../../messages/index.js";
+import { estimateTextTokens } from "../../messages/index.js";
 
 /** What introduces the person's prompt carried after a marker or a summary (found again by `currentPrompt`). */
 export const KEPT_PROMPT_LABEL = "The request being worked on, kept as the person wrote it:\n";

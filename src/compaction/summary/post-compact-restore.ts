@@ -4,8 +4,8 @@
  * still in the kept tail are skipped). The contents come from disk through `CompactionInput.restoreFile`
  * (the engine reads them with its own Read tool), so an edited file comes back as it is now.
  */
-import type { MessageEntry } from "../messages/index.js";
-import { estimateTextTokens } from "../messages/index.js";
+import type { MessageEntry } from "../../messages/index.js";
+import { estimateTextTokens } from "../../messages/index.js";
 import type { ArtifactTrail } from "./artifact-trail.js";
 
 /** Most files re-attached after a compaction: 5. */

@@ -14,7 +14,7 @@ import {
   modelLimits,
   type TimelineEntry,
   type Usage,
-} from "../messages/index.js";
+} from "../../messages/index.js";
 
 /**
  * Requests the estimate puts under this many tokens teach nothing (a fixed overhead dominates them): 256.

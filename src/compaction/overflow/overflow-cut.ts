@@ -6,14 +6,13 @@
  * the window, though `cutToolResult` could have made it fit. Recorded as a compact boundary and the cut copy of
  * the view, so every later request (and a resume) sends the same bytes.
  */
-import { createSystemEntry, type MessageEntry } from "../messages/index.js";
-import { copyTail } from "./compact-conversation.js";
-import { collectToolResults } from "./compactable-results.js";
-import { estimateEntriesTokens } from "./entry-tokens.js";
+import { createSystemEntry, type MessageEntry } from "../../messages/index.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
+import { compactionTargetTokens, effectiveContextWindow } from "../budget/thresholds.js";
+import { collectToolResults } from "../results/compactable-results.js";
+import { copyTail, cutResults, MIN_CUT_RESULT_TOKENS } from "../tail/tail-budget.js";
+import type { OverflowStep } from "../tier.js";
 import { countOf, sendableView } from "./overflow-steps.js";
-import { cutResults, MIN_CUT_RESULT_TOKENS } from "./tail-budget.js";
-import { compactionTargetTokens, effectiveContextWindow } from "./thresholds.js";
-import type { OverflowStep } from "./tier.js";
 
 /** What the note at the end of a cut result says it was cut for. */
 export const OVERFLOW_CUT_WHY = "window (no summary could be had)";

@@ -3,8 +3,8 @@
  * model response plus the user messages answering it, so dropping or keeping whole groups never separates
  * a tool_use from its tool_result. Group 0 holds whatever precedes the first response.
  */
-import type { MessageEntry } from "../messages/index.js";
-import { estimateEntriesTokens } from "./entry-tokens.js";
+import type { MessageEntry } from "../../messages/index.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
 
 export interface ApiRound {
   entries: MessageEntry[];

@@ -4,8 +4,8 @@
  * clear would only make the summary request, a cache-safe fork of the main loop's prefix (summary-fork.ts),
  * write the conversation again instead of reading it (docs/PROMPT-CACHE.md "Forks").
  */
-import { autoCompactThreshold, blockingLimit } from "./thresholds.js";
-import type { CompactionInput } from "./types.js";
+import { autoCompactThreshold, blockingLimit } from "../budget/thresholds.js";
+import type { CompactionInput } from "../types.js";
 
 /**
  * Growth the context needs after an auto-compaction before the next: 25 % of the autocompact threshold. A

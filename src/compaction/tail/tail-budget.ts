@@ -7,11 +7,24 @@
  *    read the rest (a Read: the offset to read from; any other tool: run it again);
  * 3. only then are the oldest rounds dropped from the tail (at least the newest round stays).
  * A tail that is still over the budget with one round left is kept as it is: the caller sees the miss.
+ *
+ * The one owner of what a kept tail keeps (issue 54): the summary's tail (`budgetTail`), the tail after the
+ * compaction notes (`notesTail`), the rounds the overflow chain's drop keeps (`roundsWithinRoom`), and the copies
+ * every compaction records of what it keeps (`copyTail`).
  */
-import type { MessageEntry, ToolResultBlock, ToolUseBlock, UserContentBlock, UserEntry } from "../messages/index.js";
+import { randomUUID } from "node:crypto";
+import type {
+  AssistantEntry,
+  MessageEntry,
+  ToolResultBlock,
+  ToolUseBlock,
+  UserContentBlock,
+  UserEntry,
+} from "../../messages/index.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
+import type { RecordChain } from "../record-chain.js";
+import { applyClearedToolResults, collectToolResults } from "../results/compactable-results.js";
 import { type ApiRound, startsWithResponse } from "./api-rounds.js";
-import { applyClearedToolResults, collectToolResults } from "./compactable-results.js";
-import { estimateEntriesTokens } from "./entry-tokens.js";
 
 /** Tool results at the end of the tail that stay verbatim while the budget holds them: 3. */
 export const DEFAULT_TAIL_VERBATIM_RESULTS = 3;
@@ -170,4 +183,74 @@ export function budgetTail(rounds: readonly ApiRound[], keepRecent: number, budg
     if (fitted.tokens <= budget || count === 1) return { ...fitted, droppedRounds: wanted - count };
   }
   return { entries: [], tokens: 0, cleared: 0, cut: 0, droppedRounds: 0 };
+}
+
+/** Number of trailing rounds to keep: enough for `keepRecent` tool results, within `budget`, never all. */
+export function tailRoundCount(rounds: readonly ApiRound[], keepRecent: number, budget: number): number {
+  let count = tailRoundsFor(rounds, keepRecent);
+  while (count > 1 && tokensOf(rounds.slice(-count)) > budget) count--;
+  return count;
+}
+
+function tokensOf(rounds: readonly ApiRound[]): number {
+  return rounds.reduce((sum, round) => sum + round.tokens, 0);
+}
+
+/** Copies of the kept entries, chained after the summary; copied responses drop their (stale) usage. */
+export function copyTail(tail: readonly MessageEntry[], chain: RecordChain): void {
+  const renamed = new Map<string, string>();
+  for (const entry of tail) {
+    const uuid = randomUUID();
+    renamed.set(entry.uuid, uuid);
+    const base = { uuid, parentUuid: chain.context().parentUuid, timestamp: chain.now.toISOString() };
+    if (entry.type === "assistant") {
+      const { usage: _stale, ...message } = entry.message;
+      const copy: AssistantEntry = { ...entry, ...base, message };
+      chain.push(copy);
+    } else if (entry.type === "user") {
+      const copy: UserEntry = { ...entry, ...base };
+      const source = entry.sourceToolAssistantUUID;
+      if (source !== undefined) copy.sourceToolAssistantUUID = renamed.get(source) ?? source;
+      chain.push(copy);
+    } else {
+      chain.push({ ...entry, ...base });
+    }
+  }
+}
+
+/** The kept rounds when the compaction notes cover the conversation up to its `throughUuid` (undefined: it cannot). */
+export function notesTail(
+  rounds: readonly ApiRound[],
+  throughUuid: string,
+  budget: number,
+): MessageEntry[] | undefined {
+  const index = rounds.findIndex((round) => round.entries.some((entry) => entry.uuid === throughUuid));
+  if (index <= 0 || !startsWithResponse(rounds[index]!)) return undefined;
+  // The rounds after the memory's end, fitted like any tail (old results cleared, recent ones cut).
+  const kept = fitTail(
+    rounds.slice(index).flatMap((round) => round.entries),
+    budget,
+  );
+  return kept.tokens > budget ? undefined : kept.entries;
+}
+
+/** Slack the overflow drop leaves under its room, since the estimate of what it keeps is not exact: 200 tokens. */
+export const DROP_ROOM_SLACK_TOKENS = 200;
+
+/**
+ * How many trailing rounds the overflow chain's drop keeps (overflow-steps.ts): all but the oldest, then fewer
+ * until `overhead` plus what is kept (and the slack) fits `room` and the kept tail starts with a response; at
+ * least the newest round stays.
+ */
+export function roundsWithinRoom(rounds: readonly ApiRound[], overhead: number, room: number): number {
+  let keep = rounds.length - 1;
+  let kept = rounds.slice(-keep).reduce((sum, round) => sum + round.tokens, 0);
+  while (
+    keep > 1 &&
+    (overhead + kept + DROP_ROOM_SLACK_TOKENS > room || !startsWithResponse(rounds[rounds.length - keep]!))
+  ) {
+    kept -= rounds[rounds.length - keep]!.tokens;
+    keep--;
+  }
+  return keep;
 }

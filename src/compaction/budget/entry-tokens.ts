@@ -3,9 +3,9 @@
  * entries to it), so every tier and threshold measures with one ruler. It is not the server's: the emulator bills
  * with a real tokenizer, and the session calibrates against what a server reports (docs/CONTEXT-BUDGET.md).
  */
-import type { MessageEntry } from "../messages/index.js";
-import { checkNever, estimateBlockTokens, estimateTextTokens } from "../messages/index.js";
-import { memoizeByObject, sharedPrefixLength } from "../timeline/index.js";
+import type { MessageEntry } from "../../messages/index.js";
+import { checkNever, estimateBlockTokens, estimateTextTokens } from "../../messages/index.js";
+import { memoizeByObject, sharedPrefixLength } from "../../timeline/index.js";
 
 /** Estimated tokens one entry contributes to a request (entries the API never sees count 0). */
 export function estimateEntryTokens(entry: MessageEntry): number {

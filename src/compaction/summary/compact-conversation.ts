@@ -1,13 +1,12 @@
 /**
- * One compaction: summarise the conversation (session memory when it covers enough, else the forked summary
+ * One compaction: summarise the conversation (compaction notes when it covers enough, else the forked summary
  * request), then append a `compact_boundary`, the summary as the new first user message, and copies of the
  * recent API rounds. Nothing is edited: the API view simply starts after the boundary, and the UI still shows
  * everything before it. A compaction has a target (docs/ARCHITECTURE.md "Compaction target"): system and tools,
  * summary, extra attachments (memory), kept tail and restored files must fit `compactionTargetTokens`; the tail is
  * budgeted in tokens (tail-budget.ts) and restored files get what is left.
  */
-import { randomUUID } from "node:crypto";
-import type { AssistantEntry, MessageEntry, TimelineEntry, UserEntry } from "../messages/index.js";
+import type { MessageEntry, TimelineEntry } from "../../messages/index.js";
 import {
   addResponseUsage,
   type CompactMetadata,
@@ -18,25 +17,25 @@ import {
   modelLimits,
   type TurnUsage,
   textBlock,
-} from "../messages/index.js";
-import { type ApiRound, groupByApiRound, startsWithResponse } from "./api-rounds.js";
+} from "../../messages/index.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
+import { compactionTargetTokens, effectiveContextWindow, outputReserveTokens } from "../budget/thresholds.js";
+import { projectApiView } from "../project-view.js";
+import type { RecordChain } from "../record-chain.js";
+import { effectiveKeepRecent } from "../settings.js";
+import { groupByApiRound } from "../tail/api-rounds.js";
+import { currentPrompt, keptPromptSection } from "../tail/kept-prompt.js";
+import { budgetTail, copyTail, notesTail } from "../tail/tail-budget.js";
+import type { CompactionInput } from "../types.js";
 import { buildArtifactTrail, renderArtifactTrail } from "./artifact-trail.js";
-import { estimateEntriesTokens } from "./entry-tokens.js";
 import type { ForkRunner } from "./fork-runner.js";
-import { currentPrompt, keptPromptSection } from "./kept-prompt.js";
 import {
   DEFAULT_POST_COMPACT_RESTORE_WINDOW_RATIO,
   type RestoredFiles,
   restoreRecentFiles,
 } from "./post-compact-restore.js";
-import { projectApiView } from "./project-view.js";
-import type { RecordChain } from "./record-chain.js";
-import { effectiveKeepRecent } from "./settings.js";
 import { summarizeConversation } from "./summary-input.js";
 import { compactSummaryText, summaryInstruction } from "./summary-request.js";
-import { budgetTail, fitTail, tailRoundsFor } from "./tail-budget.js";
-import { compactionTargetTokens, effectiveContextWindow, outputReserveTokens } from "./thresholds.js";
-import type { CompactionInput } from "./types.js";
 
 /** Share of the effective window the kept recent rounds may use at most (the target may leave them less): 25 %. */
 export const DEFAULT_TAIL_BUDGET_RATIO = 0.25;
@@ -104,9 +103,9 @@ export interface CompactOutcome {
   messages: MessageEntry[];
   /** Estimated context tokens after compaction. */
   tokens: number;
-  /** Model calls made (0 when session memory was used). */
+  /** Model calls made (0 when the compaction notes were used). */
   calls: number;
-  usedSessionMemory: boolean;
+  usedCompactionNotes: boolean;
   /** Files re-attached after the summary. */
   restoredFiles: string[];
   /** Estimated context after compaction, system and tools included (what the next request sends before new input). */
@@ -115,51 +114,6 @@ export interface CompactOutcome {
   targetTokens: number;
   /** Tail results cleared and cut to fit, and rounds left out of the tail. */
   tail: { cleared: number; cut: number; droppedRounds: number };
-}
-
-/** Number of trailing rounds to keep: enough for `keepRecent` tool results, within `budget`, never all. */
-export function tailRoundCount(rounds: readonly ApiRound[], keepRecent: number, budget: number): number {
-  let count = tailRoundsFor(rounds, keepRecent);
-  while (count > 1 && tokensOf(rounds.slice(-count)) > budget) count--;
-  return count;
-}
-
-function tokensOf(rounds: readonly ApiRound[]): number {
-  return rounds.reduce((sum, round) => sum + round.tokens, 0);
-}
-
-/** Copies of the kept entries, chained after the summary; copied responses drop their (stale) usage. */
-export function copyTail(tail: readonly MessageEntry[], chain: RecordChain): void {
-  const renamed = new Map<string, string>();
-  for (const entry of tail) {
-    const uuid = randomUUID();
-    renamed.set(entry.uuid, uuid);
-    const base = { uuid, parentUuid: chain.context().parentUuid, timestamp: chain.now.toISOString() };
-    if (entry.type === "assistant") {
-      const { usage: _stale, ...message } = entry.message;
-      const copy: AssistantEntry = { ...entry, ...base, message };
-      chain.push(copy);
-    } else if (entry.type === "user") {
-      const copy: UserEntry = { ...entry, ...base };
-      const source = entry.sourceToolAssistantUUID;
-      if (source !== undefined) copy.sourceToolAssistantUUID = renamed.get(source) ?? source;
-      chain.push(copy);
-    } else {
-      chain.push({ ...entry, ...base });
-    }
-  }
-}
-
-/** The kept rounds when session memory covers the conversation up to its `throughUuid` (undefined: it cannot). */
-function memoryTail(rounds: readonly ApiRound[], throughUuid: string, budget: number): MessageEntry[] | undefined {
-  const index = rounds.findIndex((round) => round.entries.some((entry) => entry.uuid === throughUuid));
-  if (index <= 0 || !startsWithResponse(rounds[index]!)) return undefined;
-  // The rounds after the memory's end, fitted like any tail (old results cleared, recent ones cut).
-  const kept = fitTail(
-    rounds.slice(index).flatMap((round) => round.entries),
-    budget,
-  );
-  return kept.tokens > budget ? undefined : kept.entries;
 }
 
 /** Tokens of a forked request's system and tools: a request of one tiny message, less that message. */
@@ -240,14 +194,14 @@ export async function compactConversation(
   // PreCompact hooks (docs/HOOKS.md): what they print joins this summary's instructions.
   const extra = await input.beforeCompact?.(options.trigger === "manual" ? "manual" : "auto", options.instructions);
   const instructions = joinInstructions(options, extra);
-  const memory = instructions === undefined ? input.autoCompact?.sessionMemory?.() : undefined;
+  const memory = instructions === undefined ? input.autoCompact?.compactionNotes?.() : undefined;
   if (memory !== undefined) {
     const room =
       target - overhead - attachmentTokens - estimateTextTokens(compactSummaryText(memory.summary, withPrompt));
-    tail = memoryTail(rounds, memory.throughUuid, Math.min(maxTail, room));
+    tail = notesTail(rounds, memory.throughUuid, Math.min(maxTail, room));
     if (tail !== undefined) summary = memory.summary;
   }
-  const usedSessionMemory = summary !== undefined;
+  const usedCompactionNotes = summary !== undefined;
   if (summary === undefined) {
     const fork = input.fork;
     if (fork === undefined) throw new Error("no model is available for the summary request");
@@ -327,7 +281,7 @@ export async function compactConversation(
     messages,
     tokens,
     calls,
-    usedSessionMemory,
+    usedCompactionNotes,
     restoredFiles: restored?.files ?? [],
     contextTokens: tokens + overhead,
     targetTokens: judgedTarget,

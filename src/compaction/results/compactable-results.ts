@@ -2,9 +2,9 @@
  * Finding tool results in an API view, and projecting the time-based clears onto it.
  * Both microcompact paths work from this one list, so they agree on what "compactable" and "recent" mean.
  */
-import type { AssistantEntry, MessageEntry, ToolResultBlock, ToolUseBlock, UserEntry } from "../messages/index.js";
-import { estimateBlockTokens } from "../messages/index.js";
-import { DerivedCache, filterGrowing, sharedPrefixLength } from "../timeline/index.js";
+import type { AssistantEntry, MessageEntry, ToolResultBlock, ToolUseBlock, UserEntry } from "../../messages/index.js";
+import { estimateBlockTokens } from "../../messages/index.js";
+import { DerivedCache, filterGrowing, sharedPrefixLength } from "../../timeline/index.js";
 import { clearedPlaceholder } from "./cleared-placeholder.js";
 
 /**

@@ -5,17 +5,17 @@
  * dropped, so a session never ends while something can still be dropped.
  */
 
-import type { MessageEntry } from "../messages/index.js";
-import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../messages/index.js";
-import { groupByApiRound, startsWithResponse } from "./api-rounds.js";
-import { planRoomClear, recordRoomClear } from "./clear-for-room.js";
-import { copyTail } from "./compact-conversation.js";
-import { estimateEntriesTokens } from "./entry-tokens.js";
-import { currentPrompt, keptPromptSection } from "./kept-prompt.js";
-import { projectApiView } from "./project-view.js";
-import { compactionTargetTokens, effectiveContextWindow, tokenCountWithEstimation } from "./thresholds.js";
-import type { OverflowFacts, OverflowStep } from "./tier.js";
-import type { CompactionInput } from "./types.js";
+import type { MessageEntry } from "../../messages/index.js";
+import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../../messages/index.js";
+import { estimateEntriesTokens } from "../budget/entry-tokens.js";
+import { compactionTargetTokens, effectiveContextWindow, tokenCountWithEstimation } from "../budget/thresholds.js";
+import { projectApiView } from "../project-view.js";
+import { planRoomClear, recordRoomClear } from "../results/clear-for-room.js";
+import { groupByApiRound } from "../tail/api-rounds.js";
+import { currentPrompt, keptPromptSection } from "../tail/kept-prompt.js";
+import { copyTail, roundsWithinRoom } from "../tail/tail-budget.js";
+import type { OverflowFacts, OverflowStep } from "../tier.js";
+import type { CompactionInput } from "../types.js";
 
 /** The token count to make room from: the server's, when it said, else the estimate. */
 export function countOf(overflow: OverflowFacts, view: readonly MessageEntry[]): number {
@@ -106,12 +106,8 @@ export const dropOverflowStep: OverflowStep = {
       compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens ?? overhead),
       effectiveContextWindow(input.model, overflow.maxTokens ?? input.contextWindow),
     );
-    let keep = rounds.length - 1;
-    let kept = rounds.slice(-keep).reduce((sum, round) => sum + round.tokens, 0);
-    while (keep > 1 && (overhead + kept + 200 > room || !startsWithResponse(rounds[rounds.length - keep]!))) {
-      kept -= rounds[rounds.length - keep]!.tokens;
-      keep--;
-    }
+    const keep = roundsWithinRoom(rounds, overhead, room);
+    const kept = rounds.slice(-keep).reduce((sum, round) => sum + round.tokens, 0);
     const dropped = rounds.slice(0, rounds.length - keep);
     const droppedEntries = dropped.flatMap((round) => round.entries);
     const droppedTokens = dropped.reduce((sum, round) => sum + round.tokens, 0);

@@ -1,8 +1,8 @@
 /**
- * The 9-section summary request AutoCompact (and session memory) sends, and how its answer is read:
+ * The 9-section summary request AutoCompact (and the compaction notes) send, and how its answer is read:
  * `<analysis>` is scratch space the model thinks in, only `<summary>` is kept.
  */
-import type { ContentBlock, MessageEntry, UserContentBlock, UserEntry } from "../messages/index.js";
+import type { ContentBlock, MessageEntry, UserContentBlock, UserEntry } from "../../messages/index.js";
 
 /** Output cap of a summary request: 20,000 tokens. */
 export const DEFAULT_SUMMARY_MAX_TOKENS = 20_000;

@@ -6,12 +6,12 @@
  * stalled compaction, and the first step of the prompt-too-long chain. Only while microcompact is on: its
  * projection is what applies the clears (docs/INVARIANTS.md 6: a tier that is off never runs).
  */
-import { CACHE_WRITE_5M_MULTIPLIER, createSystemEntry, type MessageEntry } from "../messages/index.js";
+import { CACHE_WRITE_5M_MULTIPLIER, createSystemEntry, type MessageEntry } from "../../messages/index.js";
+import { estimateEntryTokens } from "../budget/entry-tokens.js";
+import type { RecordChain } from "../record-chain.js";
+import { DEFAULT_TAIL_VERBATIM_RESULTS } from "../tail/tail-budget.js";
+import type { CompactionInput } from "../types.js";
 import { applyClearedToolResults, clearSavings, compactableResults } from "./compactable-results.js";
-import { estimateEntryTokens } from "./entry-tokens.js";
-import type { RecordChain } from "./record-chain.js";
-import { DEFAULT_TAIL_VERBATIM_RESULTS } from "./tail-budget.js";
-import type { CompactionInput } from "./types.js";
 
 /** What clearing would do to a view. */
 export interface RoomClear {

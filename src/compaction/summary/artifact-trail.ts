@@ -6,8 +6,8 @@
  * context and is attached verbatim after the summary by the client itself.
  */
 import { createHash } from "node:crypto";
-import type { TimelineEntry, ToolResultBlock, ToolUseBlock } from "../messages/index.js";
-import { contentText, estimateTextTokens } from "../messages/index.js";
+import type { TimelineEntry, ToolResultBlock, ToolUseBlock } from "../../messages/index.js";
+import { contentText, estimateTextTokens } from "../../messages/index.js";
 
 /** Most commands the rendered trail lists (the most recent ones; the count of older ones is stated): 40. */
 export const DEFAULT_TRAIL_MAX_COMMANDS = 40;

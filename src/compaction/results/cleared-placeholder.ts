@@ -3,8 +3,8 @@
  * and line range or the command, the size), so a model that needs it re-reads instead of guessing. A pure
  * function of the tool call and its original result, so the bytes are the same on every turn.
  */
-import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
-import { contentText, estimateBlockTokens } from "../messages/index.js";
+import type { ToolResultBlock, ToolUseBlock } from "../../messages/index.js";
+import { contentText, estimateBlockTokens } from "../../messages/index.js";
 
 /**
  * A whole count with en-US thousands separators, the bytes of `n.toLocaleString("en-US")`, without ICU: that

@@ -2762,6 +2762,33 @@ export const MUTATIONS = [
     replace: "if (error instanceof UnusableSummaryError)",
     tests: ["test/compaction/overflow-cut.test.ts"],
   },
+  {
+    name: "emulator-binding-error-by-default",
+    area: "emulator",
+    guards: "a thinking block whose prefix changed is a 400 unless the request asks for drop_block (issue 55)",
+    file: "packages/emulator/src/wire/messages-handler.ts",
+    find: 'if (first !== undefined && prefixMismatchBehavior(apiRequest) === "error")',
+    replace: 'if (first !== undefined && prefixMismatchBehavior(apiRequest) === "drop_block")',
+    tests: ["test/emulator/thinking-binding.test.ts"],
+  },
+  {
+    name: "emulator-binding-counts-markers",
+    area: "emulator",
+    guards: "a moved cache_control marker is not an edit of a thinking block's prefix (issue 55)",
+    file: "packages/emulator/src/model/thinking-binding.ts",
+    find: '.filter((key) => key !== "cache_control" && record[key] !== undefined)',
+    replace: ".filter((key) => record[key] !== undefined)",
+    tests: ["test/emulator/thinking-binding.test.ts"],
+  },
+  {
+    name: "emulator-binding-ignores-system",
+    area: "emulator",
+    guards: "a thinking block's prefix holds the system prompt: changing it fails the check (issue 55)",
+    file: "packages/emulator/src/model/thinking-binding.ts",
+    find: "    system: blocksOf(request.system as string | unknown[] | undefined),",
+    replace: "    system: [],",
+    tests: ["test/emulator/thinking-binding.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -3,6 +3,7 @@
  * thinking placement and signatures, and tool_use / tool_result pairing and order.
  */
 import { verifyThinking } from "../model/signature.js";
+import { verifyBoundThinking } from "../model/thinking-binding.js";
 import { checkMessageBlock } from "./block-rules.js";
 import type { ValidationContext } from "./context.js";
 import {
@@ -174,7 +175,8 @@ function checkAssistantContent(
       typeof block.thinking === "string" &&
       typeof block.signature === "string" &&
       block.signature.length > 0 &&
-      !verifyThinking(block.thinking, block.signature, context.options.signatureSecret)
+      !verifyThinking(block.thinking, block.signature, context.options.signatureSecret) &&
+      !verifyBoundThinking(block.thinking, block.signature, context.options.signatureSecret)
     ) {
       out.push(
         invalid(

@@ -2825,6 +2825,15 @@ export const MUTATIONS = [
     replace: "",
     tests: ["test/engine/thinking-binding.test.ts"],
   },
+  {
+    name: "emulator-compaction-before-thinking-refused",
+    area: "emulator",
+    guards: "the emulator accepts back its own order: a compaction block, then thinking (issue 55)",
+    file: "packages/emulator/src/validator/message-rules.ts",
+    find: '    if (!isThinking && type !== "compaction") seenNonThinking = true;',
+    replace: "    if (!isThinking) seenNonThinking = true;",
+    tests: ["test/emulator/thinking-binding.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

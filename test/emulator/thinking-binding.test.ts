@@ -6,7 +6,7 @@
  * Requests go through the official SDK over HTTP; every expectation is a literal.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { type Emulator, startEmulator } from "@threadline/emulator";
+import { type Emulator, startEmulator, validateRequest } from "@threadline/emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { READ_TOOL } from "./helpers.js";
 
@@ -159,5 +159,26 @@ describe("thinking bound to its prefix (Opus 5.5)", () => {
     const edited = await status(client.beta.messages.create(next("Summarise notes.md, please")));
     expect(edited.status).toBe(200);
     expect(emulator.requests.at(-1)?.inputTransformations).toBeUndefined();
+  });
+});
+
+describe("a server compaction block before thinking", () => {
+  it("is the order the API answers with, so it is accepted back; thinking after text is not", () => {
+    const request = (first: Record<string, unknown>) => ({
+      model: "claude-opus-5-5",
+      max_tokens: 1000,
+      messages: [
+        { role: "user", content: "go on" },
+        {
+          role: "assistant",
+          content: [first, { type: "thinking", thinking: "next", signature: "x" }, { type: "text", text: "ok" }],
+        },
+        { role: "user", content: "and?" },
+      ],
+    });
+    expect(validateRequest(request({ type: "compaction", content: "Summary of the work so far." }))).toEqual([]);
+    expect(validateRequest(request({ type: "text", text: "before" }))[0]?.message).toBe(
+      "messages.1.content.1: `thinking` and `redacted_thinking` blocks must come first in an assistant message",
+    );
   });
 });

@@ -167,7 +167,9 @@ function checkAssistantContent(
     if (isThinking && seenNonThinking) {
       out.push(invalid(blockPath, "`thinking` and `redacted_thinking` blocks must come first in an assistant message"));
     }
-    if (!isThinking) seenNonThinking = true;
+    // A server compaction block opens the response that carries it, thinking after it (SDK `BetaCompactionBlock`):
+    // sent back verbatim, that order is the API's own.
+    if (!isThinking && type !== "compaction") seenNonThinking = true;
     if (
       type === "thinking" &&
       isLatestAssistant &&

@@ -2834,6 +2834,15 @@ export const MUTATIONS = [
     replace: "    if (!isThinking) seenNonThinking = true;",
     tests: ["test/emulator/thinking-binding.test.ts"],
   },
+  {
+    name: "thinking-binding-after-beta-refused",
+    area: "request",
+    guards: "a server that refused the binding beta is not sent block_binding again (issue 55)",
+    file: "src/request/params.ts",
+    find: "settings.thinkingPrefixMismatch !== undefined && !settings.omitBetas?.includes(THINKING_BINDING_BETA);",
+    replace: "settings.thinkingPrefixMismatch !== undefined;",
+    tests: ["test/request/thinking-binding-params.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -56,6 +56,8 @@ export class AssistantEntries {
     });
     if (end?.stopSequence != null) entry.message.stop_sequence = end.stopSequence;
     if (end?.cacheMiss !== undefined) entry.message.diagnostics = { cache_miss_reason: { ...end.cacheMiss } };
+    if (end?.inputTransformations !== undefined)
+      entry.message.input_transformations = end.inputTransformations.map((item) => ({ ...item }));
     return [entry];
   }
 }

@@ -14,7 +14,7 @@ import { cacheEditingEnabled } from "../compaction/index.js";
 import type { HookRunner } from "../hooks/index.js";
 import type { MemoryFiles } from "../memory/index.js";
 import type { EffortLevel, ModelLimits, TimelineEntry } from "../messages/index.js";
-import { isPinOrCompactBoundary } from "../messages/index.js";
+import { isPinOrCompactBoundary, modelLimits } from "../messages/index.js";
 import type { Provider } from "../provider/index.js";
 import type {
   CacheEditPin,
@@ -173,6 +173,10 @@ function sessionDefaults(
     systemPrompt: config.systemPrompt,
     tools,
     ...(config.thinking ? { thinking: config.thinking } : {}),
+    // A rewrite tier's cut drops the bound thinking after it instead of failing the request (docs/THINKING-BINDING.md).
+    ...(capabilities.betas !== false && modelLimits(model, config.modelOverrides).bindsThinkingPrefix
+      ? { thinkingPrefixMismatch: "drop_block" as const }
+      : {}),
     ...(config.effort !== undefined && config.effort.model === model ? { effort: config.effort.level } : {}),
     ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     cacheTtl: config.cacheTtl ?? "5m",

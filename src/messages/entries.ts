@@ -51,6 +51,12 @@ export interface AssistantApiMessage {
    * on the response's last block): kept in the transcript so `inspect` shows the server's reason per request.
    */
   diagnostics?: { cache_miss_reason: { type: string; cache_missed_input_tokens?: number } };
+  /**
+   * What the server changed in the request's input before the model saw it (`input_transformations`, on the
+   * response's last block, only when it listed any): on a model that binds thinking, the thinking blocks a rewritten
+   * prefix made it drop. `inspect` counts them per request.
+   */
+  input_transformations?: Array<{ type: string; path: string; reason: string }>;
 }
 
 export interface AssistantEntry extends EntryBase {

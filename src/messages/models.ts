@@ -29,6 +29,12 @@ export interface ModelLimits {
    * thinking blocks are bound to the prefix that produced them (`thinking.block_binding`).
    */
   bindsThinking: boolean;
+  /**
+   * A thinking block sent back is checked against the prefix it was produced after (system, tools, every earlier
+   * message): a rewrite of that prefix is a 400 unless the request asks for `block_binding` `drop_block`
+   * (platform.claude.com build-with-claude/preserved-thinking/prefix-checks, its supported models).
+   */
+  bindsThinkingPrefix: boolean;
 }
 
 /**
@@ -61,13 +67,19 @@ type ExtraFields =
   | "cacheReadMultiplier"
   | "defaultEffort"
   | "thinkingAlwaysOn"
-  | "bindsThinking";
+  | "bindsThinking"
+  | "bindsThinkingPrefix";
 /** A cache read's price as a fraction of the input price on most models (messages/pricing.ts owns the rest). */
 export const STANDARD_CACHE_READ_MULTIPLIER = 0.1;
 /** The 5.x models' default `max_tokens`: their maximum, as Claude Code sends it. */
 const FIVE = { defaultOutputTokens: 128_000 } as const;
 /** Opus 5.5 and Fable 5.1 (and their Mythos siblings): thinking always on, forced tools refused, blocks bound. */
-const ALWAYS = { defaultEffort: "high", thinkingAlwaysOn: true, bindsThinking: true } as const;
+const ALWAYS = {
+  defaultEffort: "high",
+  thinkingAlwaysOn: true,
+  bindsThinking: true,
+  bindsThinkingPrefix: true,
+} as const;
 const TABLE: ReadonlyArray<readonly [prefix: string, limits: ModelLimits]> = [
   // The claude-5 family: adaptive thinking, no prefill (as for the 4.6 generation on), 128K output by default.
   [
@@ -107,12 +119,21 @@ const TABLE: ReadonlyArray<readonly [prefix: string, limits: ModelLimits]> = [
   ["claude-opus-5", limits(1_000_000, 128_000, 4_096, 5, 25, false, { ...FIVE, defaultEffort: "high" })],
   [
     "claude-sonnet-5-5",
-    limits(1_000_000, 128_000, 2_048, 2, 10, false, { ...FIVE, defaultEffort: "high", bindsThinking: true }),
+    limits(1_000_000, 128_000, 2_048, 2, 10, false, {
+      ...FIVE,
+      defaultEffort: "high",
+      bindsThinking: true,
+      bindsThinkingPrefix: true,
+    }),
   ],
   ["claude-sonnet-5", limits(1_000_000, 128_000, 2_048, 2, 10, false, { ...FIVE, defaultEffort: "high" })],
   // Haiku 5.5 is priced "from" $0.10/$0.50 (tiered: 5x over 100K prompt tokens); the lowest tier is used. Its
   // cache read price is not published in a form we could check: the standard 0.1x (assumed).
-  ["claude-haiku-5-5", limits(1_000_000, 128_000, 4_096, 0.1, 0.5, false, { ...FIVE, defaultEffort: "medium" })],
+  // Haiku 5.5 takes forced tool use but checks its thinking blocks' prefixes (the prefix-checks page lists it).
+  [
+    "claude-haiku-5-5",
+    limits(1_000_000, 128_000, 4_096, 0.1, 0.5, false, { ...FIVE, defaultEffort: "medium", bindsThinkingPrefix: true }),
+  ],
   // The 4.6 generation on rejects prefill (docs/API-CONTRACT.md: "newer models reject prefill altogether").
   ["claude-opus-4-8", limits(200_000, 128_000, 4_096, 5, 25, false)], // assumed: as Opus 4.6
   ["claude-opus-4-7", limits(200_000, 128_000, 4_096, 5, 25, false)], // assumed: as Opus 4.6
@@ -156,6 +177,7 @@ function limits(
     ...(rest.defaultEffort !== undefined ? { defaultEffort: rest.defaultEffort } : {}),
     thinkingAlwaysOn: rest.thinkingAlwaysOn ?? false,
     bindsThinking: rest.bindsThinking ?? false,
+    bindsThinkingPrefix: rest.bindsThinkingPrefix ?? false,
   };
 }
 

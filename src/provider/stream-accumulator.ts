@@ -21,7 +21,7 @@ import {
 } from "../messages/index.js";
 import { ProviderError } from "./errors.js";
 import { emptyUsage, mergeUsage, streamEventSchemas, toStopReason } from "./stream-events.js";
-import type { CacheMissReason, RawStreamEvent, ResponseEvent } from "./types.js";
+import type { CacheMissReason, InputTransformation, RawStreamEvent, ResponseEvent } from "./types.js";
 
 /** What the reducer says after one event (the provider adds the request id and the raw passthrough). */
 export type AccumulatorOutput = Exclude<ResponseEvent, { type: "sse_passthrough" }>;
@@ -50,6 +50,8 @@ export class StreamAccumulator {
   private usage: Usage = emptyUsage();
   /** The latest cache_miss_reason the response carried (message_start, or a later message_delta). */
   private cacheMiss: CacheMissReason | null = null;
+  /** The response's `input_transformations`: final in message_start, replaced by a message_delta that carries one. */
+  private inputTransformations: InputTransformation[] = [];
   private stopReason: StopReason | null = null;
   private nextIndex = 0;
   private open: { index: number; block: OpenBlock } | null = null;
@@ -92,6 +94,7 @@ export class StreamAccumulator {
     this.model = parsed.message.model;
     this.usage = mergeUsage(emptyUsage(), parsed.message.usage);
     this.cacheMiss = cacheMissOf(parsed.message.diagnostics) ?? this.cacheMiss;
+    this.inputTransformations = transformationsOf(parsed.message.input_transformations) ?? [];
     this.phase = "streaming";
     return [{ type: "message_start", messageId: this.messageId, model: this.model }];
   }
@@ -240,6 +243,8 @@ export class StreamAccumulator {
     const parsed = parse(streamEventSchemas().messageDeltaSchema, event);
     this.usage = mergeUsage(this.usage, parsed.usage);
     this.cacheMiss = cacheMissOf(parsed.diagnostics) ?? this.cacheMiss;
+    // Only a server-side model fallback mid-stream sends it here: the serving model's list replaces the first.
+    this.inputTransformations = transformationsOf(parsed.input_transformations) ?? this.inputTransformations;
     const outputs: AccumulatorOutput[] = [];
     const reason = parsed.delta.stop_reason ?? null;
     this.stopReason = toStopReason(reason);
@@ -255,6 +260,7 @@ export class StreamAccumulator {
       stopSequence: parsed.delta.stop_sequence ?? null,
       usage: this.usage,
       ...(this.cacheMiss !== null ? { cacheMiss: this.cacheMiss } : {}),
+      ...(this.inputTransformations.length > 0 ? { inputTransformations: this.inputTransformations } : {}),
     });
     return outputs;
   }
@@ -334,6 +340,19 @@ function mismatch(deltaType: string, block: OpenBlock): ProviderError {
 /** A malformed or out-of-order stream: worth another attempt. */
 export function streamError(message: string): ProviderError {
   return new ProviderError("stream_error", `Stream error: ${message}`, { retryable: true });
+}
+
+/** A response's `input_transformations`, entries without a string type, path and reason skipped; null when absent. */
+function transformationsOf(value: unknown): InputTransformation[] | null {
+  if (!Array.isArray(value)) return null;
+  const entries: InputTransformation[] = [];
+  for (const item of value as unknown[]) {
+    if (item === null || typeof item !== "object") continue;
+    const { type, path, reason } = item as { type?: unknown; path?: unknown; reason?: unknown };
+    if (typeof type === "string" && typeof path === "string" && typeof reason === "string")
+      entries.push({ type, path, reason });
+  }
+  return entries;
 }
 
 /** The `cache_miss_reason` of a response's `diagnostics`, or null when absent or still pending. */

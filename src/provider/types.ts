@@ -94,6 +94,8 @@ export type ResponseEvent =
       requestId?: string;
       /** The server's own reason the prompt cache missed (cache diagnostics), when the response gave one. */
       cacheMiss?: CacheMissReason;
+      /** What the server changed in the request's input before the model saw it (only when it listed any). */
+      inputTransformations?: InputTransformation[];
     }
   /** Something in the response was not usable as sent (a skipped block type, invalid tool input JSON). */
   | { type: "stream_warning"; message: string; index?: number }
@@ -167,4 +169,15 @@ export interface CompletedMessage {
 export interface CacheMissReason {
   type: string;
   cache_missed_input_tokens?: number;
+}
+
+/**
+ * One entry of the response's `input_transformations` (SDK `BetaInputTransformation`): `thinking_dropped` (a
+ * thinking block removed because it failed a binding check, `reason` saying which) or `thinking_mismatch_allowed`;
+ * `path` is `messages.{i}.content.{j}` of the request. Kept as strings so a type added later still reaches the reader.
+ */
+export interface InputTransformation {
+  type: string;
+  path: string;
+  reason: string;
 }

@@ -10,6 +10,8 @@ export const EXTENDED_CACHE_TTL_BETA = "extended-cache-ttl-2025-04-11";
 export const CACHE_EDITING_BETA = "cache-editing-2025-01-01";
 /** Thinking between tool calls. */
 export const INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14";
+/** `thinking.block_binding` and the response's `input_transformations` (SDK 1.17 `BetaThinkingBlockBinding`). */
+export const THINKING_BINDING_BETA = "thinking-binding-controls-2026-08-01";
 
 /** What a request uses, as far as betas are concerned. */
 export interface BetaFeatures {
@@ -17,6 +19,8 @@ export interface BetaFeatures {
   oneHourTtl: boolean;
   cacheEditing: boolean;
   thinkingWithTools: boolean;
+  /** The request sets `thinking.block_binding`. Default false. */
+  thinkingBinding?: boolean;
 }
 
 /** The betas this request's own features need (before latching), sorted. */
@@ -26,5 +30,6 @@ export function featureBetas(features: BetaFeatures): string[] {
   if (features.contextManagement) betas.push(CONTEXT_MANAGEMENT_BETA);
   if (features.oneHourTtl) betas.push(EXTENDED_CACHE_TTL_BETA);
   if (features.thinkingWithTools) betas.push(INTERLEAVED_THINKING_BETA);
+  if (features.thinkingBinding === true) betas.push(THINKING_BINDING_BETA);
   return betas.sort();
 }

@@ -4,7 +4,7 @@
  */
 import type { ApiMessage, ModelLimits } from "../messages/index.js";
 import { modelLimits } from "../messages/index.js";
-import { featureBetas } from "./betas.js";
+import { featureBetas, THINKING_BINDING_BETA } from "./betas.js";
 import { type LatchState, latchBetas } from "./latches.js";
 import { serializeRequest } from "./serialize.js";
 import { COMPACT_BETA } from "./server-compaction.js";
@@ -41,16 +41,26 @@ function forcesTool(choice: ToolChoice | undefined): boolean {
   return choice?.type === "any" || choice?.type === "tool";
 }
 
-/** The thinking parameter within the API's rules, or undefined when thinking cannot be on for this request. */
-function thinkingFor(settings: RequestSettings, maxTokens: number, toolsSent: boolean): ThinkingConfig | undefined {
-  const thinking = settings.thinking;
+/**
+ * The thinking parameter within the API's rules, or undefined when thinking cannot be on for this request. Where the
+ * model binds thinking to its prefix and the server takes the beta, the block binding rides along (adaptive thinking
+ * when none was asked for: the model's own default, so nothing else changes).
+ */
+function thinkingFor(
+  settings: RequestSettings,
+  maxTokens: number,
+  forcedToolSent: boolean,
+): ThinkingConfig | undefined {
+  const binding = settings.thinkingPrefixMismatch !== undefined && !settings.omitBetas?.includes(THINKING_BINDING_BETA);
+  const thinking = settings.thinking ?? (binding ? { type: "adaptive" as const } : undefined);
   if (!thinking) return undefined;
   // "Thinking may not be enabled when tool_choice forces tool use": the explicit tool choice wins.
-  if (toolsSent && forcesTool(settings.toolChoice)) return undefined;
-  if (thinking.type === "adaptive") return { type: "adaptive" };
+  if (forcedToolSent) return undefined;
+  const bound = binding ? { block_binding: { prefix_mismatch_behavior: settings.thinkingPrefixMismatch! } } : {};
+  if (thinking.type === "adaptive") return { type: "adaptive", ...bound };
   const budget = Math.min(Math.max(Math.floor(thinking.budgetTokens), MIN_THINKING_BUDGET_TOKENS), maxTokens - 1);
   if (budget < MIN_THINKING_BUDGET_TOKENS) return undefined;
-  return { type: "enabled", budget_tokens: budget };
+  return { type: "enabled", budget_tokens: budget, ...bound };
 }
 
 /** The request body, beta headers and serialized bytes for this context. */
@@ -62,7 +72,12 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   const serverTools = settings.serverTools ?? [];
   // The sorted client list is shared and must not be mutated (tool-definitions.ts): copy only when adding.
   const tools = serverTools.length === 0 ? clientTools : [...clientTools, ...serverTools.map((tool) => ({ ...tool }))];
-  const thinking = thinkingFor(settings, maxTokens, tools.length > 0);
+  // Forced tool use is a 400 on the models that bind thinking (docs/MODELS.md): such a choice is not sent.
+  const toolChoice =
+    tools.length > 0 && settings.toolChoice && !(limits.bindsThinking && forcesTool(settings.toolChoice))
+      ? settings.toolChoice
+      : undefined;
+  const thinking = thinkingFor(settings, maxTokens, forcesTool(toolChoice));
   // Keys are assigned in serialization order: model, max_tokens, system, messages, tools, tool_choice,
   // thinking, output_config, metadata, context_management, diagnostics.
   const body = { model: settings.model, max_tokens: maxTokens } as MessagesRequest;
@@ -71,9 +86,7 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
   body.messages = withToolArrivals(context.messages, arrivals);
   if (tools.length > 0) {
     body.tools = tools;
-    // Forced tool use is a 400 on the models that bind thinking (docs/MODELS.md): such a choice is not sent.
-    if (settings.toolChoice && !(limits.bindsThinking && forcesTool(settings.toolChoice)))
-      body.tool_choice = settings.toolChoice;
+    if (toolChoice) body.tool_choice = toolChoice;
   }
   if (thinking) body.thinking = thinking;
   if (settings.effort !== undefined || settings.outputFormat !== undefined)
@@ -93,6 +106,7 @@ export function paramsFromContext(context: ParamsContext): ParamsResult {
       oneHourTtl: settings.cacheTtl === "1h" || settings.prefixCacheTtl === "1h",
       cacheEditing: settings.cacheEditing === true,
       thinkingWithTools: thinking !== undefined && tools.length > 0,
+      thinkingBinding: thinking !== undefined && "block_binding" in thinking,
     })
       .concat(arrivals.length > 0 ? [TOOL_CHANGES_BETA, INLINE_TOOLS_BETA] : [])
       .concat(settings.contextManagement?.edits.some((edit) => edit.type === "compact_20260112") ? [COMPACT_BETA] : [])

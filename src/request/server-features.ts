@@ -61,7 +61,10 @@ export function withoutServerFeatures(settings: RequestSettings, off: ReadonlySe
   }
   if (off.has("cache_editing")) result.cacheEditing = false;
   if (off.has("context_management")) delete result.contextManagement;
-  if (off.has("thinking")) delete result.thinking;
+  if (off.has("thinking")) {
+    delete result.thinking;
+    delete result.thinkingPrefixMismatch;
+  }
   if (off.has("metadata")) delete result.metadata;
   if (off.has("tool_choice")) delete result.toolChoice;
   if (off.has("cache_ttl_1h")) result.cacheTtl = "5m";

@@ -27,6 +27,12 @@ export interface RequestSettings {
   /** Default none. A forced tool_choice (`any`/`tool`) turns thinking off, as the API requires. */
   thinking?: { type: "adaptive" } | { type: "enabled"; budgetTokens: number };
   /**
+   * On a model whose thinking binds its prefix (`ModelLimits.bindsThinkingPrefix`): sent as
+   * `thinking.block_binding.prefix_mismatch_behavior` with its beta, thinking adaptive when `thinking` is unset
+   * (docs/THINKING-BINDING.md: a rewritten prefix drops the thinking after it instead of failing). Default none.
+   */
+  thinkingPrefixMismatch?: "drop_block";
+  /**
    * Sent as `output_config.effort`. Default none. Whoever sets it has checked that the server declares this level
    * for the model (engine/effort-support.ts): assembly sends what it is given.
    */

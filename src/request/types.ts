@@ -47,7 +47,15 @@ export type ToolChoice =
   | { type: "none" }
   | { type: "tool"; name: string; disable_parallel_tool_use?: boolean };
 
-export type ThinkingConfig = { type: "enabled"; budget_tokens: number } | { type: "disabled" } | { type: "adaptive" };
+/** What the server does with a thinking block whose prefix changed (SDK `BetaThinkingBlockBinding`). */
+export interface ThinkingBlockBinding {
+  prefix_mismatch_behavior: "error" | "drop_block";
+}
+
+export type ThinkingConfig =
+  | { type: "enabled"; budget_tokens: number; block_binding?: ThinkingBlockBinding }
+  | { type: "disabled" }
+  | { type: "adaptive"; block_binding?: ThinkingBlockBinding };
 
 export interface ClearToolUsesEdit {
   type: "clear_tool_uses_20250919";

@@ -7,6 +7,7 @@ import type { AppliedEdit } from "./billing/context-management.js";
 import type { StopReason } from "./content.js";
 import type { FaultKind } from "./model/scenario.js";
 import type { ReplySource } from "./model/scripted-model.js";
+import type { InputTransformation } from "./model/thinking-binding.js";
 import type { Violation } from "./validator/index.js";
 import type { ResponseUsage } from "./wire/response.js";
 
@@ -50,6 +51,8 @@ export interface RequestLogEntry {
   /** Blocks served from the prompt cache. */
   cacheReadBlocks?: number;
   appliedEdits?: AppliedEdit[];
+  /** On a model that binds thinking: the blocks its prefix check dropped (empty when none), reported or not. */
+  inputTransformations?: InputTransformation[];
   error?: { type: string; message: string };
 }
 

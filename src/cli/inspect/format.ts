@@ -125,6 +125,14 @@ export function formatInspectReport(report: InspectReport, source?: string): str
     const rest = report.refused.list.length - DEFAULT_REFUSALS_SHOWN;
     if (rest > 0) lines.push(`  … and ${rest} more (all of them are in --json)`);
   }
+  const dropping = report.requests.filter((request) => request.thinkingDropped > 0);
+  if (dropping.length > 0) {
+    const blocks = dropping.reduce((sum, request) => sum + request.thinkingDropped, 0);
+    lines.push(
+      `Thinking dropped by the server (its prefix was rewritten): ${count(blocks)} block${blocks === 1 ? "" : "s"} ` +
+        `over ${count(dropping.length)} request${dropping.length === 1 ? "" : "s"}, first at request ${dropping[0]!.index}`,
+    );
+  }
   if (report.pauses !== undefined) {
     const price = report.requests[0] !== undefined ? modelLimits(report.requests[0].model).inputPricePerMTok : 0;
     lines.push(`Pauses: ${formatPauseSummary(report.pauses, price)}`);

@@ -20,7 +20,7 @@ import { compactionOf } from "./compaction-list.js";
 import { estimateContentTokens } from "./estimate.js";
 import { groupByPrompt, promptText } from "./prompts.js";
 import { RefusalTally } from "./refusals.js";
-import { applyUsage, count, emptyRequest, serverCacheMiss, totalsOf } from "./request.js";
+import { applyUsage, count, emptyRequest, serverCacheMiss, thinkingDroppedIn, totalsOf } from "./request.js";
 import type {
   CompactionTier,
   InspectCompaction,
@@ -257,6 +257,8 @@ export class InspectAccumulator {
       }
     const miss = serverCacheMiss(message.diagnostics);
     if (miss !== null) open.request.serverCacheMiss = miss;
+    const dropped = thinkingDroppedIn(message.input_transformations);
+    if (dropped > 0) open.request.thinkingDropped = dropped;
     const usage = asRecord(message.usage);
     if (usage === null) return;
     // Every record of a response may carry usage; the last one holds the final numbers.

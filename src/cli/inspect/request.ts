@@ -34,7 +34,14 @@ export function emptyRequest(
     prompt: 0,
     after: null,
     serverCacheMiss: null,
+    thinkingDropped: 0,
   };
+}
+
+/** How many `thinking_dropped` entries a response's `input_transformations` lists (0 when it has none). */
+export function thinkingDroppedIn(transformations: unknown): number {
+  if (!Array.isArray(transformations)) return 0;
+  return transformations.filter((item: unknown) => asRecord(item)?.type === "thinking_dropped").length;
 }
 
 /** The server's cache-miss reason from a response's `diagnostics`, when it gave one (null while pending). */

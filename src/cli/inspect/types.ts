@@ -62,6 +62,11 @@ export interface InspectRequest {
   /** What happened in the context just before this request (a compaction, a clear), in words; null if nothing. */
   after: string | null;
   serverCacheMiss: ServerCacheMiss | null;
+  /**
+   * Thinking blocks the server dropped from this request's input (`input_transformations` `thinking_dropped`): on a
+   * model that binds thinking, what a rewritten prefix cost in reasoning the model no longer saw. 0 when none.
+   */
+  thinkingDropped: number;
 }
 
 /** The requests one user prompt caused (main scope; subagents' requests are counted by scope). */

@@ -3,6 +3,7 @@
  * thinking placement and signatures, and tool_use / tool_result pairing and order.
  */
 import { verifyThinking } from "../model/signature.js";
+import { verifyBoundThinking } from "../model/thinking-binding.js";
 import { checkMessageBlock } from "./block-rules.js";
 import type { ValidationContext } from "./context.js";
 import {
@@ -166,7 +167,9 @@ function checkAssistantContent(
     if (isThinking && seenNonThinking) {
       out.push(invalid(blockPath, "`thinking` and `redacted_thinking` blocks must come first in an assistant message"));
     }
-    if (!isThinking) seenNonThinking = true;
+    // A server compaction block opens the response that carries it, thinking after it (SDK `BetaCompactionBlock`):
+    // sent back verbatim, that order is the API's own.
+    if (!isThinking && type !== "compaction") seenNonThinking = true;
     if (
       type === "thinking" &&
       isLatestAssistant &&
@@ -174,7 +177,8 @@ function checkAssistantContent(
       typeof block.thinking === "string" &&
       typeof block.signature === "string" &&
       block.signature.length > 0 &&
-      !verifyThinking(block.thinking, block.signature, context.options.signatureSecret)
+      !verifyThinking(block.thinking, block.signature, context.options.signatureSecret) &&
+      !verifyBoundThinking(block.thinking, block.signature, context.options.signatureSecret)
     ) {
       out.push(
         invalid(

@@ -12,6 +12,16 @@ import { cutAtOutputLimit } from "../model/output-limit.js";
 import type { FaultKind } from "../model/scenario.js";
 import type { ModelReply } from "../model/scripted-model.js";
 import { signThinking } from "../model/signature.js";
+import {
+  bindThinking,
+  checksThinkingPrefix,
+  checkThinkingPrefixes,
+  type InputTransformation,
+  prefixMismatchBehavior,
+  prefixMismatchMessage,
+  setsBlockBinding,
+  THINKING_BINDING_BETA,
+} from "../model/thinking-binding.js";
 import { isKnownModel, modelLimits } from "../models.js";
 import type { RequestLogEntry } from "../request-log.js";
 import type { EmulatorRequest } from "../request-types.js";
@@ -101,13 +111,15 @@ export async function handleMessages(
   if (settings.strictModels && !isKnownModel(apiRequest.model)) {
     return fail(errorReply(404, `model: ${apiRequest.model}`));
   }
+  const binding = compatible ? undefined : checkBinding(apiRequest, betasOf(request), state);
+  if (binding !== undefined && "error" in binding) return fail(binding.error);
 
   let message: ResponseMessage;
   let partialInputs: ReadonlyMap<number, string> | undefined;
   try {
     // A non-streaming body cut answers for real (the work is done); every other fault gets the default answer.
     const answered = fault === "body_cut" && !entry.stream ? undefined : fault;
-    ({ message, partialInputs } = await buildMessage(apiRequest, answered, entry, state));
+    ({ message, partialInputs } = await buildMessage(apiRequest, answered, entry, state, binding));
   } catch (error) {
     // Only reachable in lenient mode with malformed blocks, or from a throwing scenario function.
     return fail(errorReply(500, `emulator could not answer: ${(error as Error).message}`));
@@ -158,10 +170,13 @@ async function buildMessage(
   fault: FaultKind | undefined,
   entry: RequestLogEntry,
   state: EmulatorState,
+  binding: BindingOutcome | undefined,
 ): Promise<{ message: ResponseMessage; partialInputs?: ReadonlyMap<number, string> }> {
   const compatible = state.settings.mode === "compatible";
+  // The model sees the request without the thinking blocks the prefix check dropped; it is billed for that.
+  const seen = binding?.seen ?? apiRequest;
   // A compaction block sent back replaces everything before it (the public API only; compatible servers have none).
-  const effective = compatible ? apiRequest : afterLastCompaction(apiRequest);
+  const effective = compatible ? seen : afterLastCompaction(seen);
   const managed = applyContextManagement(effective, state.ruler);
   const compaction = compatible || fault !== undefined ? undefined : decideCompaction(managed.request, state.ruler);
   const flat = flattenRequest(managed.request, deletedReferencesIn(managed.request), state.ruler);
@@ -235,6 +250,12 @@ async function buildMessage(
     message.context_management = { applied_edits: managed.appliedEdits };
     entry.appliedEdits = managed.appliedEdits;
   }
+  if (binding !== undefined) {
+    // Each thinking block carries the record of the prefix it was produced after (the request as sent).
+    message.content = bindThinking(apiRequest, message.content, state.settings.signatureSecret);
+    if (binding.report) message.input_transformations = binding.transformations;
+    entry.inputTransformations = binding.transformations;
+  }
   entry.usage = message.usage;
   entry.stopReason = reply.stopReason;
   entry.contentTypes = content.map((block) => block.type);
@@ -287,6 +308,42 @@ function stall(response: ServerResponse, state: EmulatorState): Promise<void> {
     state.stalls.add(release);
     response.on("close", release);
   });
+}
+
+/** What the prefix check decided for a request to a model that binds thinking: what the model sees, what was dropped. */
+interface BindingOutcome {
+  seen: EmulatorRequest;
+  transformations: InputTransformation[];
+  /** The request sent the binding beta: the response carries `input_transformations`. */
+  report: boolean;
+}
+
+/**
+ * The prefix check (model/thinking-binding.ts): undefined for a model without it; a 400 for a failing block under the
+ * default behaviour, or for `block_binding` without its beta; else what the model sees and what was dropped.
+ */
+function checkBinding(
+  apiRequest: EmulatorRequest,
+  betas: readonly string[],
+  state: EmulatorState,
+): BindingOutcome | { error: ErrorReply } | undefined {
+  if (!checksThinkingPrefix(apiRequest.model)) return undefined;
+  const beta = betas.includes(THINKING_BINDING_BETA);
+  if (setsBlockBinding(apiRequest) && !beta && state.settings.requireBetas)
+    return {
+      error: errorReply(
+        400,
+        `thinking.block_binding: this field requires the anthropic-beta header "${THINKING_BINDING_BETA}"`,
+      ),
+    };
+  const check = checkThinkingPrefixes(apiRequest, state.settings.signatureSecret);
+  const first = check.failed[0];
+  if (first !== undefined && prefixMismatchBehavior(apiRequest) === "error")
+    return { error: errorReply(400, prefixMismatchMessage(first)) };
+  const transformations = check.failed.map(
+    (path): InputTransformation => ({ type: "thinking_dropped", path, reason: "prefix_binding_mismatch" }),
+  );
+  return { seen: check.dropped, transformations, report: beta };
 }
 
 /** `thinking.display: "omitted"`: thinking arrives empty, with a signature for the empty text. */

@@ -7,6 +7,7 @@ import type { AppliedEdit } from "../billing/context-management.js";
 import type { CacheUsage } from "../billing/ledger.js";
 import type { CompactionResponseBlock, IterationUsage } from "../billing/server-compaction.js";
 import type { AssistantContentBlock, StopReason } from "../content.js";
+import type { InputTransformation } from "../model/thinking-binding.js";
 
 export interface ResponseUsage extends CacheUsage {
   output_tokens: number;
@@ -39,4 +40,6 @@ export interface ResponseMessage {
   /** Cache diagnostics: null unless the request asked for them and its prefix diverged (cache-diagnostics.ts). */
   diagnostics?: { cache_miss_reason: CacheMissReason } | null;
   context_management?: { applied_edits: AppliedEdit[] };
+  /** Blocks the thinking prefix check dropped (model/thinking-binding.ts); only under the binding beta. */
+  input_transformations?: InputTransformation[];
 }

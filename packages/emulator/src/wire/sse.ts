@@ -113,6 +113,10 @@ export function buildStreamEvents(
           container: null,
           diagnostics: message.diagnostics ?? null,
           usage: { ...usage, output_tokens: 1 },
+          // Final in message_start when streaming (SDK `BetaMessage.input_transformations`).
+          ...(message.input_transformations !== undefined
+            ? { input_transformations: message.input_transformations }
+            : {}),
         },
       },
     },

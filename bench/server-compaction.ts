@@ -84,7 +84,7 @@ async function run(mode: Row["mode"], window: number, shape: LongSessionShape): 
       baseURL: emulator.url,
       apiKey: "bench",
       sleep: async () => {},
-      // A loopback server is `compatible`; the server row declares betas and server-side compaction.
+      // A loopback server is `anthropic-compatible`; the server row declares betas and server-side compaction.
       ...(server ? { capabilities: { betas: true, serverCompaction: true } } : {}),
     }),
     permission: { mode: "bypassPermissions" },

@@ -2945,6 +2945,52 @@ export const MUTATIONS = [
     replace: "settings.thinkingPrefixMismatch !== undefined;",
     tests: ["test/request/thinking-binding-params.test.ts"],
   },
+  {
+    name: "openai-length-not-max-tokens",
+    area: "provider",
+    guards: "an OpenAI-protocol answer cut at its length limit (finish_reason length) stops as max_tokens",
+    file: "src/provider/openai-stream.ts",
+    find: '  length: "max_tokens",',
+    replace: '  length: "end_turn",',
+    tests: ["test/provider/openai-translation.test.ts", "test/provider/openai-compatible.test.ts"],
+  },
+  {
+    name: "openai-stop-with-one-call",
+    area: "provider",
+    guards: "a reply that calls a tool but finishes with stop (Ollama) still stops as tool_use, from one call on",
+    file: "src/provider/openai-stream.ts",
+    find: 'return toolCalls > 0 && mapped === "end_turn" ? "tool_use" : mapped;',
+    replace: 'return toolCalls > 1 && mapped === "end_turn" ? "tool_use" : mapped;',
+    tests: ["test/provider/openai-translation.test.ts"],
+  },
+  {
+    name: "openai-cached-counted-as-input",
+    area: "provider",
+    guards: "prompt_tokens_details.cached_tokens are cache reads, taken out of the uncached input",
+    file: "src/provider/openai-stream.ts",
+    find: "    input_tokens: Math.max(0, usage.prompt_tokens - cached),",
+    replace: "    input_tokens: usage.prompt_tokens,",
+    tests: ["test/provider/openai-translation.test.ts", "test/provider/openai-compatible.test.ts"],
+  },
+  {
+    name: "openai-error-envelope-dropped",
+    area: "provider",
+    guards:
+      "an OpenAI-protocol error body without an error key (vLLM's older envelope) keeps its wording for the overflow table",
+    file: "src/provider/openai-compatible.ts",
+    find: "    if (response.ok) return response;",
+    replace: "    return response;",
+    tests: ["test/provider/openai-translation.test.ts"],
+  },
+  {
+    name: "num-turns-counts-iterations",
+    area: "cli",
+    guards: "num_turns in -p JSON counts answered model requests, not loop iterations",
+    file: "src/cli/modes/print/json-output.ts",
+    find: "    num_turns: end.answeredRequests,",
+    replace: "    num_turns: end.iterations,",
+    tests: ["test/cli/num-turns.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -167,6 +167,7 @@ export function* blockedTurn(model: string, reason: string): Generator<EngineEve
     reason: "hook_blocked",
     usage: emptyUsage(),
     iterations: 0,
+    answeredRequests: 0,
     error: `UserPromptSubmit hook blocked the prompt: ${reason}`,
     lastText: "",
   };

@@ -55,7 +55,21 @@ export type EngineEvent =
   | { type: "loop_continue"; reason: ContinueReason }
   /** The turn begins: the first event of every turn, before any request (its pair is `turn_end`). */
   | { type: "turn_start"; model: string }
-  | { type: "turn_end"; reason: TerminalReason; usage: TurnUsage; iterations: number; error?: string; lastText: string }
+  | {
+      type: "turn_end";
+      reason: TerminalReason;
+      usage: TurnUsage;
+      /** Times round the loop (a recovery goes round without a request). */
+      iterations: number;
+      /**
+       * Main model requests of this turn the server answered: what `--max-turns` counts and what print mode's
+       * `num_turns` reports (Claude Code's turns: one per assistant response; side requests and refused ones are
+       * not turns).
+       */
+      answeredRequests: number;
+      error?: string;
+      lastText: string;
+    }
   /** Any other timeline entry appended during the turn (records, attachments, boundaries). */
   | { type: "entry"; entry: MessageEntry };
 

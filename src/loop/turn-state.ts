@@ -263,6 +263,7 @@ export function turnEnd(turn: TurnState, decision: Extract<Decision, { type: "st
     reason: decision.reason,
     usage: turn.usage,
     iterations: turn.iterations,
+    answeredRequests: turn.answeredRequests,
     lastText: turn.lastText,
     ...(decision.error !== undefined ? { error: decision.error } : {}),
   };

@@ -88,6 +88,7 @@ describe("TurnRenderer", () => {
       reason,
       usage: emptyUsage(),
       iterations: 1,
+      answeredRequests: 1,
       lastText: "",
       ...(error !== undefined ? { error } : {}),
     });

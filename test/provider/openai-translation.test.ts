@@ -21,6 +21,7 @@ describe("stop reasons", () => {
     expect(stopReasonOf("tool_calls", 1)).toBe("tool_use");
     expect(stopReasonOf("content_filter", 0)).toBe("refusal");
     // Ollama answers "stop" with tool calls; a reply cut at its limit stays max_tokens, so a cut call never runs.
+    expect(stopReasonOf("stop", 1)).toBe("tool_use");
     expect(stopReasonOf("stop", 2)).toBe("tool_use");
     expect(stopReasonOf("length", 1)).toBe("max_tokens");
     expect(stopReasonOf("eos", 0)).toBe("end_turn");

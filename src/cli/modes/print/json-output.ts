@@ -94,7 +94,7 @@ export function resultObject(end: Extract<EngineEvent, { type: "turn_end" }>, co
     is_error: isError,
     duration_ms: context.durationMs,
     duration_api_ms: context.apiDurationMs,
-    num_turns: end.iterations,
+    num_turns: end.answeredRequests,
     result: isError ? message : end.lastText,
     stop_reason: context.stopReason ?? null,
     session_id: context.sessionId,

@@ -2843,16 +2843,6 @@ export const MUTATIONS = [
     replace: "  if (rentPaid < rewriteCost / 2) return undefined;",
     tests: ["test/compaction/cold-cache.test.ts"],
   },
-  {
-    name: "summary-floor-fork-anyway",
-    area: "compaction",
-    guards:
-      "a summary whose max_tokens is at its 256 floor goes the cleared way at once (16K x4: no fork cut off first)",
-    file: "src/compaction/compact-conversation.ts",
-    find: "  if (maxTokens <= DEFAULT_MIN_SUMMARY_TOKENS && reserve > DEFAULT_MIN_SUMMARY_TOKENS)",
-    replace: "  if (maxTokens < DEFAULT_MIN_SUMMARY_TOKENS && reserve > DEFAULT_MIN_SUMMARY_TOKENS)",
-    tests: ["test/compaction/summary-floor.test.ts"],
-  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

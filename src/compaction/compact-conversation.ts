@@ -90,23 +90,6 @@ export function summaryMaxTokens(reserve: number, aim: number, fixedTokens: numb
 
 export type CompactTrigger = "auto" | "manual" | "reactive";
 
-/**
- * Why the summary cannot be the cache-safe fork, decided before asking, or nothing. The main request itself was
- * refused as too long: the view plus an instruction cannot fit either. Or the summary's `max_tokens` is at its
- * floor (the target leaves less room than DEFAULT_MIN_SUMMARY_TOKENS while the reserve is larger): a summary of
- * the whole conversation is cut off there, and asking the fork first only added a request before the cleared
- * one that follows such a cut (bench/compaction-pressure.ts --ruler, 16K ×4: 11 summary requests for 4
- * compactions).
- */
-export function forkUnfit(trigger: CompactTrigger, maxTokens: number, reserve: number): { notCacheSafe?: string } {
-  if (trigger === "reactive") return { notCacheSafe: "the server refused the main request as too long" };
-  if (maxTokens <= DEFAULT_MIN_SUMMARY_TOKENS && reserve > DEFAULT_MIN_SUMMARY_TOKENS)
-    return {
-      notCacheSafe: `the summary's max_tokens is at its ${DEFAULT_MIN_SUMMARY_TOKENS}-token floor: a summary of the whole conversation would be cut off`,
-    };
-  return {};
-}
-
 export interface CompactOptions {
   trigger: CompactTrigger;
   /** Extra instructions for the summary (manual /compact). Default none. */
@@ -278,7 +261,8 @@ export async function compactConversation(
       budget: Math.min(effective, fork.contextWindow),
       maxTokens,
       sessionId: input.sessionId,
-      ...forkUnfit(options.trigger, maxTokens, reserve),
+      // The main request itself was refused as too long: the view plus an instruction cannot fit either.
+      ...(options.trigger === "reactive" ? { notCacheSafe: "the server refused the main request as too long" } : {}),
     });
     summary = result.summary;
     notCacheSafe = result.notCacheSafe;

@@ -42,6 +42,8 @@ export const KNOWN_BENCHES: readonly KnownBench[] = [
   // 14 runs of a 220-step session, two of them at a 1M window: ~6.5 min on 2 loaded cores.
   { name: "compaction-tiers", timeoutMs: 20 * 60_000 },
   { name: "microcompact-session" },
+  // Two runs of a 40-step session (tiers off, defaults): ~25 s.
+  { name: "exploration-session" },
   // 63 runs: 7 windows × 3 result sizes × 3 configurations, in child processes (issue 28).
   { name: "compaction-pressure", timeoutMs: 20 * 60_000 },
   { name: "memory-session" },

@@ -2773,12 +2773,12 @@ export const MUTATIONS = [
     tests: ["test/compaction/kept-files.test.ts"],
   },
   {
-    name: "kept-files-edits-ignored",
+    name: "kept-files-edit-answer-newest",
     area: "compaction",
-    guards: "a clear keeps the newest read of a file the model changed (issue 52, forget less)",
+    guards: "an Edit's short answer is not taken as the newest look at a named file (its Read stays verbatim)",
     file: "src/compaction/microcompact/kept-files.ts",
-    find: '        if (typeof path === "string" && path !== "") touched.set(path, index);',
-    replace: "",
+    find: "    if (path === undefined || result.toolName === undefined || fileChangingTools.has(result.toolName)) continue;",
+    replace: "    if (path === undefined || result.toolName === undefined) continue;",
     tests: ["test/compaction/kept-files.test.ts"],
   },
   {
@@ -2793,10 +2793,10 @@ export const MUTATIONS = [
   {
     name: "kept-files-cap-oldest",
     area: "compaction",
-    guards: "past the cap, a clear keeps the files touched most recently",
+    guards: "past the cap, a clear keeps the files read most recently",
     file: "src/compaction/microcompact/kept-files.ts",
-    find: "  const files = [...touched].sort((a, b) => b[1] - a[1]).slice(0, maxFiles);",
-    replace: "  const files = [...touched].sort((a, b) => a[1] - b[1]).slice(0, maxFiles);",
+    find: "  const files = named.sort((a, b) => b[1].viewIndex - a[1].viewIndex).slice(0, maxFiles);",
+    replace: "  const files = named.sort((a, b) => a[1].viewIndex - b[1].viewIndex).slice(0, maxFiles);",
     tests: ["test/compaction/kept-files.test.ts"],
   },
   {

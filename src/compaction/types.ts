@@ -42,7 +42,8 @@ export interface CompactionInput {
   compactableTools: ReadonlySet<string>;
   /**
    * Tools whose calls change the one file an input field names, with that field (their `traits.changesFiles`):
-   * the newest read of a file they changed stays verbatim through a clear (microcompact/kept-files.ts). Default none.
+   * their short answers are not taken as the newest look at a file a clear keeps (microcompact/kept-files.ts).
+   * Default none.
    */
   fileChangingTools?: ReadonlyMap<string, string>;
   /** Names of every tool the request offers; the server-side edit excludes the non-compactable ones. Default: none beyond DEFAULT_NEVER_CLEARED_TOOLS. */

@@ -1,7 +1,7 @@
 /**
- * Forget less (issue 52): on the public path a batch clear still fires in a long exploration, but the read of
- * the file the prompt names and of the file the model edited stay verbatim, so the later Edits that need their
- * lines find them and the closed-loop model re-reads nothing. Oracle: the emulator's request log (re-read
+ * Forget less (issue 52): on the public path a batch clear still fires in a long exploration, but the reads of
+ * the files the prompt names stay verbatim (one of them edited since), so the later Edits that need their lines
+ * find them and the closed-loop model re-reads nothing. Oracle: the emulator's request log (re-read
  * requests, the placeholders and file lines in the bodies the server received).
  *
  * Mutation it catches (scripts/mutation-check.mjs): `kept-files-batch-ignored` (the batch clears the kept results).
@@ -46,7 +46,7 @@ function edit(index: number, number: number): Turn {
 }
 
 describe("public-path batches keep the files the work is about", () => {
-  it("clears old reads but not the named file's or the edited file's, so nothing is read again", async () => {
+  it("clears old reads but not the named files', so nothing is read again", async () => {
     const turns: Turn[] = [read(0)];
     for (let index = 1; index < 6; index++) turns.push(read(index));
     turns.push(edit(5, 2));
@@ -58,7 +58,9 @@ describe("public-path batches keep the files the work is about", () => {
     );
     harnesses.push(harness);
     await writeSourceFiles(harness.workspace, 26);
-    await collect(harness.engine.submitMessage(`Tidy ${sourceFileName(0)}; read the other modules first.`));
+    await collect(
+      harness.engine.submitMessage(`Tidy ${sourceFileName(0)} and ${sourceFileName(5)}; read the other modules first.`),
+    );
 
     const requests = harness.emulator.requests.filter((r) => r.path === "/v1/messages" && r.status === 200);
     expect(requests.filter((r) => r.source === "reread")).toEqual([]);
@@ -67,7 +69,7 @@ describe("public-path batches keep the files the work is about", () => {
     expect(last).toContain(`Read ${sourceFileName(1)}`);
     expect(last).not.toContain(line(1, 0));
     expect(last).toMatch(/\[Old tool result content cleared: Read /);
-    // The named module and the edited one are there verbatim (lines no step wrote itself).
+    // The named modules are there verbatim (lines no step wrote itself).
     expect(last).toContain(line(0, 20));
     expect(last).toContain(line(5, 20));
   });

@@ -9,7 +9,9 @@
  * cleared: "buy"). A batch fires once the rent already paid on the clearable results since each left the
  * last-N window reaches the rewrite price. Under steady growth that is the batch size that minimises cost
  * per request (the economic-lot-size square root), and it is never worse than twice the best choice made
- * with hindsight. A forward estimate (0.1 × cleared × expected remaining requests, the remaining requests
+ * with hindsight. Both prices are this model's and this TTL's (`prices`, from cache-state.ts `cachePrices`:
+ * the model table's read rate, the write rate of the TTL the markers carry, 2 for 1 hour), so the break-even
+ * `(w − r)(F − S) / (r S)` requests of docs/PROMPT-CACHE.md "When history is rewritten" holds for each. A forward estimate (0.1 × cleared × expected remaining requests, the remaining requests
  * taken as the requests made so far) fired every ~4 steps in bench/microcompact-session.ts, each time
  * rewriting the last N results: measured worse. Hysteresis on top: the clearable tokens must also be a
  * large share of the context, and at least `minClearTokens`.

@@ -1,23 +1,31 @@
 /**
  * What a clear must not hide (issue 52, "Forget less"): re-reads are what forgetting costs, and the results the
- * next steps most likely need again are the newest look at the files the work is about: the files the person's
- * prompts name (the task's own files) and the files the model edited or wrote (their next Edit needs an
- * `old_string` from what it last saw). The newest compactable result naming each such file stays verbatim
- * through the public-path batch clear and the idle clear; older reads of the same file are clearable (the newer
- * one holds what they held, or more). The most recent results are kept by count already (`keepRecent`).
+ * next steps most likely need again include the newest look at the files the person's prompts name (the task's
+ * own files). The newest result naming each such file (a Read, not the short answer of an Edit or Write) stays
+ * verbatim through the public-path batch clear and the idle clear; older reads of the same file are clearable
+ * (the newer one holds what they held). The most recent results are kept by count already (`keepRecent`).
  *
- * Bounded: at most DEFAULT_KEPT_FILES files, the most recently touched first, so a long session that edited
- * many files does not pin them all. Clearing to make room (clear-for-room.ts, the overflow chain) ignores the
- * rule: there the window decides, not the price.
+ * Files the model changed are not kept for that alone: measured on the pressure grid (bench/compaction-pressure.ts
+ * --ruler, where each task edits a module it never needs again), keeping them, even only within the task that
+ * changed them, left holes that later batches had to rewrite from or that pushed the context into a compaction
+ * (120K ×10: 591,347 → 705,244 with a compaction; 120K ×1: 314,656 → 327,729). Kept by name only, the grid is
+ * unchanged (no prompt there names a module).
  *
- * Measured on bench/exploration-session.ts (40 steps, the prompt names two files, the model edits both): the
- * defaults re-read 3 files before the rule and none after (bench/README.md, section exploration-session).
+ * Bounded: at most DEFAULT_KEPT_FILES files, the most recently read first, holding at most
+ * DEFAULT_KEPT_FILES_WINDOW_SHARE of the window. Clearing to make room (clear-for-room.ts, the overflow chain)
+ * ignores the rule: there the window decides, not the price.
  */
 import type { MessageEntry, UserEntry } from "../../messages/index.js";
 import type { ToolResultRef } from "../results/compactable-results.js";
 
 /** Most files whose newest result a clear keeps verbatim: 4. */
 export const DEFAULT_KEPT_FILES = 4;
+
+/**
+ * Most the kept results may hold together, as a share of the context window: 10 %. Kept results sit inside the
+ * region every batch rewrites and pay a read on every request, so a few very large named files are not all kept.
+ */
+export const DEFAULT_KEPT_FILES_WINDOW_SHARE = 0.1;
 
 /**
  * What the person asked in the view, every prompt joined: the task's files are named where it started, and a
@@ -67,31 +75,20 @@ export function namesPath(text: string, path: string): boolean {
 }
 
 /**
- * Tool ids of the results a clear keeps verbatim: for each file a prompt in the view names or a file-changing
- * tool call touched, the newest result of a non-changing call naming it (a Read, mostly); at most
- * DEFAULT_KEPT_FILES files, the most recently touched first. `results` are the view's compactable results;
- * `fileChangingTools` maps each tool whose calls change one file to the input field naming it (the tools'
- * own `traits.changesFiles`, CompactionInput.fileChangingTools).
+ * Tool ids of the results a clear keeps verbatim: for each file a prompt in the view names, the newest result of
+ * a call naming it that does not change it (a Read, mostly); at most `maxFiles`, the most recently read first,
+ * together at most `maxTokens`. `results` are the view's compactable results; `fileChangingTools` names the tools
+ * whose calls change one file (the tools' own `traits.changesFiles`, CompactionInput.fileChangingTools): their
+ * short answers are not a look at the file.
  */
 export function keptFileResults(
   view: readonly MessageEntry[],
   results: readonly ToolResultRef[],
   fileChangingTools: ReadonlyMap<string, string>,
+  maxTokens: number,
   maxFiles = DEFAULT_KEPT_FILES,
 ): Set<string> {
   const prompt = promptsText(view);
-  /** Each needed file with the view index where it was last touched. */
-  const touched = new Map<string, number>();
-  for (let index = 0; index < view.length; index++) {
-    const entry = view[index]!;
-    if (entry.type !== "assistant") continue;
-    for (const block of entry.message.content)
-      if (block.type === "tool_use") {
-        const field = fileChangingTools.get(block.name);
-        const path = field === undefined ? undefined : (block.input as Record<string, unknown> | null)?.[field];
-        if (typeof path === "string" && path !== "") touched.set(path, index);
-      }
-  }
   /** The newest readable result of each file. */
   const newest = new Map<string, ToolResultRef>();
   for (const result of results) {
@@ -99,13 +96,14 @@ export function keptFileResults(
     if (path === undefined || result.toolName === undefined || fileChangingTools.has(result.toolName)) continue;
     newest.set(path, result);
   }
-  for (const [path, result] of newest)
-    if (!touched.has(path) && prompt !== "" && namesPath(prompt, path)) touched.set(path, result.viewIndex);
-  const files = [...touched].sort((a, b) => b[1] - a[1]).slice(0, maxFiles);
+  const named = prompt === "" ? [] : [...newest].filter(([path]) => namesPath(prompt, path));
+  const files = named.sort((a, b) => b[1].viewIndex - a[1].viewIndex).slice(0, maxFiles);
   const kept = new Set<string>();
-  for (const [path] of files) {
-    const result = newest.get(path);
-    if (result !== undefined) kept.add(result.toolUseId);
+  let tokens = 0;
+  for (const [, result] of files) {
+    if (tokens + result.tokens > maxTokens) continue;
+    tokens += result.tokens;
+    kept.add(result.toolUseId);
   }
   return kept;
 }

@@ -15,7 +15,7 @@ import { planBatchClear } from "./batch-clear.js";
 import { cachePrices, coldAfterMs } from "./cache-state.js";
 import { deletedCacheReferences, planCachedDeletes } from "./cached.js";
 import { clearToolUsesEdit, contextManagementTrigger, excludedToolNames } from "./context-management.js";
-import { keptFileResults } from "./kept-files.js";
+import { DEFAULT_KEPT_FILES_WINDOW_SHARE, keptFileResults } from "./kept-files.js";
 import { planTimeBasedClear, timeClearedToolIds } from "./time-based.js";
 
 export interface MicrocompactResult {
@@ -65,6 +65,7 @@ export function runMicrocompact(
       projected,
       compactableResults(projected, input.compactableTools),
       input.fileChangingTools ?? new Map(),
+      Math.floor(input.contextWindow * DEFAULT_KEPT_FILES_WINDOW_SHARE),
     );
     return keptIds;
   };

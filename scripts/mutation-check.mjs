@@ -2773,15 +2773,6 @@ export const MUTATIONS = [
     tests: ["test/compaction/kept-files.test.ts"],
   },
   {
-    name: "kept-files-edit-answer-newest",
-    area: "compaction",
-    guards: "an Edit's short answer is not taken as the newest look at a named file (its Read stays verbatim)",
-    file: "src/compaction/microcompact/kept-files.ts",
-    find: "    if (path === undefined || result.toolName === undefined || fileChangingTools.has(result.toolName)) continue;",
-    replace: "    if (path === undefined || result.toolName === undefined) continue;",
-    tests: ["test/compaction/kept-files.test.ts"],
-  },
-  {
     name: "kept-files-name-unbounded",
     area: "compaction",
     guards: "a file counts as named only when a prompt names it on its own, not as the tail of another path",
@@ -2990,6 +2981,15 @@ export const MUTATIONS = [
     find: "    num_turns: end.answeredRequests,",
     replace: "    num_turns: end.iterations,",
     tests: ["test/cli/num-turns.test.ts"],
+  },
+  {
+    name: "kept-files-edit-answer-newest",
+    area: "compaction",
+    guards: "an Edit's short answer is not taken as the newest look at a named file (its Read stays verbatim)",
+    file: "src/compaction/microcompact/kept-files.ts",
+    find: "    if (path === undefined || result.toolName === undefined || fileChangingTools.has(result.toolName)) continue;",
+    replace: "    if (path === undefined || result.toolName === undefined) continue;",
+    tests: ["test/compaction/kept-files.test.ts"],
   },
 ];
 

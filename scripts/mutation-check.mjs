@@ -2762,6 +2762,54 @@ export const MUTATIONS = [
     replace: "if (error instanceof UnusableSummaryError)",
     tests: ["test/compaction/overflow-cut.test.ts"],
   },
+  {
+    name: "git-read-only-env-dropped",
+    area: "trust",
+    guards:
+      "a read-only Bash command runs with git's switches that keep the repository's programs off (issue 53 item 3)",
+    file: "src/tools/shell/bash-tool.ts",
+    find: "env: readOnly ? readOnlyGitEnv(env) : env",
+    replace: "env",
+    tests: ["test/trust/git-read-only.test.ts"],
+  },
+  {
+    name: "git-fsmonitor-not-off",
+    area: "trust",
+    guards: "read-only git commands run with core.fsmonitor=false, not the repository's fsmonitor program",
+    file: "src/tools/shell/git-read-only.ts",
+    find: '  ["core.fsmonitor", "false"],\n',
+    replace: "",
+    tests: ["test/trust/git-read-only.test.ts"],
+  },
+  {
+    name: "git-textconv-flags-dropped",
+    area: "trust",
+    guards: "read-only git diff/log/show run with --no-ext-diff --no-textconv (the repository's drivers stay off)",
+    file: "src/tools/shell/git-read-only.ts",
+    find: 'command git "$subcommand" --no-ext-diff --no-textconv "$@";;',
+    replace: 'command git "$subcommand" "$@";;',
+    tests: ["test/trust/git-read-only.test.ts"],
+  },
+  {
+    name: "git-config-scan-ignored",
+    area: "trust",
+    guards:
+      "a repository whose config names a filter, a work tree or a signature program has no read-only git commands",
+    file: "src/tools/shell/bash-read-only.ts",
+    find: 'return program.text !== "git" || !check.gitConfigBlocks();',
+    replace: "return true;",
+    tests: ["test/trust/git-read-only.test.ts"],
+  },
+  {
+    name: "checkpoint-git-runs-repo-programs",
+    area: "trust",
+    guards: "the checkpoint's own git ls-files runs with the repository's fsmonitor and hooks off",
+    file: "src/checkpoints/workspace-files.ts",
+    find: 'env: readOnlyGitEnv({ PATH: process.env.PATH ?? "" })',
+    replace: 'env: { PATH: process.env.PATH ?? "" }',
+    tests: ["test/trust/git-read-only.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -2810,6 +2810,33 @@ export const MUTATIONS = [
     tests: ["test/trust/git-read-only.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "secret-value-check-dropped",
+    area: "tools",
+    guards: "an environment variable whose value looks like a token is withheld from tool processes, whatever its name",
+    file: "src/tools/shell/secret-env.ts",
+    find: "if (isSecretEnvName(name, extra) || isSecretEnvValue(value)) {",
+    replace: "if (isSecretEnvName(name, extra)) {",
+    tests: ["test/tools/secret-values.test.ts"],
+  },
+  {
+    name: "secret-entropy-case-mix-dropped",
+    area: "tools",
+    guards: "the high-entropy rule needs upper case, lower case and digits (words and hex ids stay in the environment)",
+    file: "src/tools/shell/secret-values.ts",
+    find: "  if (!/[a-z]/.test(value) || !/[A-Z]/.test(value) || !/[0-9]/.test(value)) return false;\n",
+    replace: "",
+    tests: ["test/tools/secret-values.test.ts"],
+  },
+  {
+    name: "proc-environ-not-screened",
+    area: "tools",
+    guards: "without the sandbox, a Bash command naming /proc/…/environ is refused before it runs",
+    file: "src/tools/shell/bash-tool.ts",
+    find: "if (sandboxOf(runtime) === undefined && readsProcessEnvironment(input.command))",
+    replace: "if (sandboxOf(runtime) === undefined && false)",
+    tests: ["test/tools/secret-values.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -7,6 +7,7 @@ import type { Tool, ToolContext, ToolOutput } from "../types.js";
 import { DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS } from "./background-tasks.js";
 import { isReadOnlyCommand } from "./bash-read-only.js";
 import { readOnlyGitEnv } from "./git-read-only.js";
+import { processEnvironmentRefusal, readsProcessEnvironment } from "./process-environ.js";
 import { runShell, type ShellRunResult } from "./shell-process.js";
 
 /** Timeout when the call gives none. */
@@ -107,10 +108,12 @@ export const bashTool: Tool<BashInput> = {
   compactable: true,
   traits: { changesFiles: { kind: "command" } },
   async call(input: BashInput, context: ToolContext): Promise<ToolOutput> {
+    const runtime = context.runtime ?? defaultToolRuntime();
+    if (sandboxOf(runtime) === undefined && readsProcessEnvironment(input.command))
+      return { content: processEnvironmentRefusal("Bash"), isError: true };
     if (input.run_in_background === true) return startInBackground(input, context);
     const timeoutMs = Math.min(input.timeout ?? DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS);
     if (input.description !== undefined) context.onProgress(input.description);
-    const runtime = context.runtime ?? defaultToolRuntime();
     const sandbox = sandboxOf(runtime);
     const result = await runShell({
       ...invocation(input, context, runtime.secrets.toolEnv),

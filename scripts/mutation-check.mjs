@@ -2837,6 +2837,15 @@ export const MUTATIONS = [
     replace: "if (sandboxOf(runtime) === undefined && false)",
     tests: ["test/tools/secret-values.test.ts"],
   },
+  {
+    name: "mcp-exit-not-explained",
+    area: "mcp",
+    guards: "a stdio server that exits is named by its exit code and last stderr lines, not the broken pipe",
+    file: "src/mcp/server-exit.ts",
+    find: "    if (exit === undefined) return reason;",
+    replace: "    if (exit === undefined || reason !== '') return reason;",
+    tests: ["test/mcp/server-exit.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

@@ -2846,6 +2846,24 @@ export const MUTATIONS = [
     replace: "    if (exit === undefined || reason !== '') return reason;",
     tests: ["test/mcp/server-exit.test.ts"],
   },
+  {
+    name: "checkpoint-tmp-blob-left",
+    area: "rewind",
+    guards: "a blob write that fails (a full disk) removes its temporary file",
+    file: "src/checkpoints/blob-store.ts",
+    find: "      await rm(temporary, { force: true }).catch(() => {});\n",
+    replace: "",
+    tests: ["test/reliability/checkpoint-disk.test.ts"],
+  },
+  {
+    name: "checkpoint-failure-bare",
+    area: "rewind",
+    guards: "a checkpoint that cannot be kept refuses the call in one line naming the cause and what was kept",
+    file: "src/checkpoints/checkpoints.ts",
+    find: "      throw new Error(checkpointFailure(tool, name, this.dir, error));",
+    replace: "      throw error;",
+    tests: ["test/reliability/checkpoint-disk.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

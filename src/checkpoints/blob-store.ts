@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export function sha256(bytes: Buffer): string {
@@ -22,15 +22,23 @@ export class BlobStore {
     return join(this.dir, hash.slice(0, 2), hash.slice(2));
   }
 
-  /** Keeps `bytes` (written whole: a temporary name, then renamed) and returns their hash. */
+  /**
+   * Keeps `bytes` (written whole: a temporary name, then renamed) and returns their hash. A write that fails (a
+   * full disk) removes its temporary file before the error goes on, so the store holds only whole blobs.
+   */
   async put(bytes: Buffer): Promise<string> {
     const hash = sha256(bytes);
     const path = this.#pathOf(hash);
     if (existsSync(path)) return hash;
     await mkdir(join(this.dir, hash.slice(0, 2)), { recursive: true });
     const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, bytes);
-    await rename(temporary, path);
+    try {
+      await writeFile(temporary, bytes);
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => {});
+      throw error;
+    }
     return hash;
   }
 

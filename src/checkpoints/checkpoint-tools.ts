@@ -30,7 +30,14 @@ function checkpointed(tool: AnyTool, checkpoints: () => Checkpoints | undefined)
     if (store === undefined) return tool.call(input, context);
     if (changes.kind === "command") return store.aroundCommand(() => tool.call(input, context));
     const path = pathOf(changes.pathField, input, context.cwd);
-    if (path !== undefined) await store.beforeFileChange(path, tool.name);
+    if (path !== undefined) {
+      try {
+        await store.beforeFileChange(path, tool.name);
+      } catch (error) {
+        // The checkpoint could not be kept (checkpointFailure's line): the call is refused, not run without one.
+        return { content: error instanceof Error ? error.message : String(error), isError: true };
+      }
+    }
     return tool.call(input, context);
   };
   return new Proxy(tool, {

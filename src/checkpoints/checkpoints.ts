@@ -136,7 +136,11 @@ export class Checkpoints {
       await this.#record({ path: name, notRestorable: reason, by: tool });
       return;
     }
-    await this.#record({ path: name, hash: await this.blobs.put(bytes), by: tool });
+    try {
+      await this.#record({ path: name, hash: await this.blobs.put(bytes), by: tool });
+    } catch (error) {
+      throw new Error(checkpointFailure(tool, name, this.dir, error));
+    }
   }
 
   /** Runs a Bash command, then records every watched file it created, changed or removed. */
@@ -239,4 +243,22 @@ export class Checkpoints {
     }
     return result;
   }
+}
+
+/**
+ * The one line a call gets when its file's checkpoint cannot be kept (a full disk): the call is not run, so the
+ * file stays as it was and rewind never promises what it does not hold.
+ */
+export function checkpointFailure(tool: string, name: string, dir: string, error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  const why =
+    code === "ENOSPC"
+      ? "the disk is full (ENOSPC)"
+      : code === "EDQUOT"
+        ? "the disk quota is used up (EDQUOT)"
+        : (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
+  return (
+    `${tool} not run: the checkpoint of ${name} could not be kept in ${dir}: ${why}. ${name} is unchanged, ` +
+    "earlier checkpoints are kept, and no partial blob was left. Free some space and try again."
+  );
 }

@@ -7,19 +7,29 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
-import { walkFiles } from "../tools/index.js";
+import { readOnlyGitEnv, walkFiles } from "../tools/index.js";
 
 export interface FileStat {
   mtimeMs: number;
   size: number;
 }
 
+/** How long `git ls-files` may take before the checkpoint walks the folder itself. */
+export const GIT_LIST_TIMEOUT_MS = 30_000;
+
 function gitFiles(cwd: string): Promise<string[] | undefined> {
   return new Promise((resolve) => {
     execFile(
       "git",
       ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-      { cwd, maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH ?? "" } },
+      // The repository's own programs (core.fsmonitor, hooks) stay off: this runs before any trust question
+      // and on every checkpoint. A git that does not answer in time leaves the walk below to list the files.
+      {
+        cwd,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: GIT_LIST_TIMEOUT_MS,
+        env: readOnlyGitEnv({ PATH: process.env.PATH ?? "" }),
+      },
       (error, stdout) => resolve(error ? undefined : stdout.split("\0").filter((name) => name !== "")),
     );
   });

@@ -15,6 +15,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import * as z from "zod";
 import type { ConfiguredServer } from "./config.js";
 import type { McpCallResult } from "./result-content.js";
+import { ServerExitWatch } from "./server-exit.js";
 
 /** How long a server may take to start and answer `initialize` and `tools/list`. Claude Code's `MCP_TIMEOUT`. */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
@@ -106,6 +107,8 @@ export class McpConnection {
   /** The first transport error of the current connection attempt. */
   #connectError: string | undefined;
   #log: WriteStream | undefined;
+  /** The current stdio process's exit and stderr tail (undefined for HTTP servers). */
+  #exitWatch: ServerExitWatch | undefined;
   readonly #options: ConnectionOptions;
 
   constructor(server: ConfiguredServer, options: ConnectionOptions) {
@@ -162,7 +165,8 @@ export class McpConnection {
       this.#state = "connected";
       this.#lastError = undefined;
     } catch (error) {
-      this.#fail(client, `could not connect: ${this.#connectError ?? oneLine(error)}`);
+      const reason = await this.#explain(this.#connectError ?? oneLine(error));
+      this.#fail(client, `could not connect: ${reason}`);
     } finally {
       this.#connectError = undefined;
     }
@@ -181,6 +185,8 @@ export class McpConnection {
         maxBufferSize: DEFAULT_MCP_MAX_MESSAGE_BYTES,
       });
       nameBadLines(transport);
+      this.#exitWatch = new ServerExitWatch();
+      this.#exitWatch.attach(transport);
       const log = this.#openLog();
       const stderr = transport.stderr;
       if (stderr !== null) {
@@ -253,7 +259,7 @@ export class McpConnection {
       return mapped;
     } catch (error) {
       if (signal.aborted) throw error;
-      const reason = oneLine(error);
+      const reason = await this.#explain(oneLine(error));
       // A call that timed out may still be running: restart the server rather than trust it.
       this.#fail(client, `tools/call ${name} failed: ${reason}`);
       throw new Error(`MCP server "${this.name}": ${reason}. It will be restarted on the next call.`);
@@ -269,13 +275,27 @@ export class McpConnection {
       void client.close().catch(() => {});
       return;
     }
-    this.#fail(client, `protocol error: ${oneLine(error)}`);
+    const watch = this.#exitWatch;
+    const reason = oneLine(error);
+    void (watch === undefined ? Promise.resolve(reason) : watch.explain(reason)).then((explained) =>
+      this.#fail(client, `protocol error: ${explained}`),
+    );
+  }
+
+  /** `reason`, led by the stdio process's exit code and last stderr lines once it has ended. */
+  #explain(reason: string): Promise<string> {
+    return this.#exitWatch?.explain(reason) ?? Promise.resolve(reason);
   }
 
   #onClosed(client: Client): void {
     // While connecting, the failed connect reports it (as "could not connect").
     if (this.#client !== client || this.#state === "closed" || this.#connecting !== undefined) return;
-    this.#fail(client, this.#lastError ?? "the server closed the connection");
+    this.#fail(
+      client,
+      this.#lastError ??
+        this.#exitWatch?.explainNow("the server closed the connection") ??
+        "the server closed the connection",
+    );
   }
 
   /** Marks the server failed (one notice per failure), closes its client so pending calls end now. */

@@ -89,7 +89,7 @@ describe("default mode with nobody to ask (print mode)", () => {
     expect(result.stdout + result.stderr).not.toContain(KEY);
   });
 
-  it("a command that is allowed to run gets no key, and a key it digs out of /proc is redacted", async () => {
+  it("a command that is allowed to run gets no key; naming /proc/…/environ is refused, and a key dug out anyway is redacted", async () => {
     const {
       emulator: server,
       base,
@@ -101,6 +101,9 @@ describe("default mode with nobody to ask (print mode)", () => {
           bash("printenv ANTHROPIC_API_KEY; echo exit=$?"),
           bash("echo count=$(env | grep -c ANTHROPIC_API_KEY)"),
           bash("tr '\\0' '\\n' < /proc/$PPID/environ | grep ANTHROPIC_API_KEY"),
+          // The path assembled at run time passes the text screen (README: what stays open without the sandbox).
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not templates
+          bash("P=/pr; P=${P}oc; E=envi; E=${E}ron; tr '\\0' '\\n' < $P/$PPID/$E | grep ANTHROPIC_API_KEY"),
         ],
       },
       "Done.",
@@ -116,8 +119,13 @@ describe("default mode with nobody to ask (print mode)", () => {
     const texts = lastToolResults(server).map((block) => resultText(block.content));
     expect(texts[0]).toBe("exit=1");
     expect(texts[1]).toBe("count=0");
+    // Naming /proc/…/environ is refused without the sandbox (process-environ.ts).
+    expect(texts[2]).toBe(
+      "Bash refused: the command reads a process's environment under /proc (…/environ), where threadline's own " +
+        "API key is; nothing was run. With --sandbox, /proc shows only the sandbox's own processes.",
+    );
     // The parent's environment still holds the key; the result shows the name with the value redacted.
-    expect(texts[2]).toBe("ANTHROPIC_API_KEY=[REDACTED]");
+    expect(texts[3]).toBe("ANTHROPIC_API_KEY=[REDACTED]");
     expect(JSON.stringify(server.requests)).not.toContain(KEY);
     expect(await filesContaining(base, [KEY])).toEqual([]);
   });

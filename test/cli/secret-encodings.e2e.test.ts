@@ -6,11 +6,13 @@
  * encoded: base64 at three alignments, hex, reversed. The oracle is the encodings recomputed here from the
  * secret, searched for in every request body the emulator logged.
  *
- * Without the sandbox the same command does reach the key (through /proc/$PPID/environ) and its base64 form
- * reaches the request: the README says so ("What is confined, what is sandboxed"), and the control case below
- * pins it, which also shows the oracle can see a leak.
+ * Without the sandbox a command naming /proc/…/environ is refused by its text (process-environ.ts); one that
+ * assembles the path at run time still reaches the key (through /proc/$PPID/environ) and its base64 form
+ * reaches the request: docs/TRUST.md says so, and the control case below pins it, which also shows the oracle
+ * can see a leak.
  *
- * Mutation it catches (scripts/mutation-check.mjs): `sandbox-shares-proc` (the sandbox mounts the host's
+ * Mutations it catches (scripts/mutation-check.mjs): `proc-environ-not-screened` (the text screen is skipped) and
+ * `sandbox-shares-proc` (the sandbox mounts the host's
  * /proc instead of its own, so /proc/$PPID/environ is threadline's).
  */
 import { mkdir } from "node:fs/promises";
@@ -53,9 +55,17 @@ function encodedForms(secret: string): string[] {
   return forms.filter((form) => form.length >= 8);
 }
 
-async function digFor(secret: string, sandbox: boolean) {
+/**
+ * The same search with the path assembled at run time, which the command-text screen (process-environ.ts)
+ * cannot see: the part that stays open without the sandbox.
+ */
+const DIG_ASSEMBLED =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansions, not templates
+  "P=/pr; P=${P}oc; E=envi; E=${E}ron; " + DIG_AND_ENCODE.replaceAll("/proc/", "$P/").replaceAll("/environ", "/$E");
+
+async function digFor(secret: string, sandbox: boolean, command = DIG_AND_ENCODE) {
   const emulator = await harness.startEmulator({
-    scenario: [{ content: [{ type: "tool_use", name: "Bash", input: { command: DIG_AND_ENCODE } }] }, "Done."] as never,
+    scenario: [{ content: [{ type: "tool_use", name: "Bash", input: { command } }] }, "Done."] as never,
   });
   const base = await harness.tempDir("threadline-encodings-");
   const home = join(base, "home");
@@ -69,9 +79,6 @@ async function digFor(secret: string, sandbox: boolean) {
   );
   expect(result.code).toBe(0);
   const bodies = JSON.stringify(emulator.requests.map((request) => request.body));
-  // The command ran and its output came back (so the search below looked at something). Booleans, not
-  // toContain: a failure must not print every request body.
-  expect(bodies.includes("found ")).toBe(true);
   return { bodies, found: encodedForms(secret).filter((form) => bodies.includes(form)) };
 }
 
@@ -87,16 +94,27 @@ describe.skipIf(!probe.available)("encoded secrets and the sandbox", () => {
       fc.asyncProperty(secrets, async (secret) => {
         const { bodies, found } = await digFor(secret, true);
         expect(found).toEqual([]);
-        // The command found nothing: the tool process never held the key.
+        // The command ran, its output came back and it found nothing: the tool process never held the key.
+        // Booleans, not toContain: a failure must not print every request body.
         expect(bodies.includes("found 0 characters")).toBe(true);
       }),
       { numRuns: 6 },
     );
   }, 120_000);
 
-  it("control, without the sandbox (the exposure the README states): /proc/$PPID/environ gives the key away", async () => {
-    const secret = "Zq7-control-secret-value_0123";
+  it("without the sandbox, a command naming /proc/…/environ is refused before it runs", async () => {
+    const secret = "Zq7-refused-secret-value_0123";
     const { bodies, found } = await digFor(secret, false);
+    expect(found).toEqual([]);
+    // The command's own text is in the request (the tool call); its output is not.
+    expect(bodies.includes(`found ${secret.length} characters`)).toBe(false);
+    expect(bodies.includes("found 0 characters")).toBe(false);
+    expect(bodies.includes("Bash refused: the command reads a process's environment under /proc")).toBe(true);
+  });
+
+  it("control, without the sandbox (the exposure docs/TRUST.md states): a path assembled at run time gets the key", async () => {
+    const secret = "Zq7-control-secret-value_0123";
+    const { bodies, found } = await digFor(secret, false, DIG_ASSEMBLED);
     expect(bodies.includes(`found ${secret.length} characters`)).toBe(true);
     // The literal is redacted from the tool result; the encodings are not.
     expect(found).not.toContain(secret);

@@ -10,6 +10,8 @@ import { readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { allowedRoots } from "../permissions/workspace-paths.js";
 import type { WorkspaceScope } from "../types.js";
+import { repositoryBlockingGitKeys } from "./git-read-only.js";
+import { processSecretEnvironment } from "./secret-env.js";
 import { readShellSegments, type ShellSegment, type ShellWord } from "./shell-words.js";
 
 /** How an allow-listed program's arguments are checked. */
@@ -127,8 +129,11 @@ class WorkspaceCheck {
   readonly #cwd: string;
   readonly #roots: string[];
   readonly #realRoots: string[];
+  readonly #commandCwd: string;
+  #gitBlocked: boolean | undefined;
 
   constructor(scope: WorkspaceScope) {
+    this.#commandCwd = scope.cwd;
     this.#roots = allowedRoots(scope);
     this.#cwd = this.#roots[0] ?? path.resolve(scope.cwd);
     this.#realRoots = this.#roots.map(realLocationSync);
@@ -152,6 +157,16 @@ class WorkspaceCheck {
       return true; // nothing to expand: bash passes the pattern itself, which names nothing
     }
     return names.filter((name) => matcher.test(name)).every((name) => this.contains(path.join(directory, name)));
+  }
+
+  /**
+   * Whether the repository the command runs in names programs its read-only git commands would start and
+   * that git-read-only.ts cannot switch off (asked of git once per command; a failure to ask counts as yes).
+   */
+  gitConfigBlocks(): boolean {
+    this.#gitBlocked ??=
+      (repositoryBlockingGitKeys(this.#commandCwd, processSecretEnvironment().toolEnv)?.length ?? 1) > 0;
+    return this.#gitBlocked;
   }
 
   /** Whether `argument`, read as a path relative to the workspace, stays inside it. */
@@ -242,7 +257,8 @@ function segmentIsReadOnly(segment: ShellSegment, check: WorkspaceCheck): boolea
     if (spec.operands === "strings") continue;
     if (word.hasGlob ? !check.containsGlob(word.text) : !check.contains(word.text)) return false;
   }
-  return true;
+  // Last, as it asks git: a repository whose config names programs git would run is not read-only.
+  return program.text !== "git" || !check.gitConfigBlocks();
 }
 
 /**

@@ -6,6 +6,8 @@ import { defaultToolRuntime, sandboxOf } from "../tool-runtime.js";
 import type { Tool, ToolContext, ToolOutput } from "../types.js";
 import { DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS } from "./background-tasks.js";
 import { isReadOnlyCommand } from "./bash-read-only.js";
+import { readOnlyGitEnv } from "./git-read-only.js";
+import { processEnvironmentRefusal, readsProcessEnvironment } from "./process-environ.js";
 import { runShell, type ShellRunResult } from "./shell-process.js";
 
 /** Timeout when the call gives none. */
@@ -44,6 +46,15 @@ const DESCRIPTION = `Executes a bash command (bash -c) in the workspace director
 - A non-zero exit code is reported as an error together with the output.
 - run_in_background: true starts the command in the background and returns its task id and output file at once; read the file with Read to see new output, stop it with TaskStop. Background commands end with the session.
 - Prefer Read, Edit, Write, Grep and Glob over cat, sed, echo >, grep and find.`;
+
+/**
+ * What the shell is given: a read-only command runs with git's switches that keep the repository's programs
+ * off (git-read-only.ts), whoever allowed it; any other command runs as written, with the secret-free env.
+ */
+function invocation(input: BashInput, context: ToolContext, env: Readonly<Record<string, string>>) {
+  const readOnly = isReadOnlyCommand(input.command, context);
+  return { command: input.command, env: readOnly ? readOnlyGitEnv(env) : env };
+}
 
 function describeResult(result: ShellRunResult, timeoutMs: number): ToolOutput {
   const output = result.output.length > 0 ? result.output.replace(/\n+$/, "") : "";
@@ -97,17 +108,18 @@ export const bashTool: Tool<BashInput> = {
   compactable: true,
   traits: { changesFiles: { kind: "command" } },
   async call(input: BashInput, context: ToolContext): Promise<ToolOutput> {
+    const runtime = context.runtime ?? defaultToolRuntime();
+    if (sandboxOf(runtime) === undefined && readsProcessEnvironment(input.command))
+      return { content: processEnvironmentRefusal("Bash"), isError: true };
     if (input.run_in_background === true) return startInBackground(input, context);
     const timeoutMs = Math.min(input.timeout ?? DEFAULT_BASH_TIMEOUT_MS, MAX_BASH_TIMEOUT_MS);
     if (input.description !== undefined) context.onProgress(input.description);
-    const runtime = context.runtime ?? defaultToolRuntime();
     const sandbox = sandboxOf(runtime);
     const result = await runShell({
-      command: input.command,
+      ...invocation(input, context, runtime.secrets.toolEnv),
       cwd: context.cwd,
       timeoutMs,
       signal: context.signal,
-      env: runtime.secrets.toolEnv,
       ...(sandbox !== undefined ? { sandbox, writableRoots: allowedRoots(context) } : {}),
     });
     return describeResult(result, timeoutMs);
@@ -126,12 +138,11 @@ function startInBackground(input: BashInput, context: ToolContext): ToolOutput {
   if (input.description !== undefined) context.onProgress(input.description);
   const sandbox = sandboxOf(runtime);
   const task = runtime.background.start({
-    command: input.command,
+    ...invocation(input, context, runtime.secrets.toolEnv),
     cwd: context.cwd,
     toolUseId: context.toolUseId,
     ...(input.description !== undefined ? { description: input.description } : {}),
     timeoutMs,
-    env: runtime.secrets.toolEnv,
     ...(sandbox !== undefined ? { sandbox, writableRoots: allowedRoots(context) } : {}),
   });
   return {

@@ -9,6 +9,7 @@ import * as z from "zod";
 import { allowedRoots } from "../permissions/workspace-paths.js";
 import { defaultToolRuntime, sandboxOf } from "../tool-runtime.js";
 import type { Tool, ToolContext, ToolOutput } from "../types.js";
+import { processEnvironmentRefusal, readsProcessEnvironment } from "./process-environ.js";
 
 /** A monitor's run time when `timeout_ms` is not given (Claude Code's default). */
 export const DEFAULT_MONITOR_TIMEOUT_MS = 300_000;
@@ -75,6 +76,8 @@ export const monitorTool: Tool<MonitorInput> = {
       return { content: "Monitor needs a session; nothing was started.", isError: true };
     const timeoutMs = Math.min(input.timeout_ms, MAX_MONITOR_TIMEOUT_MS);
     const sandbox = sandboxOf(runtime);
+    if (sandbox === undefined && readsProcessEnvironment(input.command))
+      return { content: processEnvironmentRefusal("Monitor"), isError: true };
     let taskId = "";
     const task = background.start({
       command: input.command,

@@ -1,8 +1,9 @@
 /**
- * Which environment variables are secrets. Tool processes (Bash, REPL's Bash, ripgrep) start without them, and
+ * Which environment variables are secrets: by name (below) or by value (secret-values.ts). Tool processes (Bash, REPL's Bash, ripgrep) start without them, and
  * their values, read once from the environment threadline started with, are redacted from every tool result.
  */
 import { redactableSecrets, redactSecrets, redactSecretsDeep } from "../../messages/index.js";
+import { isSecretEnvValue } from "./secret-values.js";
 
 /** Names that are always secrets, whatever their shape. */
 export const DEFAULT_SECRET_ENV_NAMES: readonly string[] = [
@@ -79,7 +80,7 @@ export class SecretEnvironment {
     const secrets: string[] = [];
     for (const [name, value] of Object.entries(env)) {
       if (value === undefined) continue;
-      if (isSecretEnvName(name, extra)) {
+      if (isSecretEnvName(name, extra) || isSecretEnvValue(value)) {
         secrets.push(value);
         if (!pass.some((shape) => matchesName(name, shape))) {
           removed.push(name);

@@ -19,6 +19,7 @@ export const MUTATION_TESTS = [
   "test/trust/**/config-confinement.test.ts",
   "test/checkpoints/**/checkpoints.test.ts",
   "test/tools/**/workspace-paths.test.ts",
+  "test/tools/**/permission-path-rules.test.ts",
   "test/tools/**/folder-rules.test.ts",
   "test/tools/**/settings-permission-rules.test.ts",
   "test/tools/**/permissions.test.ts",

@@ -75,6 +75,10 @@ describe("a hook's JSON output", () => {
       [{ hookSpecificOutput: { decision: { behavior: "deny", message: 6 } } }, "hookSpecificOutput.decision.message"],
       [{ hookSpecificOutput: { decision: "allow" } }, "hookSpecificOutput.decision"],
     ];
+    // zod's own words for the first one, so the line carries the reason and not a stand-in.
+    expect(parseHookJson('{"continue":"no"}').problem).toBe(
+      'its JSON output has a bad "continue" (Invalid input: expected boolean, received string); ignored',
+    );
     for (const [printed, where] of cases) {
       const result = parseHookJson(JSON.stringify(printed));
       expect(result.output, where).toBeUndefined();

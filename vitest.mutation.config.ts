@@ -14,7 +14,16 @@ import base from "./vitest.config.js";
  */
 export const MUTATION_TESTS = [
   "test/trust/**/trust-store.test.ts",
+  "test/trust/**/trust-gate.test.ts",
+  "test/trust/**/untrusted-table.test.ts",
+  "test/trust/**/config-confinement.test.ts",
   "test/checkpoints/**/checkpoints.test.ts",
+  "test/hooks/**/hook-decision.test.ts",
+  "test/tools/**/workspace-paths.test.ts",
+  "test/tools/**/permission-path-rules.test.ts",
+  "test/tools/**/folder-rules.test.ts",
+  "test/tools/**/settings-permission-rules.test.ts",
+  "test/tools/**/permissions.test.ts",
   "test/transcript/**/session-lock-takeover.test.ts",
 ];
 

@@ -53,8 +53,10 @@ export function parseHookJson(stdout: string): { output?: HookJsonOutput; proble
   const parsed = hookOutputSchema.safeParse(data);
   if (parsed.success) return { output: parsed.data };
   const issue = parsed.error.issues[0];
+  // Stryker disable next-line StringLiteral,OptionalChaining: a failed parse has at least one issue, and its path is an array
   const where = issue?.path.join(".") ?? "";
   return {
+    // Stryker disable next-line StringLiteral,ConditionalExpression,OptionalChaining: text that starts with "{" parses to an object, so the issue is at a field (never "") and has a message
     problem: `its JSON output has a bad ${where === "" ? "shape" : `"${where}"`} (${issue?.message ?? "invalid"}); ignored`,
   };
 }

@@ -62,7 +62,9 @@ describe("checkpoints of a prompt's turn", () => {
     const w = await workspace({ "a.txt": "A\n" });
     await w.checkpoints.beginPrompt("p1");
     await w.sh("printf new > made.txt && printf changed > a.txt");
-    expect(w.manifest()).toEqual([
+    // One command's changes are written in the order their stat calls finish (no order is promised): by path.
+    const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+    expect(w.manifest().sort(byPath)).toEqual([
       { promptUuid: "p1", path: "a.txt", hash: sha("A\n"), by: "Bash" },
       { promptUuid: "p1", path: "made.txt", hash: null, by: "Bash" },
     ]);

@@ -131,8 +131,8 @@ describe("WebSearch", () => {
 });
 
 describe("a session holding server web search blocks", () => {
-  // Mutation caught: without pairServerToolResults the summary request carries a call whose result was cut, and
-  // the emulator (like the API) refuses it.
+  // Mutation caught: without pairServerToolResults the summary request carries a call whose result was cut (the
+  // logged body says so), and the emulator (like the API) refuses it.
   it("compacts into a request the server accepts, and the next turn is valid too", async () => {
     const { createAssistantEntry, createUserEntry } = await import("../../src/messages/index.js");
     const at = (uuid: string, parentUuid: string | null) => ({
@@ -171,10 +171,21 @@ describe("a session holding server web search blocks", () => {
       createAssistantEntry(at(id(7), id(6)), { type: "text", text: "Cut." }, cut),
     ];
     harness = await startHarness({ scenario: ["Fine."] }, { initialEntries, sessionId: at("", null).sessionId });
-    await harness.engine.compact();
+    // What was sent is asserted first (the emulator's log is the oracle): a compaction refused with a 400 must
+    // fail here, on the body that carried the half pair, not on the error the engine throws for it.
+    const compacted = await harness.engine.compact().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const summaryBody = JSON.stringify(harness.emulator.requests.find((entry) => entry.path === "/v1/messages")?.body);
+    expect(summaryBody).toContain('"srvtoolu_01"');
+    expect(summaryBody).not.toContain('"srvtoolu_02"');
+    expect(summaryBody).toContain("Cut.");
+    expect(compacted).toBeUndefined();
     expect(turnEnd(await collect(harness.engine.submitMessage("and now?"))).reason).toBe("completed");
     const posts = harness.emulator.requests.filter((entry) => entry.path === "/v1/messages");
     expect(posts.length).toBeGreaterThanOrEqual(2);
+    for (const post of posts) expect(JSON.stringify(post.body)).not.toContain('"srvtoolu_02"');
     for (const post of posts) expect(post.status).toBe(200);
   });
 });

@@ -17,9 +17,10 @@ import {
   DEFAULT_MAX_CONSECUTIVE_FAILURES,
   DEFAULT_MIN_GROWTH_RATIO,
 } from "./compaction-due.js";
+import { compactionTarget } from "./context-thresholds.js";
 import { cacheEditingEnabled } from "./microcompact/run-microcompact.js";
 import type { RecordChain } from "./record-chain.js";
-import { autoCompactThreshold, compactionTargetTokens, tokenCountWithEstimation } from "./thresholds.js";
+import { tokenCountWithEstimation } from "./thresholds.js";
 import type { AutoCompactSession, CompactionInput } from "./types.js";
 
 export {
@@ -135,8 +136,8 @@ export async function autoCompact(
   const unchanged = { messages: view.slice(), tokens, compacted: false };
   if (input.fork === undefined || tokens < autoCompactTriggerTokens(input)) return unchanged;
   const session = input.autoCompact ?? newAutoCompactSession();
-  const threshold = autoCompactThreshold(input.model, input.contextWindow);
-  const target = compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens);
+  const threshold = input.thresholds.estimate.autocompact;
+  const target = compactionTarget(input.thresholds, input.fixedTokens);
   // On the cached path microcompact deletes from the cache instead; a client-side clear would rewrite it.
   const clear =
     input.settings.microcompact && !cacheEditingEnabled(input) ? planRoomClear(input, view, tokens) : undefined;

@@ -13,6 +13,7 @@ export { type CompactRequest, compactByHand } from "./compact-by-hand.js";
 export * from "./compact-conversation.js";
 export * from "./compactable-results.js";
 export * from "./context-budget.js";
+export * from "./context-thresholds.js";
 export * from "./entry-tokens.js";
 export type { ForkFailure, ForkRequest, ForkResult, ForkRunner, SideRequestBill } from "./fork-runner.js";
 export { currentPrompt, KEPT_PROMPT_LABEL, keptPromptSection } from "./kept-prompt.js";

@@ -9,10 +9,10 @@
 import { createSystemEntry, type MessageEntry } from "../messages/index.js";
 import { copyTail } from "./compact-conversation.js";
 import { collectToolResults } from "./compactable-results.js";
+import { compactionTarget, effectiveWithin } from "./context-thresholds.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
 import { countOf, sendableView } from "./overflow-steps.js";
 import { cutResults, MIN_CUT_RESULT_TOKENS } from "./tail-budget.js";
-import { compactionTargetTokens, effectiveContextWindow } from "./thresholds.js";
 import type { OverflowStep } from "./tier.js";
 
 /** What the note at the end of a cut result says it was cut for. */
@@ -43,8 +43,8 @@ export const cutOverflowStep: OverflowStep = {
     const overhead = Math.max(0, countOf(overflow, view) - messages, input.fixedTokens ?? 0);
     const tokens = overhead + messages;
     const room = Math.min(
-      compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens ?? overhead),
-      effectiveContextWindow(input.model, overflow.maxTokens ?? input.contextWindow),
+      compactionTarget(input.thresholds, input.fixedTokens ?? overhead),
+      effectiveWithin(input.thresholds, overflow.maxTokens),
     );
     // 200 tokens of slack, as the drop step keeps: the estimate of a cut is not exact.
     const excess = tokens + 200 - room;

@@ -10,10 +10,11 @@ import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } fro
 import { groupByApiRound, startsWithResponse } from "./api-rounds.js";
 import { planRoomClear, recordRoomClear } from "./clear-for-room.js";
 import { copyTail } from "./compact-conversation.js";
+import { compactionTarget, effectiveWithin } from "./context-thresholds.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
 import { currentPrompt, keptPromptSection } from "./kept-prompt.js";
 import { projectApiView } from "./project-view.js";
-import { compactionTargetTokens, effectiveContextWindow, tokenCountWithEstimation } from "./thresholds.js";
+import { tokenCountWithEstimation } from "./thresholds.js";
 import type { OverflowFacts, OverflowStep } from "./tier.js";
 import type { CompactionInput } from "./types.js";
 
@@ -103,8 +104,8 @@ export const dropOverflowStep: OverflowStep = {
     const tokens = countOf(overflow, view);
     const overhead = Math.max(0, tokens - estimateEntriesTokens(view));
     const room = Math.min(
-      compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens ?? overhead),
-      effectiveContextWindow(input.model, overflow.maxTokens ?? input.contextWindow),
+      compactionTarget(input.thresholds, input.fixedTokens ?? overhead),
+      effectiveWithin(input.thresholds, overflow.maxTokens),
     );
     let keep = rounds.length - 1;
     let kept = rounds.slice(-keep).reduce((sum, round) => sum + round.tokens, 0);

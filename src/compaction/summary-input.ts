@@ -208,7 +208,7 @@ export async function summarizeConversation(
   // First the cache-safe fork: the main loop's prefix as sent, read from the cache (summary-fork.ts).
   let notCacheSafe = options.notCacheSafe;
   if (notCacheSafe === undefined) {
-    const window = options.fork.contextWindow;
+    const window = options.fork.estimateWindow;
     const forked = cacheSafeForkMessages(view, forkInputRoom(window, maxTokens), estimate);
     if (forked === undefined) notCacheSafe = forkTooBig(view, maxTokens, window);
     else {

@@ -10,8 +10,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import {
-  autoCompactBufferTokens,
   buildArtifactTrail,
+  type ContextThresholds,
   DEFAULT_SUMMARY_MAX_TOKENS,
   estimateEntriesTokens,
   extractSummary,
@@ -51,7 +51,7 @@ export interface CompactionNotesOptions {
   path?: string;
   /** Default DEFAULT_SESSION_MEMORY_START_TOKENS. */
   startTokens?: number;
-  /** Default DEFAULT_SESSION_MEMORY_START_SHARE (of the autocompact threshold, budget − AUTOCOMPACT_BUFFER_TOKENS). */
+  /** Default DEFAULT_SESSION_MEMORY_START_SHARE (of the autocompact threshold the session's budget holds). */
   startShare?: number;
   /** Default DEFAULT_SESSION_MEMORY_UPDATE_TOKENS. */
   updateTokens?: number;
@@ -119,21 +119,23 @@ export class CompactionNotes {
 
   /**
    * Refreshes the memory from `view` (the projected API view) with one forked request; false when skipped: the
-   * view under DEFAULT_SESSION_MEMORY_START_SHARE of the autocompact threshold of `budget` (the effective window),
-   * or too big to fork.
+   * view under DEFAULT_SESSION_MEMORY_START_SHARE of the budget's autocompact threshold, or too big to fork (over its
+   * effective window).
    */
   async update(
     entries: readonly TimelineEntry[],
     view: readonly MessageEntry[],
     fork: ForkRunner,
-    budget: number,
+    /** The session's one context budget (compaction/context-thresholds.ts): its threshold and effective window. */
+    thresholds: ContextThresholds,
     /** The session's calibration (context-budget.ts). Default 1. */
     ratio = 1,
   ): Promise<boolean> {
+    const { autocompact, effective: budget } = thresholds.estimate;
     const last = view.at(-1);
     if (last === undefined) return false;
     const share = this.#options.startShare ?? DEFAULT_SESSION_MEMORY_START_SHARE;
-    if (tokenCountWithEstimation(view, ratio) < share * (budget - autoCompactBufferTokens(budget))) return false;
+    if (tokenCountWithEstimation(view, ratio) < share * autocompact) return false;
     const instruction = summaryInstruction(undefined, renderArtifactTrail(buildArtifactTrail(entries)));
     const request = {
       messages: view,

@@ -154,11 +154,7 @@ export function runMicrocompact(
     const edit = clearToolUsesEdit({
       keepRecent,
       minClearTokens: input.settings.minClearTokens,
-      triggerTokens: contextManagementTrigger(
-        input.settings.contextManagementTriggerTokens,
-        input.model,
-        input.contextWindow,
-      ),
+      triggerTokens: contextManagementTrigger(input.settings.contextManagementTriggerTokens, input.thresholds),
       excludeTools: excludedToolNames(input.toolNames ?? [], DEFAULT_NEVER_CLEARED_TOOLS, input.compactableTools),
     });
     result.contextManagement = { edits: [edit] };

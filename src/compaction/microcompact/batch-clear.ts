@@ -1,12 +1,13 @@
 /**
  * Microcompact on the public path: client-side clearing in big batches, only when it pays. A clear replaces
  * old tool results with placeholders threadline chooses and records, so every later request carries the same
- * bytes; the request that first carries them pays a cache write (1.25×) instead of a read (0.1×) for
- * everything after the first cleared block, and each later request reads fewer tokens.
+ * bytes; the request that first carries them pays a cache write (1.25×) instead of a read (the model's own
+ * rate: 0.1× on most models, 0.05× on Opus 5.5, 0.025× on Fable 5.1) for everything after the first cleared
+ * block, and each later request reads fewer tokens.
  *
- * The rule is rent-or-buy. Keeping an old result costs a cache read (0.1 × its tokens) on every request
- * ("rent"); clearing costs one rewrite (1.15 × the tokens from the first cleared block on, minus what is
- * cleared: "buy"). A batch fires once the rent already paid on the clearable results since each left the
+ * The rule is rent-or-buy. Keeping an old result costs a cache read (the model's read rate × its tokens) on
+ * every request ("rent"); clearing costs one rewrite ((1.25 − that rate) × the tokens from the first cleared
+ * block on, minus what is cleared: "buy"; 1.15× at the standard 0.1). A batch fires once the rent already paid on the clearable results since each left the
  * last-N window reaches the rewrite price. Under steady growth that is the batch size that minimises cost
  * per request (the economic-lot-size square root), and it is never worse than twice the best choice made
  * with hindsight. A forward estimate (0.1 × cleared × expected remaining requests, the remaining requests
@@ -31,7 +32,7 @@
  * without the newest result the request writes anyway was measured again with the relays: 2,359,398 and 23
  * re-reads (it fires sooner), so the tail stays in the price.
  */
-import { CACHE_READ_MULTIPLIER, CACHE_WRITE_5M_MULTIPLIER, type MessageEntry } from "../../messages/index.js";
+import { CACHE_WRITE_5M_MULTIPLIER, type MessageEntry } from "../../messages/index.js";
 import { clearSavings, compactableResults } from "../compactable-results.js";
 import { estimateEntryTokens } from "../entry-tokens.js";
 import { uniqueByToolId } from "./time-based.js";
@@ -50,6 +51,11 @@ export interface BatchClearInput {
   minClearTokens: number;
   /** Share of the context the clearable tokens must reach. Default DEFAULT_BATCH_MIN_SHARE. */
   minShare?: number;
+  /**
+   * A cache read's price over the input price on the session's model (the model table's `cacheReadMultiplier`:
+   * 0.1 on most, 0.05 on Opus 5.5, 0.025 on Fable 5.1): the rent of keeping a result, and what the rewrite saves.
+   */
+  cacheReadMultiplier: number;
 }
 
 export interface BatchClear {
@@ -105,14 +111,15 @@ export function planBatchClear(input: BatchClearInput): BatchClear | undefined {
   if (tokensSaved < (input.minShare ?? DEFAULT_BATCH_MIN_SHARE) * total) return undefined;
   // Result i left the last-N window when result i + keepRecent arrived; every response since re-read it.
   const after = responsesAfter(input.view);
+  const read = input.cacheReadMultiplier;
   let rentPaid = 0;
   for (let index = 0; index < cut; index++) {
     const result = results[index]!;
     if (input.alreadyCleared.has(result.toolUseId)) continue;
     const pushedOutBy = results[index + input.keepRecent]!;
-    rentPaid += CACHE_READ_MULTIPLIER * clearSavings(result) * after[pushedOutBy.viewIndex]!;
+    rentPaid += read * clearSavings(result) * after[pushedOutBy.viewIndex]!;
   }
-  const rewriteCost = (CACHE_WRITE_5M_MULTIPLIER - CACHE_READ_MULTIPLIER) * (fromFirst - tokensSaved);
+  const rewriteCost = (CACHE_WRITE_5M_MULTIPLIER - read) * (fromFirst - tokensSaved);
   if (rentPaid < rewriteCost) return undefined;
   const relayBefore = [candidates[0]!.toolUseId];
   const firstKept = results[cut];

@@ -3,7 +3,7 @@
  * supports them, else the public `context_management` edit) and returns the projected view plus records.
  */
 import type { CacheEditDelete, MessageEntry, SystemEntry, TimelineEntry } from "../../messages/index.js";
-import { createSystemEntry } from "../../messages/index.js";
+import { createSystemEntry, modelLimits } from "../../messages/index.js";
 import type { ContextManagementEdit } from "../../request/index.js";
 import { applyClearedToolResults } from "../compactable-results.js";
 import { compactionDue } from "../compaction-due.js";
@@ -126,6 +126,8 @@ export function runMicrocompact(
       compactableTools: input.compactableTools,
       alreadyCleared: cleared,
       minClearTokens: input.settings.minClearTokens,
+      // The session's model's own cache-read price (docs/MODELS.md): 0.05 on Opus 5.5, not the standard 0.1.
+      cacheReadMultiplier: modelLimits(input.model).cacheReadMultiplier,
     });
     if (batch === undefined) return result;
     const preTokens = tokenCountWithEstimation(messages, input.tokenRatio);

@@ -244,6 +244,7 @@ export async function summarizeConversation(
   let rounds = groupByApiRound(messages);
   const overhead = estimate([syntheticUser(options.sessionId, "x")]);
   // Room for the carried summary: what one summary may grow to, capped at a quarter of the budget.
+  // one-ruler: a share of a token budget, not characters ÷ 4.
   const carry = Math.min(DEFAULT_SUMMARY_MAX_TOKENS, Math.floor(options.budget / 4));
   const capacity = Math.floor((options.budget - overhead - carry) * CHUNK_SLACK_RATIO);
   if (capacity <= 0) throw new Error(`the summary budget (${options.budget} tokens) leaves no room for conversation`);

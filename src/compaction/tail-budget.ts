@@ -8,7 +8,14 @@
  * 3. only then are the oldest rounds dropped from the tail (at least the newest round stays).
  * A tail that is still over the budget with one round left is kept as it is: the caller sees the miss.
  */
-import type { MessageEntry, ToolResultBlock, ToolUseBlock, UserContentBlock, UserEntry } from "../messages/index.js";
+import {
+  charsForTokens,
+  type MessageEntry,
+  type ToolResultBlock,
+  type ToolUseBlock,
+  type UserContentBlock,
+  type UserEntry,
+} from "../messages/index.js";
 import { type ApiRound, startsWithResponse } from "./api-rounds.js";
 import { applyClearedToolResults, collectToolResults } from "./compactable-results.js";
 import { estimateEntriesTokens } from "./entry-tokens.js";
@@ -88,8 +95,8 @@ export function cutToolResult(
   const text = resultText(block);
   if (text === undefined) return undefined;
   const lines = text.split("\n");
-  // The ruler counts ~4 characters a token; the note and the block's frame take ~60 tokens.
-  const room = Math.max(0, (maxTokens - 60) * 4);
+  // The ruler backwards (messages/tokens.ts); the note and the block's frame take ~60 tokens.
+  const room = Math.max(0, charsForTokens(maxTokens - 60));
   let size = 0;
   let shown = 0;
   while (shown < lines.length && size + lines[shown]!.length + 1 <= room) size += lines[shown++]!.length + 1;

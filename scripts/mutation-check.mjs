@@ -559,7 +559,7 @@ export const MUTATIONS = [
     file: "src/compaction/context-thresholds.ts",
     find: "  const toEstimate = (tokens: number) => (r === 1 ? tokens : Math.floor(tokens / r));",
     replace: "  const toEstimate = (tokens: number) => tokens;",
-    tests: ["test/engine/token-ratio.test.ts", "test/compaction/context-budget.test.ts"],
+    tests: ["test/compaction/context-thresholds.test.ts", "test/engine/one-budget.test.ts"],
   },
   {
     name: "budget-learns-up-slowly",
@@ -2762,8 +2762,63 @@ export const MUTATIONS = [
     replace: "if (error instanceof UnusableSummaryError)",
     tests: ["test/compaction/overflow-cut.test.ts"],
   },
+  {
+    name: "threshold-owner-loop",
+    area: "compaction",
+    guards:
+      "the loop compacts at the one budget's threshold (167,000 of the server's tokens at x4 on 200K), not one it works out of the estimate-unit window",
+    file: "src/compaction/compaction-due.ts",
+    find: "  return input.settings.collapse ? input.thresholds.estimate.blocking : input.thresholds.estimate.autocompact;",
+    replace:
+      "  return input.settings.collapse ? input.thresholds.estimate.blocking : Math.floor(input.thresholds.estimate.window * 0.735);",
+    tests: ["test/engine/one-budget.test.ts"],
+  },
+  {
+    name: "threshold-owner-status-line",
+    area: "compaction-progress",
+    guards: "the status line shows the budget's thresholds in the server's tokens, the same the loop acts on",
+    file: "src/cli/modes/session-stats.ts",
+    find: "    thresholds: input.thresholds.server,",
+    replace: "    thresholds: input.thresholds.estimate,",
+    tests: ["test/engine/one-budget.test.ts"],
+  },
+  {
+    name: "threshold-owner-context-report",
+    area: "compaction-progress",
+    guards: "/context prints the budget's thresholds in the server's tokens, the same the loop acts on",
+    file: "src/cli/modes/context-report.ts",
+    find: "  const { ratio, server } = input.thresholds;",
+    replace: "  const { ratio, estimate: server } = input.thresholds;",
+    tests: ["test/engine/one-budget.test.ts"],
+  },
+  {
+    name: "autocompact-window-ignored",
+    area: "compaction",
+    guards: "the 1M models autocompact from a 400K window (367,000), as Claude Code 2.1.334+ does",
+    file: "src/compaction/context-thresholds.ts",
+    find: "  return declared !== undefined && declared > 0 && declared < window ? declared : window;",
+    replace: "  return window;",
+    tests: ["test/compaction/context-thresholds.test.ts"],
+  },
+  {
+    name: "batch-clear-standard-read-rate",
+    area: "compaction",
+    guards: "the clearing break-even prices reads at the model's own cache-read rate (0.05 on Opus 5.5), not 0.1",
+    file: "src/compaction/microcompact/run-microcompact.ts",
+    find: "      cacheReadMultiplier: modelLimits(input.model).cacheReadMultiplier,",
+    replace: "      cacheReadMultiplier: 0.1,",
+    tests: ["test/compaction/cache-read-rate.test.ts"],
+  },
+  {
+    name: "chars-per-token-reimplemented",
+    area: "architecture",
+    guards: "characters become tokens only in messages/tokens.ts: a new literal x/÷ 4 elsewhere is named",
+    file: "src/compaction/tail-budget.ts",
+    find: "  const room = Math.max(0, charsForTokens(maxTokens - 60));",
+    replace: "  const room = Math.max(0, (maxTokens - 60) * 4);",
+    tests: ["test/architecture/one-ruler.test.ts"],
+  },
 ];
-
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */
 function repositoryFiles() {
   const output = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {

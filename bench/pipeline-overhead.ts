@@ -9,7 +9,7 @@
  *   node --expose-gc --import tsx bench/pipeline-overhead.ts [--runs 21]
  */
 import { fingerprintRequest } from "../src/cache/index.js";
-import { compactionSettingsFromEnv, runCompactionTiers } from "../src/compaction/index.js";
+import { budgetLimits, compactionSettingsFromEnv, runCompactionTiers } from "../src/compaction/index.js";
 import { buildSystemPrompt } from "../src/engine/system-prompt.js";
 import {
   createAssistantEntry,
@@ -93,7 +93,7 @@ async function timeTurn(
     settings,
     capabilities: { ...DEFAULT_CAPABILITIES },
     model: MODEL,
-    contextWindow: BENCH_CONTEXT_WINDOW,
+    thresholds: budgetLimits(MODEL, { contextWindow: BENCH_CONTEXT_WINDOW }, undefined).thresholds,
     sessionId: SESSION,
     parentUuid: null,
     compactableTools: new Set(tools.filter((tool) => tool.compactable).map((tool) => tool.name)),

@@ -14,6 +14,7 @@ export { RecordChain } from "./record-chain.js";
 export * from "./results/index.js";
 export { COMPACTION_TIERS, runCompactionTiers } from "./run-tiers.js";
 export {
+  autoCompactOverridesFromEnv,
   type CompactionSettings,
   compactionSettingsFromEnv,
   DEFAULT_COMPACTION_SETTINGS,

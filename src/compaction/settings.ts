@@ -122,6 +122,10 @@ export const COMPACTION_ENV = {
   /** Claude Code's own names, honoured so habits carry over. */
   claudeDisableMicrocompact: "DISABLE_MICROCOMPACT",
   claudeDisableAutocompact: "DISABLE_AUTO_COMPACT",
+  /** Claude Code's window for autocompact's threshold (capped at the model's window; docs/CONTEXT-BUDGET.md). */
+  claudeAutoCompactWindow: "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+  /** Claude Code's percent of that window (less the output reserve) to autocompact at; it only lowers the threshold. */
+  claudeAutoCompactPercent: "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
 } as const;
 
 const CACHE_EDITS_MODES: readonly CacheEditsMode[] = ["auto", "on", "off"];
@@ -169,6 +173,33 @@ export function compactionSettingsFromEnv(
   }
   merged.keepRecentToolResults = effectiveKeepRecent(merged);
   return merged;
+}
+
+/**
+ * The autocompact window and percent Claude Code's environment variables set, as model-limit overrides (the one
+ * budget reads them: context-thresholds.ts). Unset or empty: none. A value that is not a positive whole number
+ * (a percent over 100) throws one line naming the variable and the value.
+ */
+export function autoCompactOverridesFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): {
+  autoCompactWindow?: number;
+  autoCompactPercent?: number;
+} {
+  const read = (name: string, max: number): number | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === "") return undefined;
+    const value = Number(raw.trim());
+    if (!Number.isInteger(value) || value <= 0 || value > max)
+      throw new Error(
+        `${name} must be a whole number from 1 to ${max.toLocaleString("en-US")}, got ${JSON.stringify(raw)}`,
+      );
+    return value;
+  };
+  const window = read(COMPACTION_ENV.claudeAutoCompactWindow, Number.MAX_SAFE_INTEGER);
+  const percent = read(COMPACTION_ENV.claudeAutoCompactPercent, 100);
+  return {
+    ...(window !== undefined ? { autoCompactWindow: window } : {}),
+    ...(percent !== undefined ? { autoCompactPercent: percent } : {}),
+  };
 }
 
 /** The keep count policies use: the setting, never below MIN_KEEP_RECENT. */

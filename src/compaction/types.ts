@@ -1,6 +1,7 @@
 /** The contract between the agent loop and the compaction tiers. */
 import type { CacheEditDelete, MessageEntry, TimelineEntry } from "../messages/index.js";
 import type { ContextManagementEdit } from "../request/index.js";
+import type { ContextThresholds } from "./budget/context-thresholds.js";
 import type { CompactionSettings } from "./settings.js";
 import type { ForkRunner } from "./summary/fork-runner.js";
 
@@ -21,10 +22,13 @@ export interface CompactionInput {
   now: Date;
   settings: CompactionSettings;
   capabilities: CompactionCapabilities;
-  /** Effective model and context window (src/messages/models.ts, with any override). */
+  /** Effective model (src/messages/models.ts, with any override). */
   model: string;
-  /** In estimate units: the server's window ÷ `tokenRatio` (context-budget.ts `budgetLimits`, the one place). */
-  contextWindow: number;
+  /**
+   * The one context budget (context-thresholds.ts), as `budgetLimits` made it: the window in both units, the ratio,
+   * the reserve, the thresholds and the compaction target. Tiers compare estimates with `thresholds.estimate`.
+   */
+  thresholds: ContextThresholds;
   /**
    * The server's count per estimated token (context-budget.ts): reported usage and a server's overflow numbers
    * are divided by it before they meet an estimate. Default 1.

@@ -10,9 +10,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import {
-  autoCompactBufferTokens,
   buildArtifactTrail,
   type CompactionNotesSnapshot,
+  type ContextThresholds,
   DEFAULT_SUMMARY_MAX_TOKENS,
   estimateEntriesTokens,
   extractSummary,
@@ -52,7 +52,7 @@ export interface CompactionNotesOptions {
   path?: string;
   /** Default DEFAULT_COMPACTION_NOTES_START_TOKENS. */
   startTokens?: number;
-  /** Default DEFAULT_COMPACTION_NOTES_START_SHARE (of the autocompact threshold, budget − AUTOCOMPACT_BUFFER_TOKENS). */
+  /** Default DEFAULT_COMPACTION_NOTES_START_SHARE (of the autocompact threshold the session's budget holds). */
   startShare?: number;
   /** Default DEFAULT_COMPACTION_NOTES_UPDATE_TOKENS. */
   updateTokens?: number;
@@ -121,21 +121,23 @@ export class CompactionNotes {
 
   /**
    * Refreshes the memory from `view` (the projected API view) with one forked request; false when skipped: the
-   * view under DEFAULT_COMPACTION_NOTES_START_SHARE of the autocompact threshold of `budget` (the effective window),
-   * or too big to fork.
+   * view under DEFAULT_COMPACTION_NOTES_START_SHARE of the budget's autocompact threshold, or too big to fork (over its
+   * effective window).
    */
   async update(
     entries: readonly TimelineEntry[],
     view: readonly MessageEntry[],
     fork: ForkRunner,
-    budget: number,
+    /** The session's one context budget (compaction/budget/context-thresholds.ts): its threshold and effective window. */
+    thresholds: ContextThresholds,
     /** The session's calibration (context-budget.ts). Default 1. */
     ratio = 1,
   ): Promise<boolean> {
+    const { autocompact, effective: budget } = thresholds.estimate;
     const last = view.at(-1);
     if (last === undefined) return false;
     const share = this.#options.startShare ?? DEFAULT_COMPACTION_NOTES_START_SHARE;
-    if (tokenCountWithEstimation(view, ratio) < share * (budget - autoCompactBufferTokens(budget))) return false;
+    if (tokenCountWithEstimation(view, ratio) < share * autocompact) return false;
     const instruction = summaryInstruction(undefined, renderArtifactTrail(buildArtifactTrail(entries)));
     const request = {
       messages: view,

@@ -4,7 +4,7 @@
  * session starts from (header latches, announced and refused server features recorded by an earlier run, so a
  * resumed session's requests match its last ones).
  */
-import { type CompactionSettings, ContextBudget } from "../compaction/index.js";
+import { autoCompactOverridesFromEnv, type CompactionSettings, ContextBudget } from "../compaction/index.js";
 import type { LoopConfig, LoopState } from "../loop/query.js";
 import { DEFAULT_MODEL, type ModelLimits, type TimelineEntry } from "../messages/index.js";
 import type { CreateProviderOptions, Provider } from "../provider/index.js";
@@ -27,8 +27,13 @@ export function loopConfigFor(
   cwd: string,
   compaction: CompactionSettings,
 ): LoopConfig {
-  const modelOverrides: Partial<ModelLimits> | undefined =
-    options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : undefined;
+  // --context-window, and Claude Code's autocompact window and percent (docs/CONTEXT-BUDGET.md): all read by the
+  // one budget (compaction/budget/context-budget.ts `budgetLimits`) through the overrides.
+  const overrides: Partial<ModelLimits> = {
+    ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+    ...autoCompactOverridesFromEnv(env),
+  };
+  const modelOverrides = Object.keys(overrides).length > 0 ? overrides : undefined;
   return {
     model: options.model ?? env.ANTHROPIC_MODEL ?? DEFAULT_MODEL,
     systemPrompt: buildSystemPrompt({

@@ -125,7 +125,7 @@ export function forkFailure(error: unknown): ForkFailure {
 export function createForkRunner(parent: ForkParent): ForkRunner {
   const limits = budgetLimits(parent.settings.model, parent.settings.modelOverrides, parent.budget);
   return {
-    contextWindow: limits.contextWindow,
+    estimateWindow: limits.estimateWindow,
     run: (request) => runForkedAgent(parent, request),
     estimate: (request) => estimateRequestTokens(assembleForkedRequest(parent, request).body),
     failure: forkFailure,

@@ -5,12 +5,7 @@
  * turns runs on the loop's input (`betweenTurns`), so the window, the calibration, the memory reservation and
  * the fork are the loop's (docs/ARCHITECTURE.md "One entrance for compaction").
  */
-import {
-  type AutoCompactSession,
-  effectiveContextWindow,
-  projectApiView,
-  stageCollapses,
-} from "../compaction/index.js";
+import { type AutoCompactSession, projectApiView, stageCollapses } from "../compaction/index.js";
 import { betweenTurns, compactNow, type LoopConfig, type LoopState, type QueryContext } from "../loop/query.js";
 import type { TurnRecorder } from "../loop/turn-recorder.js";
 import type { TurnUsage } from "../messages/index.js";
@@ -84,8 +79,7 @@ export class SessionCompaction {
       const updated = await betweenTurns(this.#parts.context(), totals, async (input) => {
         const view = projectApiView(entries, input.settings);
         if (input.fork === undefined || !notes.due(entries, view, input.tokenRatio)) return false;
-        const window = effectiveContextWindow(input.model, input.contextWindow);
-        await notes.update(entries, view, input.fork, window, input.tokenRatio);
+        await notes.update(entries, view, input.fork, input.thresholds, input.tokenRatio);
         return true;
       });
       if (updated) await recorder.flush();

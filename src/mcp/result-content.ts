@@ -6,7 +6,13 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ImageMediaType, ToolResultContentBlock } from "../messages/index.js";
+import {
+  charsForTokens,
+  estimateTextTokens,
+  type ImageMediaType,
+  MEDIA_BLOCK_TOKENS,
+  type ToolResultContentBlock,
+} from "../messages/index.js";
 import type { ToolOutput } from "../tools/index.js";
 
 /** Tokens of MCP output kept inline; more is spilled to a file. Claude Code's default. */
@@ -15,11 +21,8 @@ export const DEFAULT_MCP_OUTPUT_TOKENS = 25_000;
 /** Environment variable that overrides `DEFAULT_MCP_OUTPUT_TOKENS` (Claude Code's name for it). */
 export const MCP_OUTPUT_TOKENS_ENV = "MAX_MCP_OUTPUT_TOKENS";
 
-/** Characters per token for the cap's estimate (the pipeline's usual estimate). */
-const CHARS_PER_TOKEN = 4;
-
-/** Tokens an image counts for against the cap (the pipeline's estimate for media). */
-const IMAGE_TOKENS = 2_000;
+/** Tokens an image counts for against the cap: the pipeline's estimate for media (messages/tokens.ts). */
+const IMAGE_TOKENS = MEDIA_BLOCK_TOKENS;
 
 /** Characters of a spilled result shown inline before the placeholder, so the model sees how it starts. */
 export const DEFAULT_SPILL_PREVIEW_CHARS = 2_000;
@@ -95,7 +98,7 @@ function mapItem(item: unknown): ToolResultContentBlock {
 }
 
 function blockTokens(block: ToolResultContentBlock): number {
-  return block.type === "text" ? Math.ceil(block.text.length / CHARS_PER_TOKEN) : IMAGE_TOKENS;
+  return block.type === "text" ? estimateTextTokens(block.text) : IMAGE_TOKENS;
 }
 
 /** The result's blocks; `structuredContent` as JSON text when the server sent no content. */
@@ -124,7 +127,7 @@ export function mapCallResult(result: McpCallResult, limits: ResultLimits): Tool
   }
   const headline = `Output too large (~${tokens.toLocaleString("en-US")} tokens, over the ${limits.maxTokens.toLocaleString("en-US")}-token limit for MCP output).`;
   if (limits.spillDirectory === undefined) {
-    const kept = joined.slice(0, limits.maxTokens * CHARS_PER_TOKEN);
+    const kept = joined.slice(0, charsForTokens(limits.maxTokens));
     return { content: `${kept}\n\n[${headline} Cut to the limit.]`, ...(isError ? { isError } : {}) };
   }
   mkdirSync(limits.spillDirectory, { recursive: true });

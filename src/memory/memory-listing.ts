@@ -1,5 +1,5 @@
 /** What `/memory` shows: each loaded memory file with its kind and size, read from the timeline's records. */
-import type { TimelineEntry } from "../messages/index.js";
+import { estimateCharTokens, type TimelineEntry } from "../messages/index.js";
 import type { MemoryFileRecord } from "./memory-types.js";
 import { loadedMemory } from "./reattach.js";
 
@@ -18,12 +18,12 @@ export function formatMemoryListing(files: readonly MemoryFileRecord[], enabled:
     return "No memory files loaded (looked for CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md, AGENTS.md).";
   const lines = files.map(
     (file) =>
-      `  ${file.path} (${file.scope}) ${file.chars.toLocaleString("en-US")} chars, ~${Math.ceil(file.chars / 4).toLocaleString("en-US")} tokens`,
+      `  ${file.path} (${file.scope}) ${file.chars.toLocaleString("en-US")} chars, ~${estimateCharTokens(file.chars).toLocaleString("en-US")} tokens`,
   );
   const total = files.reduce((sum, file) => sum + file.chars, 0);
   return [
     `Memory files loaded (${files.length}):`,
     ...lines,
-    `  total ${total.toLocaleString("en-US")} chars, ~${Math.ceil(total / 4).toLocaleString("en-US")} tokens`,
+    `  total ${total.toLocaleString("en-US")} chars, ~${estimateCharTokens(total).toLocaleString("en-US")} tokens`,
   ].join("\n");
 }

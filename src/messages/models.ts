@@ -35,6 +35,19 @@ export interface ModelLimits {
    * (platform.claude.com build-with-claude/preserved-thinking/prefix-checks, its supported models).
    */
   bindsThinkingPrefix: boolean;
+  /**
+   * The window autocompact's threshold is worked out from, when smaller than `contextWindow` (docs/CONTEXT-BUDGET.md
+   * "The 1M models compact near 400K"): 400,000 on the 1M-window 5.x models, as Claude Code 2.1.334+ does (its
+   * `CLAUDE_CODE_AUTO_COMPACT_WINDOW`, which overrides this too). Only autocompact follows it: the blocking limit
+   * and `/context`'s window stay the model's. Default: the whole window.
+   */
+  autoCompactWindow?: number;
+  /**
+   * Autocompact at this percent of the autocompact window less the output reserve, when that is lower than the
+   * default threshold (Claude Code's `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, 1–100; it can only lower it). An override
+   * only: no row of the table sets it. Default none.
+   */
+  autoCompactPercent?: number;
 }
 
 /**
@@ -68,11 +81,17 @@ type ExtraFields =
   | "defaultEffort"
   | "thinkingAlwaysOn"
   | "bindsThinking"
-  | "bindsThinkingPrefix";
+  | "bindsThinkingPrefix"
+  | "autoCompactWindow";
 /** A cache read's price as a fraction of the input price on most models (messages/pricing.ts owns the rest). */
 export const STANDARD_CACHE_READ_MULTIPLIER = 0.1;
-/** The 5.x models' default `max_tokens`: their maximum, as Claude Code sends it. */
-const FIVE = { defaultOutputTokens: 128_000 } as const;
+/**
+ * Claude Code 2.1.334+ works autocompact out from a 400K window on the 1M models (near 400K, not near 1M; issue 55,
+ * docs/CONTEXT-BUDGET.md): the `autoCompactWindow` of every 1M row.
+ */
+export const ONE_MILLION_AUTO_COMPACT_WINDOW = 400_000;
+/** The 5.x models' default `max_tokens`: their maximum, as Claude Code sends it; autocompact near 400K. */
+const FIVE = { defaultOutputTokens: 128_000, autoCompactWindow: ONE_MILLION_AUTO_COMPACT_WINDOW } as const;
 /** Opus 5.5 and Fable 5.1 (and their Mythos siblings): thinking always on, forced tools refused, blocks bound. */
 const ALWAYS = {
   defaultEffort: "high",
@@ -178,6 +197,7 @@ function limits(
     thinkingAlwaysOn: rest.thinkingAlwaysOn ?? false,
     bindsThinking: rest.bindsThinking ?? false,
     bindsThinkingPrefix: rest.bindsThinkingPrefix ?? false,
+    ...(rest.autoCompactWindow !== undefined ? { autoCompactWindow: rest.autoCompactWindow } : {}),
   };
 }
 

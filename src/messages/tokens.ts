@@ -13,7 +13,20 @@ export const MEDIA_BLOCK_TOKENS = 2_000;
 
 /** Estimated tokens of a string. */
 export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
+  return estimateCharTokens(text.length);
+}
+
+/**
+ * Estimated tokens of `chars` characters: the ruler for a length known without its text (a file's size, a stream's
+ * count so far). The one place characters become tokens (test/architecture/one-ruler.test.ts).
+ */
+export function estimateCharTokens(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** Characters the estimate lets `tokens` tokens hold: the ruler backwards, for cutting text to a token budget. */
+export function charsForTokens(tokens: number): number {
+  return tokens * CHARS_PER_TOKEN;
 }
 
 /** Estimated tokens of one content block (cache markers and references excluded). */

@@ -6,12 +6,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { estimateNextRequest, formatContextReport } from "../../src/cli/modes/slash/context-report.js";
-import { DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
+import { budgetLimits, DEFAULT_COMPACTION_SETTINGS } from "../../src/compaction/index.js";
+
+const thresholdsAt = (ratio: number) =>
+  budgetLimits("claude-sonnet-4-6", undefined, { ratio, learnedWindow: undefined }).thresholds;
 
 const input = {
   entries: [],
   model: "claude-sonnet-4-6",
-  contextWindow: 200_000,
+  thresholds: thresholdsAt(1),
   systemPrompt: ["s".repeat(4_000)],
   tools: [],
   settings: DEFAULT_COMPACTION_SETTINGS,
@@ -24,7 +27,7 @@ describe("/context by the server's measure", () => {
   });
 
   it("a session whose server counts twice the estimate shows twice the tokens, and says so", () => {
-    const calibrated = { ...input, ratio: 2 };
+    const calibrated = { ...input, thresholds: thresholdsAt(2) };
     expect(estimateNextRequest(calibrated).systemTokens).toBe(2_000);
     expect(formatContextReport(calibrated)).toContain(
       "Context for the next request (estimated, calibrated ×2.00 to the server's count): 2.0k of 200k",

@@ -9,7 +9,7 @@ import {
 import type { CacheEditPinRecord, SystemEntry } from "../../src/messages/index.js";
 import { apiViewWithErrors } from "../../src/timeline/index.js";
 import { COMPACTABLE_TOOLS, SESSION_ID, TimelineBuilder, toolUseId } from "../../support/timeline-builder.js";
-import { compactionInput, EMULATOR_CAPABILITIES, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
+import { compactionInput, EMULATOR_CAPABILITIES, PUBLIC_API_CAPABILITIES, thresholdsAt } from "./compaction-input.js";
 
 /** `count` Read rounds of `size` characters each, then a prompt; all within the warm-cache window. */
 function warmSession(count: number, size: number) {
@@ -133,9 +133,9 @@ describe("microcompact, cached-path policy", () => {
     const output = await runCompactionTiers({
       ...input,
       // 30K: autocompact at 22,050 (thresholds scale with the window), under the session's ~27K.
-      contextWindow: 30_000,
+      thresholds: thresholdsAt(30_000),
       fork: {
-        contextWindow: 30_000,
+        estimateWindow: 30_000,
         estimate: () => 0,
         run: () => Promise.reject(new Error("the session memory should have been used")),
       },

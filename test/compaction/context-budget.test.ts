@@ -33,13 +33,14 @@ describe("ContextBudget", () => {
   });
 
   it("works the window out in one place: the table, the server's window, the ratio", () => {
-    expect(budgetLimits(MODEL, { contextWindow: 120_000 }, undefined).contextWindow).toBe(120_000);
+    expect(budgetLimits(MODEL, { contextWindow: 120_000 }, undefined).estimateWindow).toBe(120_000);
     const budget = new ContextBudget();
     budget.observe(40_000, 10_000);
-    expect(budget.limits(MODEL, { contextWindow: 120_000 }).contextWindow).toBe(30_000);
+    expect(budget.limits(MODEL, { contextWindow: 120_000 }).estimateWindow).toBe(30_000);
+    expect(budget.limits(MODEL, { contextWindow: 120_000 }).serverWindow).toBe(120_000);
     expect(budget.learnWindow(32_768)).toBe(true);
     expect(budget.learnWindow(65_536)).toBe(false); // a larger window never replaces a smaller one
-    expect(budget.limits(MODEL, { contextWindow: 120_000 }).contextWindow).toBe(8_192);
+    expect(budget.limits(MODEL, { contextWindow: 120_000 }).estimateWindow).toBe(8_192);
     expect(budget.serverWindow(MODEL, { contextWindow: 120_000 })).toBe(32_768);
   });
 

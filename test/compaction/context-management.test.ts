@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { contextManagementTrigger, runCompactionTiers } from "../../src/compaction/index.js";
 import { apiViewWithErrors } from "../../src/timeline/index.js";
-import { MODEL, TimelineBuilder } from "../../support/timeline-builder.js";
-import { compactionInput, PUBLIC_API_CAPABILITIES } from "./compaction-input.js";
+import { TimelineBuilder } from "../../support/timeline-builder.js";
+import { compactionInput, PUBLIC_API_CAPABILITIES, thresholdsAt } from "./compaction-input.js";
 
 describe("microcompact, public context_management path", () => {
   it("sends clear_tool_uses_20250919 with trigger, keep, clear_at_least and exclude_tools", async () => {
@@ -56,8 +56,12 @@ describe("microcompact, public context_management path", () => {
   it("moves the trigger below autocompact for small windows", () => {
     // 50K window: effective 40,000 (the output reserve is 20 % of a small window), autocompact 36,750
     // (its buffer 6.5 % of the window), trigger 75% of that.
-    expect(contextManagementTrigger(100_000, MODEL, 50_000)).toBe(27_562);
-    expect(contextManagementTrigger(100_000, MODEL, 200_000)).toBe(100_000);
+    expect(contextManagementTrigger(100_000, thresholdsAt(50_000))).toBe(27_562);
+    expect(contextManagementTrigger(100_000, thresholdsAt(200_000))).toBe(100_000);
+    // The server compares the trigger with its own count: at ×4 on 200K the cap is 75 % of the server's
+    // autocompact threshold (167,000 → 125,250), above the setting, so the setting is sent as it is.
+    expect(contextManagementTrigger(100_000, thresholdsAt(200_000, 4))).toBe(100_000);
+    expect(contextManagementTrigger(200_000, thresholdsAt(200_000, 4))).toBe(125_250);
   });
 
   it("sends no server edit by default: the public path clears client-side", async () => {

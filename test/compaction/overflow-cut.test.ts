@@ -24,7 +24,7 @@ import { newPromptTooLongRecovery, recoverFromPromptTooLong } from "../../src/lo
 import { createApiErrorEntry, type TimelineEntry } from "../../src/messages/index.js";
 import { ProviderError } from "../../src/provider/errors.js";
 import { TimelineBuilder, toolUseId } from "../../support/timeline-builder.js";
-import { compactionInput } from "./compaction-input.js";
+import { compactionInput, thresholdsAt } from "./compaction-input.js";
 
 const WINDOW = 16_000;
 const TOO_LONG = new ProviderError("prompt_too_long", "prompt is too long", {
@@ -50,7 +50,7 @@ describe("the overflow chain when no summary can be had", () => {
     for (let index = 0; index < 5; index++) builder.round("Bash", "x".repeat(8_000));
     const unread = builder.round("Bash", "y".repeat(8_000));
     builder.append(createApiErrorEntry(builder.context(), "Prompt is too long"));
-    const input = { ...compactionInput(builder.entries, builder.clock), contextWindow: WINDOW };
+    const input = { ...compactionInput(builder.entries, builder.clock), thresholds: thresholdsAt(WINDOW) };
     const chain = new RecordChain(input.sessionId, input.parentUuid, input.now);
     const outcome = await dropOverflowStep.relieve(input, chain, { actualTokens: 40_000, maxTokens: WINDOW });
     expect(outcome.kind).toBe("retry");
@@ -65,7 +65,7 @@ describe("the overflow chain when no summary can be had", () => {
     builder.user("Run the command again and again.");
     const lines = Array.from({ length: 20_000 }, (_, index) => String(100_000 + index));
     const big = builder.round("Bash", lines.join("\n"));
-    const input = { ...compactionInput(builder.entries, builder.clock), contextWindow: WINDOW };
+    const input = { ...compactionInput(builder.entries, builder.clock), thresholds: thresholdsAt(WINDOW) };
     const noSummary: Tier = {
       name: "no-summary",
       enabled: () => true,
@@ -108,7 +108,7 @@ function uselessFork(): ForkRunner & { requests: ForkRequest[] } {
   const requests: ForkRequest[] = [];
   return {
     requests,
-    contextWindow: WINDOW,
+    estimateWindow: WINDOW,
     estimate: () => 1_000,
     run: (request) => {
       requests.push(request);
@@ -133,7 +133,12 @@ describe("a model that cannot summarise is not asked again and again", () => {
     const builder = longSession();
     const fork = uselessFork();
     const autoCompact: AutoCompactSession = { consecutiveFailures: 3, trippedNoticeShown: true };
-    const input = { ...compactionInput(builder.entries, builder.clock), contextWindow: WINDOW, fork, autoCompact };
+    const input = {
+      ...compactionInput(builder.entries, builder.clock),
+      thresholds: thresholdsAt(WINDOW),
+      fork,
+      autoCompact,
+    };
     const reactiveOnly = COMPACTION_TIERS.filter((tier) => tier.name === "autocompact");
     const step = await recoverFromPromptTooLong(input, TOO_LONG, newPromptTooLongRecovery(), reactiveOnly);
     expect(fork.requests).toHaveLength(0);
@@ -158,7 +163,12 @@ describe("a model that cannot summarise is not asked again and again", () => {
     const builder = longSession();
     const fork = uselessFork();
     const autoCompact: AutoCompactSession = { consecutiveFailures: 0, trippedNoticeShown: false };
-    const input = { ...compactionInput(builder.entries, builder.clock), contextWindow: WINDOW, fork, autoCompact };
+    const input = {
+      ...compactionInput(builder.entries, builder.clock),
+      thresholds: thresholdsAt(WINDOW),
+      fork,
+      autoCompact,
+    };
     const pass = await runCompactionTiers(input);
     expect(fork.requests).toHaveLength(1);
     expect(pass.compacted).not.toBe(true);

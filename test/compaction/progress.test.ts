@@ -21,7 +21,7 @@ import {
 import { newPromptTooLongRecovery, recoverFromPromptTooLong } from "../../src/loop/recovery/prompt-too-long.js";
 import { ProviderError } from "../../src/provider/errors.js";
 import { TimelineBuilder } from "../../support/timeline-builder.js";
-import { compactionInput } from "./compaction-input.js";
+import { compactionInput, thresholdsAt } from "./compaction-input.js";
 
 /** A 30K window: autocompact at 22,050 tokens (docs/PIPELINE.md thresholds table), its target 40 % of that. */
 const WINDOW = 30_000;
@@ -45,7 +45,7 @@ function countingFork(): ForkRunner & { requests: ForkRequest[] } {
   const requests: ForkRequest[] = [];
   return {
     requests,
-    contextWindow: WINDOW,
+    estimateWindow: WINDOW,
     estimate: () => 1_000,
     run: (request) => {
       requests.push(request);
@@ -78,7 +78,7 @@ const memoryOf = (tokens: number) => (tokens === 0 ? [] : [`Project rules. ${"r"
 async function pass(builder: TimelineBuilder, fork: ForkRunner, autoCompact: AutoCompactSession, memoryTokens: number) {
   return runCompactionTiers({
     ...compactionInput(builder.entries, builder.clock, { settings: AUTOCOMPACT_ONLY }),
-    contextWindow: WINDOW,
+    thresholds: thresholdsAt(WINDOW),
     fork,
     autoCompact,
     restoreAttachments: memoryOf(memoryTokens),
@@ -158,7 +158,7 @@ describe("the overflow chain's last step", () => {
     const builder = session(12);
     const input = {
       ...compactionInput(builder.entries, builder.clock, { settings: AUTOCOMPACT_ONLY }),
-      contextWindow: WINDOW,
+      thresholds: thresholdsAt(WINDOW),
     };
     const before = JSON.stringify(builder.entries);
     const step = await recoverFromPromptTooLong(input, TOO_LONG, newPromptTooLongRecovery(), [failing]);
@@ -176,7 +176,7 @@ describe("the overflow chain's last step", () => {
     const builder = session(12);
     const input = {
       ...compactionInput(builder.entries, builder.clock, { settings: { ...AUTOCOMPACT_ONLY, autocompact: false } }),
-      contextWindow: WINDOW,
+      thresholds: thresholdsAt(WINDOW),
     };
     const step = await recoverFromPromptTooLong(input, TOO_LONG, newPromptTooLongRecovery(), [failing]);
     expect(step.action).toBe("surface");

@@ -91,7 +91,7 @@ export async function replayConversation(
         settings,
         capabilities,
         model,
-        contextWindow: limits.contextWindow,
+        thresholds: limits.thresholds,
         sessionId: entry.sessionId,
         parentUuid: lastUuid(timeline),
         compactableTools: options.compactableTools,

@@ -10,7 +10,8 @@
  *   reads the context for its summary and rewrites everything it keeps), so the tier clears instead.
  */
 import { createSystemEntry, type MessageEntry } from "../../messages/index.js";
-import { autoCompactThreshold, compactionTargetTokens, tokenCountWithEstimation } from "../budget/thresholds.js";
+import { compactionTarget } from "../budget/context-thresholds.js";
+import { tokenCountWithEstimation } from "../budget/thresholds.js";
 import { cacheEditingEnabled } from "../microcompact/run-microcompact.js";
 import type { RecordChain } from "../record-chain.js";
 import { planRoomClear, recordRoomClear } from "../results/clear-for-room.js";
@@ -36,8 +37,8 @@ export async function autoCompact(
   const unchanged = { messages: view.slice(), tokens, compacted: false };
   if (input.fork === undefined || tokens < autoCompactTriggerTokens(input)) return unchanged;
   const session = input.autoCompact ?? newAutoCompactSession();
-  const threshold = autoCompactThreshold(input.model, input.contextWindow);
-  const target = compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens);
+  const threshold = input.thresholds.estimate.autocompact;
+  const target = compactionTarget(input.thresholds, input.fixedTokens);
   // On the cached path microcompact deletes from the cache instead; a client-side clear would rewrite it.
   const clear =
     input.settings.microcompact && !cacheEditingEnabled(input) ? planRoomClear(input, view, tokens) : undefined;

@@ -1,10 +1,3 @@
-/**
- * Whether autocompact will summarise in this pass, asked before it runs: by microcompact, so it does not clear
- * old results (a rewrite of the cached conversation) right before a compaction that rewrites it anyway — the
- * clear would only make the summary request, a cache-safe fork of the main loop's prefix (summary-fork.ts),
- * write the conversation again instead of reading it (docs/PROMPT-CACHE.md "Forks").
- */
-import { autoCompactThreshold, blockingLimit } from "../budget/thresholds.js";
 import type { CompactionInput } from "../types.js";
 
 /**
@@ -18,10 +11,8 @@ export const DEFAULT_MIN_GROWTH_RATIO = 0.25;
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
 
 /** The token count at which this pass compacts: the autocompact threshold, or the blocking limit under collapse. */
-export function autoCompactTriggerTokens(input: Pick<CompactionInput, "model" | "contextWindow" | "settings">): number {
-  return input.settings.collapse
-    ? blockingLimit(input.model, input.contextWindow)
-    : autoCompactThreshold(input.model, input.contextWindow);
+export function autoCompactTriggerTokens(input: Pick<CompactionInput, "thresholds" | "settings">): number {
+  return input.settings.collapse ? input.thresholds.estimate.blocking : input.thresholds.estimate.autocompact;
 }
 
 /**
@@ -35,6 +26,6 @@ export function compactionDue(input: CompactionInput, tokens: number): boolean {
   if (session === undefined) return true;
   if (session.consecutiveFailures >= DEFAULT_MAX_CONSECUTIVE_FAILURES) return false;
   const last = session.lastCompactionTokens;
-  const threshold = autoCompactThreshold(input.model, input.contextWindow);
+  const threshold = input.thresholds.estimate.autocompact;
   return last === undefined || tokens >= last + threshold * DEFAULT_MIN_GROWTH_RATIO;
 }

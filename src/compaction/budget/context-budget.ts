@@ -15,6 +15,7 @@ import {
   type TimelineEntry,
   type Usage,
 } from "../../messages/index.js";
+import { type ContextThresholds, contextThresholds } from "./context-thresholds.js";
 
 /**
  * Requests the estimate puts under this many tokens teach nothing (a fixed overhead dominates them): 256.
@@ -45,11 +46,20 @@ export function reportedInputTokens(usage: Usage | undefined): number {
 declare const budgeted: unique symbol;
 
 /**
- * The limits every budget uses, as only `budgetLimits` makes them: the model table's row with the window worked
- * out here (estimate units). A type of its own, so a window read straight off the model table (a plain
+ * The limits every budget uses, as only `budgetLimits` makes them: the model table's row without its
+ * `contextWindow` (which names the server's window there), the window in both units, and the one context budget
+ * (`thresholds`, context-thresholds.ts). A type of its own, so a window read straight off the model table (a plain
  * `ModelLimits`) cannot be handed where a budget is expected (test/architecture/window-owner.test.ts).
  */
-export type BudgetLimits = ModelLimits & { readonly [budgeted]: true };
+export type BudgetLimits = Omit<ModelLimits, "contextWindow"> & {
+  /** The server's window, in the server's tokens (the model's, an override, or the smaller one its error named). */
+  readonly serverWindow: number;
+  /** The same window in estimate units: the server's ÷ the calibration ratio. */
+  readonly estimateWindow: number;
+  /** The window, ratio, reserve, thresholds and target: what /context, the status line and the loop all read. */
+  readonly thresholds: ContextThresholds;
+  readonly [budgeted]: true;
+};
 
 /** The window `limits` names, or a smaller one a server's error named. */
 function serverWindowOf(limits: ModelLimits, learnedWindow: number | undefined): number {
@@ -57,19 +67,18 @@ function serverWindowOf(limits: ModelLimits, learnedWindow: number | undefined):
 }
 
 /**
- * The one place the window is worked out (issue 43): the model table with any override, the window a server's
- * error named, and the calibration. `contextWindow` is in estimate units, what every budget compares against.
+ * The one place the window is worked out (issue 43) and, from it, every threshold (issue 52): the model table with
+ * any override, the window a server's error named, and the calibration.
  */
 export function budgetLimits(
   model: string,
   overrides: Partial<ModelLimits> | undefined,
   budget: Pick<ContextBudget, "ratio" | "learnedWindow"> | undefined,
 ): BudgetLimits {
-  const limits = modelLimits(model, overrides);
-  const window = serverWindowOf(limits, budget?.learnedWindow);
-  const ratio = budget?.ratio ?? 1;
-  const contextWindow = ratio === 1 ? window : Math.max(1, Math.floor(window / ratio));
-  return (contextWindow === limits.contextWindow ? limits : { ...limits, contextWindow }) as BudgetLimits;
+  const { contextWindow: _table, ...limits } = modelLimits(model, overrides);
+  const serverWindow = serverWindowOf(modelLimits(model, overrides), budget?.learnedWindow);
+  const thresholds = contextThresholds(model, limits, serverWindow, budget?.ratio ?? 1);
+  return { ...limits, serverWindow, estimateWindow: thresholds.estimate.window, thresholds } as BudgetLimits;
 }
 
 /** What `observe` found: whether to record the calibration, and a compaction that missed its target. */

@@ -4,6 +4,7 @@
  */
 
 export { type BudgetLimits, budgetLimits, ContextBudget, reportedInputTokens } from "./context-budget.js";
+export * from "./context-thresholds.js";
 export { estimateEntriesTokens, estimateEntryTokens } from "./entry-tokens.js";
 export {
   autoCompactBufferTokens,

@@ -96,10 +96,19 @@ export function autoCompactThreshold(model: string, contextWindow: number): numb
  * conversation less than MIN_CONVERSATION_ROOM_RATIO of the room above it, the prefix plus that share.
  */
 export function compactionTargetTokens(model: string, contextWindow: number, fixedTokens = 0): number {
-  const threshold = autoCompactThreshold(model, contextWindow);
+  return compactionTargetFrom(autoCompactThreshold(model, contextWindow), fixedTokens);
+}
+
+/** `compactionTargetTokens` for an autocompact `threshold` already worked out (context-thresholds.ts). */
+export function compactionTargetFrom(threshold: number, fixedTokens = 0): number {
   const plain = Math.floor(threshold * DEFAULT_COMPACTION_TARGET_RATIO);
   const fixed = Math.min(Math.max(0, fixedTokens), threshold);
   return Math.max(plain, Math.floor(fixed + (threshold - fixed) * MIN_CONVERSATION_ROOM_RATIO));
+}
+
+/** The warning (and error) buffer below the autocompact threshold at `contextWindow`. */
+export function warningBufferTokens(contextWindow: number): number {
+  return scaled(WARNING_THRESHOLD_BUFFER_TOKENS, contextWindow, WARNING_BUFFER_WINDOW_RATIO);
 }
 
 /** Token count at which the UI warns (autocompact − 20,000 at 200K and up). */

@@ -6,14 +6,9 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CollapseCommitRecord, MessageEntry, StagedCollapse, TimelineEntry } from "../../messages/index.js";
+import type { ContextThresholds } from "../budget/context-thresholds.js";
 import { estimateEntriesTokens, estimateEntryTokens } from "../budget/entry-tokens.js";
-import {
-  blockingLimit,
-  COLLAPSE_COMMIT_RATIO,
-  COLLAPSE_URGENT_RATIO,
-  effectiveContextWindow,
-  tokenCountWithEstimation,
-} from "../budget/thresholds.js";
+import { COLLAPSE_COMMIT_RATIO, COLLAPSE_URGENT_RATIO, tokenCountWithEstimation } from "../budget/thresholds.js";
 import { projectApiView } from "../project-view.js";
 import type { RecordChain } from "../record-chain.js";
 import { effectiveKeepRecent } from "../settings.js";
@@ -28,14 +23,14 @@ export interface CollapseResult {
 }
 
 /** Token count at which staged spans are committed. */
-export function collapseCommitThreshold(model: string, contextWindow: number): number {
-  return Math.floor(effectiveContextWindow(model, contextWindow) * COLLAPSE_COMMIT_RATIO);
+export function collapseCommitThreshold(thresholds: ContextThresholds): number {
+  return Math.floor(thresholds.estimate.effective * COLLAPSE_COMMIT_RATIO);
 }
 
 /** Token count at which the ctx-agent runs urgently (kept below the blocking limit on small windows). */
-export function collapseUrgentThreshold(model: string, contextWindow: number): number {
-  const urgent = Math.floor(effectiveContextWindow(model, contextWindow) * COLLAPSE_URGENT_RATIO);
-  return Math.min(urgent, blockingLimit(model, contextWindow) - 1);
+export function collapseUrgentThreshold(thresholds: ContextThresholds): number {
+  const urgent = Math.floor(thresholds.estimate.effective * COLLAPSE_URGENT_RATIO);
+  return Math.min(urgent, thresholds.estimate.blocking - 1);
 }
 
 interface CommitOutcome {
@@ -90,16 +85,15 @@ export async function applyCollapses(
   let messages = projectCollapses(view, collapseCommits(entries));
   // The last response's usage already reflects spans committed before it; savings made now are subtracted.
   let tokens = tokenCountWithEstimation(messages, input.tokenRatio);
-  if (tokens < collapseCommitThreshold(input.model, input.contextWindow)) return { messages, tokens };
+  if (tokens < collapseCommitThreshold(input.thresholds)) return { messages, tokens };
   const committed = commitStaged(messages, stagedCollapses(entries), chain);
   messages = committed.view;
   tokens -= committed.saved;
-  if (tokens < collapseUrgentThreshold(input.model, input.contextWindow) || input.fork === undefined)
-    return { messages, tokens };
+  if (tokens < collapseUrgentThreshold(input.thresholds) || input.fork === undefined) return { messages, tokens };
   const snapshot = await runCtxAgent({
     view: messages,
     fork: input.fork,
-    budget: effectiveContextWindow(input.model, input.contextWindow),
+    budget: input.thresholds.estimate.effective,
     sessionId: input.sessionId,
     now: input.now,
     compactableTools: input.compactableTools,

@@ -4,7 +4,8 @@
  * engine runs it as a background hook, and committing happens later, in the pass, without a model call.
  */
 import type { CollapseSnapshotRecord, TimelineEntry } from "../../messages/index.js";
-import { effectiveContextWindow, tokenCountWithEstimation } from "../budget/thresholds.js";
+import type { ContextThresholds } from "../budget/context-thresholds.js";
+import { tokenCountWithEstimation } from "../budget/thresholds.js";
 import { projectApiView } from "../project-view.js";
 import { type CompactionSettings, effectiveKeepRecent } from "../settings.js";
 import type { ForkRunner } from "../summary/fork-runner.js";
@@ -19,7 +20,8 @@ export interface StageInput {
   settings: CompactionSettings;
   fork: ForkRunner;
   model: string;
-  contextWindow: number;
+  /** CompactionInput.thresholds (context-thresholds.ts). */
+  thresholds: ContextThresholds;
   /** CompactionInput.tokenRatio. Default 1. */
   tokenRatio?: number;
   compactableTools: ReadonlySet<string>;
@@ -33,7 +35,7 @@ export interface StageInput {
 export async function stageCollapses(input: StageInput): Promise<CollapseSnapshotRecord | undefined> {
   if (!input.settings.collapse) return undefined;
   const view = projectApiView(input.entries, input.settings);
-  const effective = effectiveContextWindow(input.model, input.contextWindow);
+  const effective = input.thresholds.estimate.effective;
   if (tokenCountWithEstimation(view, input.tokenRatio) < effective * (input.stageRatio ?? DEFAULT_COLLAPSE_STAGE_RATIO))
     return undefined;
   return runCtxAgent({

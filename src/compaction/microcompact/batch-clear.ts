@@ -1,12 +1,13 @@
 /**
  * Microcompact on the public path: client-side clearing in big batches, only when it pays. A clear replaces
  * old tool results with placeholders threadline chooses and records, so every later request carries the same
- * bytes; the request that first carries them pays a cache write (1.25×) instead of a read (0.1×) for
- * everything after the first cleared block, and each later request reads fewer tokens.
+ * bytes; the request that first carries them pays a cache write (1.25×) instead of a read (the model's own
+ * rate: 0.1× on most models, 0.05× on Opus 5.5, 0.025× on Fable 5.1) for everything after the first cleared
+ * block, and each later request reads fewer tokens.
  *
- * The rule is rent-or-buy. Keeping an old result costs a cache read (0.1 × its tokens) on every request
- * ("rent"); clearing costs one rewrite (1.15 × the tokens from the first cleared block on, minus what is
- * cleared: "buy"). A batch fires once the rent already paid on the clearable results since each left the
+ * The rule is rent-or-buy. Keeping an old result costs a cache read (the model's read rate × its tokens) on
+ * every request ("rent"); clearing costs one rewrite ((1.25 − that rate) × the tokens from the first cleared
+ * block on, minus what is cleared: "buy"; 1.15× at the standard 0.1). A batch fires once the rent already paid on the clearable results since each left the
  * last-N window reaches the rewrite price. Under steady growth that is the batch size that minimises cost
  * per request (the economic-lot-size square root), and it is never worse than twice the best choice made
  * with hindsight. Both prices are this model's and this TTL's (`prices`, from cache-state.ts `cachePrices`:

@@ -4,14 +4,17 @@
  * turn (its numbers depend only on settings, window and tool list) so it never shifts the request.
  */
 import type { ClearToolUsesEdit } from "../../request/index.js";
-import { autoCompactThreshold } from "../budget/thresholds.js";
+import type { ContextThresholds } from "../budget/context-thresholds.js";
 
 /** With small windows the trigger moves down to this fraction of the autocompact threshold, so it fires first. */
 export const CONTEXT_MANAGEMENT_TRIGGER_AUTOCOMPACT_RATIO = 0.75;
 
-/** The trigger actually sent: the setting, capped below autocompact for small windows (at least 1). */
-export function contextManagementTrigger(settingTokens: number, model: string, contextWindow: number): number {
-  const cap = Math.floor(autoCompactThreshold(model, contextWindow) * CONTEXT_MANAGEMENT_TRIGGER_AUTOCOMPACT_RATIO);
+/**
+ * The trigger actually sent: the setting, capped below autocompact for small windows (at least 1). The server
+ * compares it with its own count of the input, so the cap is the autocompact threshold in the server's tokens.
+ */
+export function contextManagementTrigger(settingTokens: number, thresholds: ContextThresholds): number {
+  const cap = Math.floor(thresholds.server.autocompact * CONTEXT_MANAGEMENT_TRIGGER_AUTOCOMPACT_RATIO);
   return Math.max(1, Math.min(settingTokens, cap));
 }
 

@@ -65,7 +65,7 @@ export function runMicrocompact(
       projected,
       compactableResults(projected, input.compactableTools),
       input.fileChangingTools ?? new Map(),
-      Math.floor(input.contextWindow * DEFAULT_KEPT_FILES_WINDOW_SHARE),
+      Math.floor(input.thresholds.estimate.window * DEFAULT_KEPT_FILES_WINDOW_SHARE),
     );
     return keptIds;
   };
@@ -165,11 +165,7 @@ export function runMicrocompact(
     const edit = clearToolUsesEdit({
       keepRecent,
       minClearTokens: input.settings.minClearTokens,
-      triggerTokens: contextManagementTrigger(
-        input.settings.contextManagementTriggerTokens,
-        input.model,
-        input.contextWindow,
-      ),
+      triggerTokens: contextManagementTrigger(input.settings.contextManagementTriggerTokens, input.thresholds),
       excludeTools: excludedToolNames(input.toolNames ?? [], DEFAULT_NEVER_CLEARED_TOOLS, input.compactableTools),
     });
     result.contextManagement = { edits: [edit] };

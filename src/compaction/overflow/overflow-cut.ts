@@ -7,8 +7,8 @@
  * the view, so every later request (and a resume) sends the same bytes.
  */
 import { createSystemEntry, type MessageEntry } from "../../messages/index.js";
+import { compactionTarget, effectiveWithin } from "../budget/context-thresholds.js";
 import { estimateEntriesTokens } from "../budget/entry-tokens.js";
-import { compactionTargetTokens, effectiveContextWindow } from "../budget/thresholds.js";
 import { collectToolResults } from "../results/compactable-results.js";
 import { copyTail, cutResults, MIN_CUT_RESULT_TOKENS } from "../tail/tail-budget.js";
 import type { OverflowStep } from "../tier.js";
@@ -42,8 +42,8 @@ export const cutOverflowStep: OverflowStep = {
     const overhead = Math.max(0, countOf(overflow, view) - messages, input.fixedTokens ?? 0);
     const tokens = overhead + messages;
     const room = Math.min(
-      compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens ?? overhead),
-      effectiveContextWindow(input.model, overflow.maxTokens ?? input.contextWindow),
+      compactionTarget(input.thresholds, input.fixedTokens ?? overhead),
+      effectiveWithin(input.thresholds, overflow.maxTokens),
     );
     // 200 tokens of slack, as the drop step keeps: the estimate of a cut is not exact.
     const excess = tokens + 200 - room;

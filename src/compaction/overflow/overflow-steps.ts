@@ -7,8 +7,9 @@
 
 import type { MessageEntry } from "../../messages/index.js";
 import { createSystemEntry, createUserEntry, estimateTextTokens, textBlock } from "../../messages/index.js";
+import { compactionTarget, effectiveWithin } from "../budget/context-thresholds.js";
 import { estimateEntriesTokens } from "../budget/entry-tokens.js";
-import { compactionTargetTokens, effectiveContextWindow, tokenCountWithEstimation } from "../budget/thresholds.js";
+import { tokenCountWithEstimation } from "../budget/thresholds.js";
 import { projectApiView } from "../project-view.js";
 import { planRoomClear, recordRoomClear } from "../results/clear-for-room.js";
 import { groupByApiRound } from "../tail/api-rounds.js";
@@ -103,8 +104,8 @@ export const dropOverflowStep: OverflowStep = {
     const tokens = countOf(overflow, view);
     const overhead = Math.max(0, tokens - estimateEntriesTokens(view));
     const room = Math.min(
-      compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens ?? overhead),
-      effectiveContextWindow(input.model, overflow.maxTokens ?? input.contextWindow),
+      compactionTarget(input.thresholds, input.fixedTokens ?? overhead),
+      effectiveWithin(input.thresholds, overflow.maxTokens),
     );
     const keep = roundsWithinRoom(rounds, overhead, room);
     const kept = rounds.slice(-keep).reduce((sum, round) => sum + round.tokens, 0);

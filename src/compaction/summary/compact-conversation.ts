@@ -18,8 +18,8 @@ import {
   type TurnUsage,
   textBlock,
 } from "../../messages/index.js";
+import { compactionTarget } from "../budget/context-thresholds.js";
 import { estimateEntriesTokens } from "../budget/entry-tokens.js";
-import { compactionTargetTokens, effectiveContextWindow, outputReserveTokens } from "../budget/thresholds.js";
 import { projectApiView } from "../project-view.js";
 import type { RecordChain } from "../record-chain.js";
 import { effectiveKeepRecent } from "../settings.js";
@@ -155,11 +155,11 @@ export async function compactConversation(
   chain: RecordChain,
   options: CompactOptions,
 ): Promise<CompactOutcome> {
-  const effective = effectiveContextWindow(input.model, input.contextWindow);
+  const effective = input.thresholds.estimate.effective;
   // 40 % of the threshold, not the prefix-aware target autocompact's breaker checks (thresholds.ts): aiming lower
   // than the bound leaves more room before the next compaction (the ruler grid at 16K ×4: 3 compactions, 5
   // re-reads, cost 154K aiming here; 4, 7 and 196K aiming at the bound).
-  const target = compactionTargetTokens(input.model, input.contextWindow);
+  const target = input.thresholds.estimate.target;
   const viewTokens = estimateEntriesTokens(view);
   // System and tools (they stay as they are): the fork's estimate of a request without messages, else what the
   // count before compaction holds beyond the messages (a server's count can run well above the estimate).
@@ -205,14 +205,14 @@ export async function compactConversation(
   if (summary === undefined) {
     const fork = input.fork;
     if (fork === undefined) throw new Error("no model is available for the summary request");
-    const reserve = outputReserveTokens(input.model, fork.contextWindow);
+    const reserve = input.thresholds.estimate.reserve;
     const frame = estimateTextTokens(compactSummaryText("", withPrompt));
     const maxTokens = summaryMaxTokens(reserve, aim, overhead + attachmentTokens + frame);
     const result = await summarizeConversation(view, {
       fork,
       // Asked for in words too when bounded, so the model plans a short summary rather than being cut mid-way.
       instruction: summaryInstruction(instructions, trailText, maxTokens < reserve ? maxTokens : undefined),
-      budget: Math.min(effective, fork.contextWindow),
+      budget: Math.min(effective, fork.estimateWindow),
       maxTokens,
       sessionId: input.sessionId,
       // The main request itself was refused as too long: the view plus an instruction cannot fit either.
@@ -274,7 +274,7 @@ export async function compactConversation(
   // made every compaction a "failure" and switched autocompact off by the third (16K counted ×4.1).
   const inFlight = rounds.at(-1)?.entries ?? [];
   const judgedTarget = Math.max(
-    compactionTargetTokens(input.model, input.contextWindow, input.fixedTokens ?? overhead),
+    compactionTarget(input.thresholds, input.fixedTokens ?? overhead),
     overhead + estimateTextTokens(summaryText) + Math.min(estimateEntriesTokens(inFlight), estimateEntriesTokens(kept)),
   );
   return {

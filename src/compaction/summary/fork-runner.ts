@@ -45,8 +45,8 @@ export interface ForkRunner {
   run(request: ForkRequest): Promise<ForkResult>;
   /** The client's estimate of the input tokens `run(request)` would send (same ruler as the server's). */
   estimate(request: ForkRequest): number;
-  /** The context window the requests go to. */
-  readonly contextWindow: number;
+  /** The window the requests go to, in estimate units (the server's ÷ the calibration; context-budget.ts). */
+  readonly estimateWindow: number;
   /**
    * What an error `run` rejected with means for compaction. The error itself travels on unchanged (callers
    * above compaction see what the runner threw). Default: every failure is `{ kind: "other" }`.

@@ -5,7 +5,7 @@
  * (the engine reads them with its own Read tool), so an edited file comes back as it is now.
  */
 import type { MessageEntry } from "../../messages/index.js";
-import { estimateTextTokens } from "../../messages/index.js";
+import { charsForTokens, estimateTextTokens } from "../../messages/index.js";
 import type { ArtifactTrail } from "./artifact-trail.js";
 
 /** Most files re-attached after a compaction: 5. */
@@ -47,7 +47,7 @@ function cut(content: string, maxTokens: number): string {
   const kept: string[] = [];
   let size = 0;
   for (const line of lines) {
-    if (size + line.length + 1 > maxTokens * 4 - 200) break;
+    if (size + line.length + 1 > charsForTokens(maxTokens) - 200) break;
     kept.push(line);
     size += line.length + 1;
   }

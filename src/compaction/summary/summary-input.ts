@@ -208,7 +208,7 @@ export async function summarizeConversation(
   // First the cache-safe fork: the main loop's prefix as sent, read from the cache (summary-fork.ts).
   let notCacheSafe = options.notCacheSafe;
   if (notCacheSafe === undefined) {
-    const window = options.fork.contextWindow;
+    const window = options.fork.estimateWindow;
     const forked = cacheSafeForkMessages(view, forkInputRoom(window, maxTokens), estimate);
     if (forked === undefined) notCacheSafe = forkTooBig(view, maxTokens, window);
     else {
@@ -244,6 +244,7 @@ export async function summarizeConversation(
   let rounds = groupByApiRound(messages);
   const overhead = estimate([syntheticUser(options.sessionId, "x")]);
   // Room for the carried summary: what one summary may grow to, capped at a quarter of the budget.
+  // one-ruler: a share of a token budget, not characters ÷ 4.
   const carry = Math.min(DEFAULT_SUMMARY_MAX_TOKENS, Math.floor(options.budget / 4));
   const capacity = Math.floor((options.budget - overhead - carry) * CHUNK_SLACK_RATIO);
   if (capacity <= 0) throw new Error(`the summary budget (${options.budget} tokens) leaves no room for conversation`);

@@ -6,7 +6,7 @@
  * ~50 main requests held no trace of the task being worked on.
  */
 import type { MessageEntry, UserEntry } from "../../messages/index.js";
-import { estimateTextTokens } from "../../messages/index.js";
+import { charsForTokens, estimateTextTokens } from "../../messages/index.js";
 
 /** What introduces the person's prompt carried after a marker or a summary (found again by `currentPrompt`). */
 export const KEPT_PROMPT_LABEL = "The request being worked on, kept as the person wrote it:\n";
@@ -53,7 +53,7 @@ export function currentPrompt(entries: readonly MessageEntry[]): string | undefi
 export function keptPromptSection(prompt: string, maxTokens: number): string {
   const whole = `${KEPT_PROMPT_LABEL}${prompt}`;
   if (estimateTextTokens(whole) <= maxTokens) return whole;
-  const chars = Math.max(KEPT_PROMPT_MIN_CHARS, maxTokens * 4 - KEPT_PROMPT_LABEL.length - 80);
+  const chars = Math.max(KEPT_PROMPT_MIN_CHARS, charsForTokens(maxTokens) - KEPT_PROMPT_LABEL.length - 80);
   if (prompt.length <= chars) return whole;
   const head = Math.ceil((chars * 2) / 3);
   const tail = chars - head;

@@ -21,6 +21,7 @@ import type {
   UserContentBlock,
   UserEntry,
 } from "../../messages/index.js";
+import { charsForTokens } from "../../messages/index.js";
 import { estimateEntriesTokens } from "../budget/entry-tokens.js";
 import type { RecordChain } from "../record-chain.js";
 import { applyClearedToolResults, collectToolResults } from "../results/compactable-results.js";
@@ -101,8 +102,8 @@ export function cutToolResult(
   const text = resultText(block);
   if (text === undefined) return undefined;
   const lines = text.split("\n");
-  // The ruler counts ~4 characters a token; the note and the block's frame take ~60 tokens.
-  const room = Math.max(0, (maxTokens - 60) * 4);
+  // The ruler backwards (messages/tokens.ts); the note and the block's frame take ~60 tokens.
+  const room = Math.max(0, charsForTokens(maxTokens - 60));
   let size = 0;
   let shown = 0;
   while (shown < lines.length && size + lines[shown]!.length + 1 <= room) size += lines[shown++]!.length + 1;

@@ -6,7 +6,7 @@
  * estimate puts past the blocking limit is never uploaded: the loop compacts first, or stops with the numbers.
  */
 import type { BudgetLimits, CompactionSettings, ContextBudget } from "../../compaction/index.js";
-import { blockingLimit, tokenCountWithEstimation } from "../../compaction/index.js";
+import { tokenCountWithEstimation } from "../../compaction/index.js";
 import { estimateRequestTokens, type MessageEntry } from "../../messages/index.js";
 import { ProviderError } from "../../provider/index.js";
 import type { MessagesRequest } from "../../request/index.js";
@@ -24,7 +24,7 @@ export interface RequestEstimate {
 export function estimateRequest(
   messages: readonly MessageEntry[],
   request: MessagesRequest,
-  model: string,
+  _model: string,
   limits: BudgetLimits,
   /** A count already made this pass (a tier that changed the view). Default: `tokenCountWithEstimation`. */
   counted?: number,
@@ -32,7 +32,7 @@ export function estimateRequest(
   budget?: ContextBudget,
 ): RequestEstimate {
   counted ??= tokenCountWithEstimation(messages, budget?.ratio);
-  const limit = blockingLimit(model, limits.contextWindow);
+  const limit = limits.thresholds.estimate.blocking;
   // The body is only measured when the count says it fits: past the limit it cannot help.
   const tokens = counted >= limit ? counted : Math.max(counted, estimateRequestTokens(request));
   return { tokens, limit, over: tokens >= limit };
@@ -60,19 +60,16 @@ export function blockingLimitMessage(
   _settings: CompactionSettings,
   counted?: number,
   budget?: ContextBudget,
-  /** The server's own window (`ContextBudget.serverWindow`): named as is, never the estimate-unit window × ratio. */
-  serverWindow?: number,
 ): string | undefined {
   const estimate = estimateRequest(messages, request, model, limits, counted, budget);
   if (!estimate.over) return undefined;
-  // Said in the server's tokens: the window is the one it has, not the estimate-unit window the budgets use.
-  const server = (tokens: number) => (budget?.toServer(tokens) ?? tokens).toLocaleString("en-US");
-  // Not `toServer(limits.contextWindow)`: that window was floored when divided by the ratio (3,000 at ×10.02
-  // came back as 2,996), and the person must read the number the server has (docs/CONTEXT-BUDGET.md).
-  const window = serverWindow ?? budget?.toServer(limits.contextWindow) ?? limits.contextWindow;
+  // Said in the server's tokens, as the budget holds them (context-thresholds.ts): the limit and the window are
+  // the server's own figures, never an estimate-unit figure multiplied back (3,000 at ×10.02 came back as 2,996).
+  const size = (budget?.toServer(estimate.tokens) ?? estimate.tokens).toLocaleString("en-US");
+  const { server } = limits.thresholds;
   return (
-    `Context is full: about ${server(estimate.tokens)} tokens against a blocking limit of ` +
-    `${server(estimate.limit)} (window ${window.toLocaleString("en-US")}). ` +
+    `Context is full: about ${size} tokens against a blocking limit of ` +
+    `${server.blocking.toLocaleString("en-US")} (window ${server.window.toLocaleString("en-US")}). ` +
     "Run /compact or /clear, or start a new session."
   );
 }

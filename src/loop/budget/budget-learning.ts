@@ -6,12 +6,7 @@
  * and recover stages both call it.
  */
 import { createHash } from "node:crypto";
-import {
-  type BudgetLimits,
-  ContextBudget,
-  compactionTargetTokens,
-  countCompactionFailure,
-} from "../../compaction/index.js";
+import { type BudgetLimits, ContextBudget, compactionTarget, countCompactionFailure } from "../../compaction/index.js";
 import { estimateRequestTokens } from "../../messages/index.js";
 import type { MessagesRequest } from "../../request/index.js";
 import type { EngineEvent } from "../events.js";
@@ -83,7 +78,5 @@ export function budgetWindow(turn: TurnState): string {
 /** A compaction just happened: its target, in the server's tokens, is checked against the next response. */
 export function expectCompactionTarget(turn: TurnState, limits: BudgetLimits): void {
   const budget = sessionBudget(turn);
-  budget.pendingTarget = budget.toServer(
-    compactionTargetTokens(turn.context.state.model, limits.contextWindow, budget.fixedTokens),
-  );
+  budget.pendingTarget = budget.toServer(compactionTarget(limits.thresholds, budget.fixedTokens));
 }

@@ -24,7 +24,7 @@ export function compactionInput(turn: TurnState, limits: BudgetLimits): Compacti
     settings: config.compaction,
     capabilities: capabilities(turn),
     model: state.model,
-    contextWindow: limits.contextWindow,
+    thresholds: limits.thresholds,
     ...(state.budget !== undefined && state.budget.ratio !== 1 ? { tokenRatio: state.budget.ratio } : {}),
     ...(state.budget?.fixedTokens ? { fixedTokens: state.budget.fixedTokens } : {}),
     sessionId: context.sessionId,

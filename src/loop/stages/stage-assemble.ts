@@ -100,7 +100,6 @@ export function assembleStage(
     config.compaction,
     estimate.tokens,
     state.budget,
-    state.budget?.serverWindow(state.model, config.modelOverrides),
   );
   if (!blocked) return { type: "assembled", request: assembled.request, compaction };
   return { type: "recover", cause: "over_window", overflow: estimatedOverflow(estimate), blocked };

@@ -37,6 +37,7 @@ export async function similarNames(wanted: string, maxSuggestions = DEFAULT_MAX_
     return [];
   }
   const scored: { name: string; score: number }[] = [];
+  // one-ruler: an edit distance of a quarter of the name's length, not a token estimate.
   const threshold = Math.max(2, Math.floor(base.length / 4));
   for (const name of names) {
     let score: number;

@@ -220,7 +220,7 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
     totals: engine.totals,
     transcriptPath: kept ? engine.transcriptPath : undefined,
     model: engine.model,
-    contextWindow: limits.contextWindow,
+    contextWindow: limits.serverWindow,
     maxOutputTokens: limits.maxOutputTokens,
     stopReason,
     permissionDenials: denials,

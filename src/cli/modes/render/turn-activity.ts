@@ -3,6 +3,7 @@
  * and how much the model has written. Time spent answering a permission question does not count.
  */
 import type { EngineEvent } from "../../../loop/events.js";
+import { estimateCharTokens } from "../../../messages/index.js";
 import { summarizeToolCall } from "../../../tools/index.js";
 import { formatTokens } from "../status/status-line.js";
 
@@ -52,8 +53,8 @@ export class TurnActivity {
   describe(): string {
     const activity = this.#state;
     const seconds = Math.floor((Date.now() - activity.started) / 1000);
-    // Tokens of finished responses, plus an estimate (4 characters a token) for the one streaming now.
-    const tokens = activity.outputTokens + Math.round(activity.outputChars / 4);
+    // Tokens of finished responses, plus the estimate (messages/tokens.ts) for the one streaming now.
+    const tokens = activity.outputTokens + estimateCharTokens(activity.outputChars);
     const parts = [`${activity.label}…`, `${seconds}s`];
     if (tokens > 0) parts.push(`↓ ${formatTokens(tokens)} tokens`);
     parts.push("esc to interrupt");

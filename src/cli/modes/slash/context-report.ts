@@ -3,13 +3,11 @@
  * against the window's thresholds. Pure: it reads the timeline and the loop configuration.
  */
 import {
-  autoCompactThreshold,
-  blockingLimit,
+  budgetLimits,
   type CompactionSettings,
   ContextBudget,
-  effectiveContextWindow,
+  type ContextThresholds,
   estimateEntriesTokens,
-  warningThreshold,
 } from "../../../compaction/index.js";
 import type { QueryEngine } from "../../../engine/query-engine.js";
 import { estimateTextTokens, type TimelineEntry } from "../../../messages/index.js";
@@ -20,13 +18,12 @@ import { formatTokens } from "../status/status-line.js";
 export interface ContextReportInput {
   entries: readonly TimelineEntry[];
   model: string;
-  /** The server's window: the model's, or the smaller one a server's error named (the session's budget). */
-  contextWindow: number;
   /**
-   * The session's calibration: the server's count per estimated token (compaction/budget/context-budget.ts; default 1).
-   * The report shows the server's tokens, as the status line does, so both agree with what the bill counts.
+   * The session's one context budget (compaction/budget/context-thresholds.ts, made by `budgetLimits`): the server's
+   * window, the calibration, the reserve and every threshold. The report shows the server's tokens (`server`),
+   * as the status line does and as the loop acts on them (`estimate` is the same figures ÷ the ratio).
    */
-  ratio?: number;
+  thresholds: ContextThresholds;
   systemPrompt: readonly string[];
   tools: readonly ToolDefinition[];
   settings: CompactionSettings;
@@ -113,7 +110,7 @@ export function estimateNextRequest(input: ContextReportInput): NextRequestEstim
   const systemTokens = input.systemPrompt.reduce((sum, segment) => sum + estimateTextTokens(segment), 0);
   const toolTokens = estimateTextTokens(JSON.stringify(input.tools));
   const messageTokens = estimateEntriesTokens(messages);
-  const ratio = input.ratio ?? 1;
+  const ratio = input.thresholds.ratio;
   const server = (estimated: number) => (ratio === 1 ? estimated : Math.ceil(estimated * ratio));
   return {
     systemTokens: server(systemTokens),
@@ -130,10 +127,9 @@ export function contextReportInput(engine: QueryEngine): ContextReportInput {
   return {
     entries: engine.timeline.entries,
     model: engine.model,
-    // The window and calibration the session's budget holds (docs/CONTEXT-BUDGET.md): one owner, read back
-    // from the transcript's last `context-budget` record.
-    contextWindow: budget.serverWindow(engine.model, engine.config.modelOverrides),
-    ratio: budget.ratio,
+    // The window, calibration and thresholds the session's budget holds (docs/CONTEXT-BUDGET.md): one owner, read
+    // back from the transcript's last `context-budget` record, the same the loop starts from.
+    thresholds: budgetLimits(engine.model, engine.config.modelOverrides, budget).thresholds,
     systemPrompt: engine.config.systemPrompt,
     tools: engine.requestToolDefinitions(),
     settings: engine.config.compaction,
@@ -143,18 +139,19 @@ export function contextReportInput(engine: QueryEngine): ContextReportInput {
 /** The `/context` report. */
 export function formatContextReport(input: ContextReportInput): string {
   const { systemTokens, toolTokens, messageTokens, messages, total } = estimateNextRequest(input);
-  const window = input.contextWindow;
+  const { ratio, server } = input.thresholds;
+  const window = server.window;
   const percent = (tokens: number) => `${((100 * tokens) / window).toFixed(1)}%`;
   const row = (label: string, tokens: number) =>
     `  ${label.padEnd(22)}${formatTokens(tokens).padStart(8)}  ${percent(tokens).padStart(6)}`;
   return [
-    `Context for the next request (estimated${input.ratio !== undefined && input.ratio !== 1 ? `, calibrated ×${input.ratio.toFixed(2)} to the server's count` : ""}): ${formatTokens(total)} of ${formatTokens(window)} (${percent(total)}) · ${input.model}`,
+    `Context for the next request (estimated${ratio !== 1 ? `, calibrated ×${ratio.toFixed(2)} to the server's count` : ""}): ${formatTokens(total)} of ${formatTokens(window)} (${percent(total)}) · ${input.model}`,
     row("system prompt", systemTokens),
     row(`tools (${input.tools.length})`, toolTokens),
     row(`messages (${messages})`, messageTokens),
-    row("free (output reserved)", Math.max(0, effectiveContextWindow(input.model, window) - total)),
+    row("free (output reserved)", Math.max(0, server.effective - total)),
     "Compaction tiers",
     ...formatTierLines(tierActivity(input.entries), input.settings).map((line) => `  ${line}`),
-    `Thresholds: warning ${formatTokens(warningThreshold(input.model, window))} · autocompact ${formatTokens(autoCompactThreshold(input.model, window))} · blocking ${formatTokens(blockingLimit(input.model, window))}`,
+    `Thresholds (the server's tokens): warning ${formatTokens(server.warning)} · autocompact ${formatTokens(server.autocompact)} · blocking ${formatTokens(server.blocking)}`,
   ].join("\n");
 }

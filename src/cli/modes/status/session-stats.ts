@@ -16,7 +16,9 @@ export function sessionStats(engine: QueryEngine): SessionStats {
   return {
     // After a compaction (or before any response) the estimate /context shows, else what the server said.
     contextTokens: account.lastContextTokens ?? estimateNextRequest(input).total,
-    contextWindow: input.contextWindow,
+    // The budget /context and the loop read (compaction/budget/context-thresholds.ts), in the server's tokens.
+    contextWindow: input.thresholds.server.window,
+    thresholds: input.thresholds.server,
     totals: account.usage,
     turnMillis: account.turnMillis,
     toolCalls: account.toolCalls,

@@ -3,14 +3,21 @@
  * `SessionStats` comes from the session's account (session-stats.ts); formatting is a pure function of it.
  */
 import { hitRatio } from "../../../cache/index.js";
+import type { ThresholdFigures } from "../../../compaction/index.js";
 import { emptyUsage, isKnownModel, type TurnUsage } from "../../../messages/index.js";
 import { modelPriceLabel, UNKNOWN_MODEL_NOTE } from "../../pricing.js";
 
 /** What the status line and `/cost` show. */
 export interface SessionStats {
-  /** Tokens the last response saw (input + cache read + cache write + output); 0 before the first. */
+  /** Tokens the last response saw (input + cache read + cache write + output); 0 before the first. Server's tokens. */
   contextTokens: number;
+  /** The server's window, in its tokens (the session's budget: compaction/budget/context-thresholds.ts). */
   contextWindow: number;
+  /**
+   * The session's thresholds in the server's tokens, as the loop acts on them (`ContextThresholds.server`, from
+   * the one owner). Shown as where autocompact runs. Default: not shown.
+   */
+  thresholds?: Pick<ThresholdFigures, "autocompact" | "blocking">;
   totals: TurnUsage;
   /** Wall time spent in turns, milliseconds. */
   turnMillis: number;
@@ -40,13 +47,13 @@ export function formatCost(dollars: number): string {
   return `$${dollars < 1 ? dollars.toFixed(4) : dollars.toFixed(2)}`;
 }
 
-/** `ctx 12% (24.3k/200k) · in 1.2k · out 340 · cache 87% · $0.0123` */
+/** `ctx 12% (24.3k/200k, autocompact at 167k) · in 1.2k · out 340 · cache 87% · $0.0123` */
 export function formatStatusLine(stats: SessionStats): string {
   const percent = stats.contextWindow > 0 ? Math.round((100 * stats.contextTokens) / stats.contextWindow) : 0;
   const totals = stats.totals;
   const prompt = totals.inputTokens + totals.cacheReadInputTokens + totals.cacheCreationInputTokens;
   return [
-    `ctx ${percent}% (${formatTokens(stats.contextTokens)}/${formatTokens(stats.contextWindow)})`,
+    `ctx ${percent}% (${formatTokens(stats.contextTokens)}/${formatTokens(stats.contextWindow)}${stats.thresholds !== undefined ? `, autocompact at ${formatTokens(stats.thresholds.autocompact)}` : ""})`,
     `in ${formatTokens(prompt)}`,
     `out ${formatTokens(totals.outputTokens)}`,
     `cache ${Math.round(100 * cacheHitRatio(totals))}%`,

@@ -39,12 +39,12 @@ import { openReplTerminal } from "./repl-terminal.js";
 import { recapOutput, summarizeProblems } from "./resume-recap.js";
 import { bannerLines } from "./session-banner.js";
 import { sessionStats } from "./session-stats.js";
-import { isBuiltinCommand, isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
+import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash-commands.js";
 import { formatStatusLine, freshStats, type SessionStats } from "./status-line.js";
 import { type ChangeCache, changeKey } from "./tool-outcome.js";
 import { askFolderTrust } from "./trust-question.js";
 import { TurnActivity } from "./turn-activity.js";
-import { commandTurn, loadUserSetup, type UserSetup } from "./user-setup.js";
+import { loadUserSetup, terminalCommandTurn, type UserSetup } from "./user-setup.js";
 
 /** Exit code after leaving with Ctrl-C (128 + SIGINT). */
 export const INTERRUPT_EXIT_CODE = 130;
@@ -213,9 +213,7 @@ class Repl implements ReplHost {
         if (line === null) break;
         const text = line.trim();
         if (text === "") continue;
-        const custom = isBuiltinCommand(/^\/(\S*)/.exec(text)?.[1] ?? "")
-          ? undefined
-          : await commandTurn(text, this.customCommands, { cwd: this.engine.cwd, env: this.#io.env });
+        const custom = await terminalCommandTurn(text, this.customCommands, this.engine, this.#cli, this.#io.env);
         if (custom !== undefined) {
           for (const line of custom.notices) this.print(this.#style.warning(`! ${line}`));
           await this.#turn(custom.prompt, custom.options);

@@ -6,12 +6,15 @@
  * problem and every declared thing threadline does not act on is one line, said once.
  */
 
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { QueryEngineOptions, SubmitOptions } from "../../engine/engine-options.js";
 import { userPlaces } from "../../engine/memory-setup.js";
+import type { QueryEngine } from "../../engine/query-engine.js";
 import { DEFAULT_SUBAGENT_TYPES, type SubagentType } from "../../engine/subagent-types.js";
 import type { SettingsServers } from "../../mcp/index.js";
 import {
+  type CommandContextOptions,
   type CustomCommand,
   customCommandPrompt,
   DEFAULT_OUTPUT_STYLE,
@@ -28,7 +31,9 @@ import {
 import { loadPlugins, mergeHooks, type PluginSet } from "../../plugins/index.js";
 import { SecretEnvironment } from "../../tools/index.js";
 import type { CliOptions } from "../args.js";
+import { closestMatch } from "../did-you-mean.js";
 import { PauseHabitsRecorder } from "../pause-habits.js";
+import { isBuiltinCommand } from "./slash-commands.js";
 
 export interface UserSetup {
   plugins: PluginSet;
@@ -151,21 +156,41 @@ function subagentTypes(custom: readonly SubagentType[]): SubagentType[] | undefi
   ];
 }
 
+/**
+ * What a command's `` !`cmd` `` is checked against: the session's permission policy (its mode as it is now) and
+ * workspace, the folders of `--add-dir` and the settings' `additionalDirectories` included.
+ */
+export function commandPermission(
+  policy: Partial<CommandPermission["policy"]>,
+  cli: Pick<CliOptions, "settings" | "addDirs" | "permissionMode">,
+  cwd: string,
+): CommandPermission {
+  const directories = [...(cli.settings?.permissions.additionalDirectories ?? []), ...(cli.addDirs ?? [])];
+  const { mode = cli.permissionMode, allow = [], deny = [] } = policy;
+  return { policy: { mode, allow, deny }, scope: { cwd, additionalDirectories: directories } };
+}
+
+type CommandPermission = NonNullable<CommandContextOptions["permission"]>;
+
 /** A `/name args` line naming a custom command or skill: the prompt to send and the turn's options. */
 export async function commandTurn(
   line: string,
   commands: readonly CustomCommand[],
   io: { cwd: string; env: NodeJS.ProcessEnv },
+  permission?: CommandContextOptions["permission"],
 ): Promise<{ prompt: string; options: SubmitOptions; notices: string[] } | undefined> {
   const custom = customCommandPrompt(line, commands);
   if (custom === undefined) return undefined;
-  const { allowedTools } = custom.command;
-  // `` !`cmd` `` runs with the tools' environment: never a secret (tools/secret-env.ts).
+  const { allowedTools, pluginRoot } = custom.command;
+  // `` !`cmd` `` runs with the tools' environment: never a secret (tools/secret-env.ts). A plugin's command
+  // also gets CLAUDE_PLUGIN_ROOT, as its hooks do.
+  const toolEnv = new SecretEnvironment(io.env).toolEnv;
   const context = await expandCommandContext(custom.prompt, {
     cwd: io.cwd,
-    env: new SecretEnvironment(io.env).toolEnv,
+    env: pluginRoot !== undefined ? { ...toolEnv, CLAUDE_PLUGIN_ROOT: pluginRoot } : toolEnv,
     allowedTools,
     ...(custom.command.mayRunShell !== undefined ? { mayRunShell: custom.command.mayRunShell } : {}),
+    ...(permission !== undefined ? { permission } : {}),
   });
   const model = resolveModelAlias(custom.command.model);
   return {
@@ -178,4 +203,40 @@ export async function commandTurn(
     },
     notices: context.notices,
   };
+}
+
+/** In the terminal: a line naming a custom command or skill (a built-in's name is the built-in) as a turn. */
+export function terminalCommandTurn(
+  text: string,
+  commands: readonly CustomCommand[],
+  engine: Pick<QueryEngine, "cwd" | "permissions">,
+  cli: Pick<CliOptions, "settings" | "addDirs" | "permissionMode">,
+  env: NodeJS.ProcessEnv,
+): ReturnType<typeof commandTurn> {
+  if (isBuiltinCommand(/^\/(\S*)/.exec(text)?.[1] ?? "")) return Promise.resolve(undefined);
+  return commandTurn(text, commands, { cwd: engine.cwd, env }, commandPermission(engine.permissions, cli, engine.cwd));
+}
+
+/**
+ * For `-p "/name …"` naming no command: one line saying so (nothing is sent, as Claude Code answers an unknown
+ * command instead of sending it); undefined when the line names a command, a built-in, or a path on disk
+ * (`/tmp/x is slow` is a prompt). A bare name two plugins share is named with both.
+ */
+export function unknownCommandLine(prompt: string, commands: readonly CustomCommand[]): string | undefined {
+  const name = /^\/([A-Za-z0-9][\w.:-]*)(?:\s|$)/.exec(prompt.trim())?.[1];
+  if (name === undefined || isBuiltinCommand(name) || existsSync(`/${name}`)) return undefined;
+  if (commands.some((command) => command.name === name)) return undefined;
+  const shared = commands.filter((command) => command.scope === "plugin" && command.name.endsWith(`:${name}`));
+  if (shared.length === 1) return undefined;
+  if (shared.length > 1)
+    return `/${name} is ambiguous: ${shared.map((command) => `/${command.name}`).join(", ")}; nothing was sent`;
+  // A typo of a plugin command's bare name (`/comit`) is matched against that bare name.
+  const byKey = new Map(
+    commands.flatMap((command) => [
+      [command.name.split(":").at(-1) ?? "", command.name],
+      [command.name, command.name],
+    ]),
+  );
+  const near = byKey.get(closestMatch(name, [...byKey.keys()]) ?? "");
+  return `unknown command /${name}${near !== undefined ? ` (did you mean /${near}?)` : ""}; nothing was sent`;
 }

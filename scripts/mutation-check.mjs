@@ -2841,6 +2841,26 @@ export const MUTATIONS = [
     replace: '  return command.replace(/^(["\'])([^"\'`$\\\\]+)\\1/, "$2");',
     tests: ["test/tools/permissions.test.ts"],
   },
+  {
+    name: "plugin-commands-not-offered",
+    area: "plugins",
+    guards: "plugin commands are offered to the model in the Skill tool, as Claude Code offers them",
+    file: "src/cli/modes/user-setup.ts",
+    find: "      ...(commandSkills.length > 0 ? { commandSkills } : {}),",
+    replace: "",
+    tests: ["test/cli/published-commands.e2e.test.ts"],
+    cli: true,
+  },
+  {
+    name: "command-skill-body-unrendered",
+    area: "plugins",
+    guards: "a plugin command the model calls as a skill renders its prompt (its !`cmd` lines run)",
+    file: "src/memory/skill-tool.ts",
+    find: "skill.render !== undefined ? await skill.render() : await skillBody(skill);",
+    replace: "await skillBody(skill);",
+    tests: ["test/cli/published-commands.e2e.test.ts"],
+    cli: true,
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

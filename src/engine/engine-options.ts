@@ -5,7 +5,7 @@
 import type { CompactionSettings } from "../compaction/index.js";
 import type { LoopConfig } from "../loop/query.js";
 import type { DeferredToolLoading } from "../mcp/index.js";
-import type { PluginFolder } from "../memory/index.js";
+import type { PluginFolder, Skill } from "../memory/index.js";
 import type { EffortLevel, TimelineEntry } from "../messages/index.js";
 import type { PlatformName, Provider } from "../provider/index.js";
 import type { ServerCompactionSettings } from "../request/index.js";
@@ -119,6 +119,11 @@ export interface QueryEngineOptions {
    * (plugins/, docs/PLUGINS.md). Default none.
    */
   pluginSkillFolders?: readonly PluginFolder[];
+  /**
+   * Plugins' commands offered to the model in the Skill tool, as Claude Code offers them (each renders its prompt
+   * when called: `` !`cmd` `` run, `${CLAUDE_PLUGIN_ROOT}` expanded). A skill of the same name wins. Default none.
+   */
+  commandSkills?: readonly Skill[];
   /** Keep a background session-memory summary that autocompact can use without a model call. Default true. */
   sessionMemory?: boolean;
   /** Model requests allowed per turn (default unlimited). */

@@ -24,7 +24,10 @@ export interface CustomCommand {
   allowedTools: string[];
   /** `model:` in the front matter: the model of this command's turn. Default the session's. */
   model?: string;
-  /** `disable-model-invocation: true` makes this false (threadline's model never invokes commands anyway). Default true. */
+  /**
+   * `disable-model-invocation: true` (or `hide-from-slash-command-tool: "true"`) makes this false: a plugin's
+   * command is then not offered in the Skill tool. Default true.
+   */
   modelInvocable?: boolean;
   /** The prompt template. */
   body: string;
@@ -99,7 +102,10 @@ export async function loadCustomCommands(
         ...(argumentHint !== undefined ? { argumentHint } : {}),
         allowedTools: listField(parsed.data, "allowed-tools").map(expandRoot),
         ...(model !== undefined ? { model } : {}),
-        modelInvocable: !booleanField(parsed.data, "disable-model-invocation"),
+        modelInvocable: !(
+          booleanField(parsed.data, "disable-model-invocation") ||
+          booleanField(parsed.data, "hide-from-slash-command-tool")
+        ),
         body: expandRoot(parsed.body.trim()),
         path,
         scope: folder.scope,

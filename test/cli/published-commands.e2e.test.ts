@@ -126,4 +126,24 @@ describe("published command shapes (CLI)", () => {
     expect(path.code).toBe(0);
     expect(firstPrompt(emulator)).toContain("/tmp is full, why?");
   });
+
+  it("plugin commands are offered to the model in the Skill tool; called, one renders with its !`cmd` lines run", async () => {
+    const { cwd, env, emulator, plugin } = await repository([
+      { content: [{ type: "tool_use", name: "Skill", input: { skill: "git-kit:commit" } }] },
+      "Done.",
+    ] as never);
+    const result = await runCli(["-p", "commit my work", "--plugin-dir", plugin], { cwd, env });
+    expect(result.code).toBe(0);
+    const bodies = emulator.requests
+      .filter((record) => record.path === "/v1/messages")
+      .map((record) => record.body as { messages: unknown; tools?: Array<{ name: string; description?: string }> });
+    const listing = bodies[0]?.tools?.find((tool) => tool.name === "Skill")?.description ?? "";
+    expect(listing).toContain("- git-kit:commit: Record the work as one commit");
+    // hide-from-slash-command-tool: "true" keeps the loop command out of the model's list.
+    expect(listing).not.toContain("git-kit:loop");
+    const second = JSON.stringify(bodies[1]?.messages);
+    expect(second).toContain("Branch: feature-x");
+    expect(second).toContain(`+${CHANGED_LINE}`);
+    expect(second).not.toContain("!`git diff HEAD`");
+  });
 });

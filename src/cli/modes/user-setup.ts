@@ -7,7 +7,7 @@
  */
 
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { QueryEngineOptions, SubmitOptions } from "../../engine/engine-options.js";
 import { userPlaces } from "../../engine/memory-setup.js";
 import type { QueryEngine } from "../../engine/query-engine.js";
@@ -26,6 +26,7 @@ import {
   loadSkills,
   type OutputStyle,
   resolveModelAlias,
+  type Skill,
   skillCommands,
 } from "../../memory/index.js";
 import { loadPlugins, mergeHooks, type PluginSet } from "../../plugins/index.js";
@@ -33,6 +34,7 @@ import { SecretEnvironment } from "../../tools/index.js";
 import type { CliOptions } from "../args.js";
 import { closestMatch } from "../did-you-mean.js";
 import { PauseHabitsRecorder } from "../pause-habits.js";
+import { engineOptions } from "../session-flags.js";
 import { isBuiltinCommand } from "./slash-commands.js";
 
 export interface UserSetup {
@@ -52,13 +54,7 @@ export interface UserSetup {
 }
 
 /** Loads plugins, commands, skills and agents for the run. */
-export async function loadUserSetup(
-  cli: Pick<
-    CliOptions,
-    "pluginDirs" | "settingsFlag" | "settings" | "trustGate" | "noMemory" | "resume" | "continue" | "agents"
-  >,
-  io: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<UserSetup> {
+export async function loadUserSetup(cli: CliOptions, io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<UserSetup> {
   const places = userPlaces(io.cwd, undefined, io.env);
   const plugins = loadPlugins({
     cwd: io.cwd,
@@ -99,19 +95,26 @@ export async function loadUserSetup(
   // The project's own commands (and those of plugins it enabled) run shell only in a trusted folder: each asks
   // the gate when it runs, so a yes at the trust question counts from then on (docs/TRUST.md).
   const gate = cli.trustGate;
+  const gated =
+    gate === undefined
+      ? merged
+      : merged.map((command) =>
+          command.projectCode === true
+            ? { ...command, mayRunShell: (line: string) => gate.mayRun("commandShell", line, command.path) }
+            : command,
+        );
+  const commandSkills = pluginCommandSkills(
+    gated,
+    io,
+    commandPermission(engineOptions(cli, io.cwd).permission ?? {}, cli, io.cwd),
+  );
   return {
     plugins,
-    commands:
-      gate === undefined
-        ? merged
-        : merged.map((command) =>
-            command.projectCode === true
-              ? { ...command, mayRunShell: (line: string) => gate.mayRun("commandShell", line, command.path) }
-              : command,
-          ),
+    commands: gated,
     engineOptions: {
       ...(types !== undefined ? { agents: types } : {}),
       ...(plugins.skillFolders.length > 0 ? { pluginSkillFolders: plugins.skillFolders } : {}),
+      ...(commandSkills.length > 0 ? { commandSkills } : {}),
       ...(Object.keys(hooks).length > 0 ? { hooks } : {}),
       ...(style !== undefined ? { outputStyle: style } : {}),
     },
@@ -171,6 +174,30 @@ export function commandPermission(
 }
 
 type CommandPermission = NonNullable<CommandContextOptions["permission"]>;
+
+/**
+ * Plugins' commands as skills the model may call, as Claude Code offers them (not one that sets
+ * `disable-model-invocation` or `hide-from-slash-command-tool`, nor one a skill's name shadows): called, a command
+ * renders its prompt as `/name` would, its `` !`cmd` `` checked the same way.
+ */
+function pluginCommandSkills(
+  commands: readonly CustomCommand[],
+  io: { cwd: string; env: NodeJS.ProcessEnv },
+  permission: CommandPermission,
+): Skill[] {
+  return commands
+    .filter((command) => command.scope === "plugin" && command.skillDirectory === undefined && command.modelInvocable)
+    .map((command) => ({
+      name: command.name,
+      description: command.description,
+      allowedTools: command.allowedTools,
+      modelInvocable: true,
+      directory: dirname(command.path),
+      path: command.path,
+      scope: command.scope,
+      render: async () => (await commandTurn(`/${command.name}`, [command], io, permission))?.prompt ?? command.body,
+    }));
+}
 
 /** A `/name args` line naming a custom command or skill: the prompt to send and the turn's options. */
 export async function commandTurn(

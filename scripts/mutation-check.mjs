@@ -2861,6 +2861,24 @@ export const MUTATIONS = [
     tests: ["test/cli/published-commands.e2e.test.ts"],
     cli: true,
   },
+  {
+    name: "hook-async-announcement-waited",
+    area: "hooks",
+    guards: 'a hook whose first stdout line is {"async": true} is not waited for (issue 57: plugins slow every start)',
+    file: "src/hooks/run-hook-command.ts",
+    find: "      options.onAsync?.();",
+    replace: "",
+    tests: ["test/hooks/async-announcement.test.ts"],
+  },
+  {
+    name: "hook-rewake-finding-dropped",
+    area: "hooks",
+    guards: "an asyncRewake hook's exit-2 finding goes to the model after its rewakeMessage",
+    file: "src/hooks/hook-runner.ts",
+    find: "      if (folded.block !== undefined && hook.rewake !== undefined) {",
+    replace: "      if (false) {",
+    tests: ["test/hooks/async-announcement.test.ts"],
+  },
 ];
 
 /** Files of the working tree worth copying: tracked, plus new files not ignored (a local run before a commit). */

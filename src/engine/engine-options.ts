@@ -5,7 +5,7 @@
 import type { CompactionSettings } from "../compaction/index.js";
 import type { LoopConfig } from "../loop/query.js";
 import type { DeferredToolLoading } from "../mcp/index.js";
-import type { PluginFolder } from "../memory/index.js";
+import type { PluginFolder, Skill } from "../memory/index.js";
 import type { EffortLevel, TimelineEntry } from "../messages/index.js";
 import type { Provider, ProviderName } from "../provider/index.js";
 import type { ServerCompactionSettings } from "../request/index.js";
@@ -121,6 +121,11 @@ export interface QueryEngineOptions {
    * (plugins/, docs/PLUGINS.md). Default none.
    */
   pluginSkillFolders?: readonly PluginFolder[];
+  /**
+   * Plugins' commands offered to the model in the Skill tool, as Claude Code offers them (each renders its prompt
+   * when called: `` !`cmd` `` run, `${CLAUDE_PLUGIN_ROOT}` expanded). A skill of the same name wins. Default none.
+   */
+  commandSkills?: readonly Skill[];
   /**
    * Keep compaction notes (Claude Code's "session memory"; the option keeps that name): a background summary that
    * autocompact can use without a model call. Default true.

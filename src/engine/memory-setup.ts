@@ -82,7 +82,7 @@ export async function* recordStartingMemory(memory: MemoryFiles, recorder: TurnR
  * (`pluginSkillFolders`), added to `tools` unless the name is taken.
  */
 export async function* addSkillTool(
-  options: Pick<QueryEngineOptions, "home" | "env" | "pluginSkillFolders">,
+  options: Pick<QueryEngineOptions, "home" | "env" | "pluginSkillFolders" | "commandSkills">,
   cwd: string,
   tools: Map<string, AnyTool>,
   recorder: TurnRecorder,
@@ -90,6 +90,8 @@ export async function* addSkillTool(
   const places = userPlaces(cwd, options.home, options.env ?? process.env);
   const found = await loadSkills(places, options.pluginSkillFolders ?? []);
   for (const line of found.notices) yield recorder.notice("warning", line);
-  const tool = createSkillTool(found.skills);
+  const names = new Set(found.skills.map((skill) => skill.name));
+  const commands = (options.commandSkills ?? []).filter((command) => !names.has(command.name));
+  const tool = createSkillTool([...found.skills, ...commands]);
   if (tool !== undefined && !tools.has(tool.name)) tools.set(tool.name, tool as AnyTool);
 }

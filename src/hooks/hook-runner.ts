@@ -8,8 +8,19 @@
 import { homedir } from "node:os";
 import type { CommandHookSetting, HookEventName, HookMatcherSetting, HooksSettings } from "../settings/index.js";
 import { hookConditionMatches } from "./hook-condition.js";
+import {
+  appendBlock,
+  emptyOutcome,
+  type HookOutcome,
+  isHookNotice,
+  matcherAccepts,
+  oneLine,
+  shorten,
+} from "./hook-outcome.js";
 import { type HookJsonOutput, parseHookJson } from "./hook-output.js";
 import { type HookCommandResult, runHookCommand, withheldHookResult } from "./run-hook-command.js";
+
+export { emptyOutcome, type HookOutcome, isHookNotice, matcherAccepts };
 
 /** A hook's time limit when its settings give none: 60 seconds (Claude Code's default). */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
@@ -93,49 +104,6 @@ interface AsyncState {
   controller: AbortController;
 }
 
-/** What the hooks of one event said, together. */
-export interface HookOutcome {
-  /** Hooks that ran. */
-  ran: number;
-  /** Why the action is blocked (exit 2 stderr, `decision: "block"`, a deny decision), when it is. */
-  block?: string;
-  /** PreToolUse's decision: deny beats ask beats allow across hooks. */
-  permissionDecision?: "allow" | "deny" | "ask";
-  permissionReason?: string;
-  /** PreToolUse: the input to run the tool with instead (the last hook's). */
-  updatedInput?: Record<string, unknown>;
-  /** Text for the model (stdout context, `additionalContext`), in hook order. */
-  context: string[];
-  /** Lines for the person: failures, timeouts, cut output, `systemMessage`. */
-  notices: string[];
-  /** `continue: false`: the session should stop here, with this reason. */
-  stop?: string;
-  /** PermissionRequest's `decision`: answer the question for the person. */
-  permissionRequest?: { behavior: "allow" | "deny"; message?: string };
-}
-
-/** Whether a notice line came from a hook (they start with the event's name): print mode always shows them. */
-export function isHookNotice(message: string): boolean {
-  return /^(?:PreToolUse|PostToolUse|PostToolUseFailure|PermissionRequest|UserPromptSubmit|SessionStart|SessionEnd|Stop|SubagentStart|SubagentStop|PreCompact|Notification) hook /.test(
-    message,
-  );
-}
-
-export function emptyOutcome(): HookOutcome {
-  return { ran: 0, context: [], notices: [] };
-}
-
-/** Whether `matcher` (regex over the whole value, `|` lists, `*` or "" for all) accepts `value`. */
-export function matcherAccepts(matcher: string, value: string | undefined): boolean {
-  if (matcher === "" || matcher === "*") return true;
-  if (value === undefined) return false;
-  try {
-    return new RegExp(`^(?:${matcher})$`).test(value);
-  } catch {
-    return matcher === value;
-  }
-}
-
 const DECISION_RANK = { allow: 1, ask: 2, deny: 3 } as const;
 
 /** Stdin fields a scoped runner adds: to every event, and to one event only (a subagent's SubagentStop). */
@@ -216,12 +184,30 @@ export class HookRunner {
     });
     for (const hook of all.filter((candidate) => candidate.async === true)) this.#startAsync(event, hook, stdin);
     const commands = all.filter((candidate) => candidate.async !== true);
-    const results = await Promise.all(commands.map((hook) => this.#runOne(hook, stdin, signal)));
-    for (const { hook, result, timeoutMs } of results) {
+    const results = await Promise.all(commands.map((hook) => this.#runUnlessBackgrounded(event, hook, stdin, signal)));
+    for (const ran of results) {
+      if (ran === undefined) continue;
       outcome.ran++;
-      this.#fold(event, hook.command, result, timeoutMs, outcome);
+      this.#fold(event, ran.hook.command, ran.result, ran.timeoutMs, outcome);
     }
     return outcome;
+  }
+
+  /**
+   * A hook waited for, unless its first stdout line sends it to the background (`{"async": true}`, as the
+   * security-guidance plugin's SessionStart hook does while it builds a virtualenv): then, as in Claude Code,
+   * nothing waits for it and what it says later comes with the next prompt. Undefined when backgrounded.
+   */
+  async #runUnlessBackgrounded(event: HookEventName, hook: CommandHookSetting, stdin: string, signal?: AbortSignal) {
+    let announce = () => {};
+    const announced = new Promise<"backgrounded">((resolve) => {
+      announce = () => resolve("backgrounded");
+    });
+    const running = this.#runOne(hook, stdin, signal, announce);
+    const first = await Promise.race([running, announced]);
+    if (first !== "backgrounded") return first;
+    this.#background(event, hook, running);
+    return undefined;
   }
 
   /**
@@ -230,11 +216,28 @@ export class HookRunner {
    * async hook's `systemMessage` / `additionalContext` on the next conversation turn).
    */
   #startAsync(event: HookEventName, hook: CommandHookSetting, stdin: string): void {
+    this.#background(
+      event,
+      hook,
+      this.#runOne(hook, stdin, undefined, () => {}),
+    );
+  }
+
+  /** Folds a background hook's result, once it ends, into `takeAsyncResults`. */
+  #background(
+    event: HookEventName,
+    hook: CommandHookSetting,
+    run: Promise<{ result: HookCommandResult; timeoutMs: number }>,
+  ): void {
     const state = this.#async;
-    const running: Promise<void> = this.#runOne(hook, stdin, state.controller.signal).then(({ result, timeoutMs }) => {
+    const running: Promise<void> = run.then(({ result, timeoutMs }) => {
       const folded = emptyOutcome();
       this.#fold(event, hook.command, result, timeoutMs, folded);
-      if (folded.block !== undefined)
+      // asyncRewake: what it would have blocked with is for the model, after the hook's own message.
+      if (folded.block !== undefined && hook.rewake !== undefined) {
+        folded.context.push([hook.rewake.message, folded.block].filter((text) => text !== undefined).join("\n"));
+        folded.notices.push(`${event} hook "${shorten(hook.command)}": ${hook.rewake.summary ?? "found something"}`);
+      } else if (folded.block !== undefined)
         folded.notices.push(`${event} hook "${shorten(hook.command)}" (async) cannot block: ${oneLine(folded.block)}`);
       if (folded.context.length > 0 || folded.notices.length > 0)
         state.results.push({ event, context: folded.context, notices: folded.notices });
@@ -243,7 +246,7 @@ export class HookRunner {
     state.running.add(running);
   }
 
-  async #runOne(hook: CommandHookSetting, stdin: string, signal: AbortSignal | undefined) {
+  async #runOne(hook: CommandHookSetting, stdin: string, signal: AbortSignal | undefined, onAsync?: () => void) {
     const options = this.#options;
     // An untrusted folder's guard: not run, and what it would have checked is refused (fail closed).
     if (hook.withheld === true) return { hook, result: withheldHookResult(shorten(hook.command)), timeoutMs: 0 };
@@ -258,7 +261,10 @@ export class HookRunner {
       stdin,
       timeoutMs,
       maxOutputChars: options.maxOutputChars ?? DEFAULT_HOOK_OUTPUT_CHARS,
-      ...(signal ? { signal } : {}),
+      // A hook that may go to the background is stopped with the session too (cancelAsync).
+      signal:
+        signal !== undefined ? AbortSignal.any([signal, this.#async.controller.signal]) : this.#async.controller.signal,
+      ...(onAsync !== undefined ? { onAsync } : {}),
     });
     return { hook, result, timeoutMs };
   }
@@ -380,18 +386,4 @@ export class HookRunner {
     if (output.decision === "block" && BLOCKING_EVENTS.has(event))
       appendBlock(outcome, output.reason ?? `${name} blocked this without a reason`);
   }
-}
-
-function appendBlock(outcome: HookOutcome, reason: string): void {
-  outcome.block = outcome.block === undefined ? reason : `${outcome.block}\n${reason}`;
-}
-
-function shorten(command: string): string {
-  const line = command.replace(/\s+/g, " ").trim();
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }

@@ -18,6 +18,12 @@ export interface HookCommandOptions {
   /** Most characters kept of stdout, and of stderr; the rest is read and dropped. */
   maxOutputChars: number;
   signal?: AbortSignal;
+  /**
+   * Called when the hook's first stdout line is `{"async": true, "asyncTimeout"?: ms}` (Claude Code's way for a
+   * hook to send itself to the background): the caller stops waiting; the hook then runs to `asyncTimeout`
+   * (default `timeoutMs`), and that line is not part of its `stdout`. Default: the line is ordinary output.
+   */
+  onAsync?: () => void;
 }
 
 export interface HookCommandResult {
@@ -60,6 +66,18 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** The time limit a `{"async": true, "asyncTimeout": ms}` first line asks for; undefined when the line is not one. */
+export function asyncAnnouncement(line: string): { timeoutMs?: number } | undefined {
+  try {
+    const value = JSON.parse(line) as { async?: unknown; asyncTimeout?: unknown };
+    if (typeof value !== "object" || value === null || value.async !== true) return undefined;
+    const timeout = value.asyncTimeout;
+    return typeof timeout === "number" && timeout > 0 ? { timeoutMs: timeout } : {};
+  } catch {
+    return undefined;
+  }
+}
+
 /** Never rejects: a hook that cannot start is an ending like any other. */
 export function runHookCommand(options: HookCommandOptions): Promise<HookCommandResult> {
   return new Promise((resolve) => {
@@ -77,6 +95,7 @@ export function runHookCommand(options: HookCommandOptions): Promise<HookCommand
     const finish = (exitCode: number | null, error?: string): void => {
       if (settled) return;
       settled = true;
+      clearTimeout(timeout);
       for (const timer of timers) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       stdout.end();
@@ -84,7 +103,7 @@ export function runHookCommand(options: HookCommandOptions): Promise<HookCommand
       resolve({
         ending,
         exitCode,
-        stdout: stdout.text,
+        stdout: backgrounded ? stdout.text.slice(stdout.text.indexOf("\n") + 1) : stdout.text,
         stderr: stderr.text,
         totalChars: stdout.total + stderr.total,
         truncated: stdout.truncated || stderr.truncated,
@@ -101,7 +120,21 @@ export function runHookCommand(options: HookCommandOptions): Promise<HookCommand
       timers.push(setTimeout(() => finish(null), DEFAULT_HOOK_KILL_GRACE_MS * 3));
     };
     const onAbort = (): void => terminate("aborted");
-    child.stdout.on("data", (chunk: Buffer) => stdout.append(chunk));
+    let timeout = setTimeout(() => terminate("timed-out"), options.timeoutMs);
+    let backgrounded = false;
+    let firstLineSeen = options.onAsync === undefined;
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout.append(chunk);
+      const end = stdout.text.indexOf("\n");
+      if (firstLineSeen || end < 0) return;
+      firstLineSeen = true;
+      const announced = asyncAnnouncement(stdout.text.slice(0, end));
+      if (announced === undefined) return;
+      backgrounded = true;
+      clearTimeout(timeout);
+      timeout = setTimeout(() => terminate("timed-out"), announced.timeoutMs ?? options.timeoutMs);
+      options.onAsync?.();
+    });
     child.stderr.on("data", (chunk: Buffer) => stderr.append(chunk));
     child.stdin.on("error", () => {}); // a hook that never reads stdin closes it early (EPIPE): not a failure
     child.on("error", (error) => {
@@ -109,7 +142,6 @@ export function runHookCommand(options: HookCommandOptions): Promise<HookCommand
       finish(null, error.message);
     });
     child.on("close", (code) => finish(ending === "exited" ? code : null));
-    timers.push(setTimeout(() => terminate("timed-out"), options.timeoutMs));
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted === true) onAbort();
     child.stdin.end(options.stdin);

@@ -1,14 +1,23 @@
 /**
  * What a custom command's prompt pulls in before it is sent, as Claude Code does (docs/MEMORY.md "Custom
- * commands"): each `` !`cmd` `` is replaced by the command's output, run only when the command's own
- * `allowed-tools` allow `Bash(cmd)` (else it is replaced by a line saying so, and nothing runs); each `@path`
+ * commands"): each `` !`cmd` `` (and each fenced block whose info string is `!`) is replaced by the command's
+ * output, run only when the Bash tool's own permission check would let it run with the command's
+ * `allowed-tools` added to the session's rules (a read-only `git diff` runs; bypass mode runs all but what a
+ * deny rule names); else it is replaced by a line saying so, and nothing runs. Each `@path`
  * naming a file inside the workspace adds that file's contents after the prompt. Skills run as `/name` are
  * commands too (`skillCommands`).
  */
 import { execFile } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
-import { allowRuleMatches, parsePermissionRule } from "../tools/index.js";
+import {
+  allowRuleMatches,
+  bashTool,
+  checkPermission,
+  type PermissionPolicy,
+  parsePermissionRule,
+  type WorkspaceScope,
+} from "../tools/index.js";
 import type { CustomCommand } from "./custom-commands.js";
 import { type Skill, skillBody } from "./skills.js";
 
@@ -29,6 +38,11 @@ export interface CommandContextOptions {
    * Default: every one may (the user's own commands).
    */
   mayRunShell?: (command: string) => boolean;
+  /**
+   * The session's permission policy and workspace: a `` !`cmd` `` runs when the Bash tool's check allows it
+   * with `allowedTools` added (nobody is asked). Absent: only the command's `allowedTools` let one run.
+   */
+  permission?: { policy: Pick<PermissionPolicy, "mode" | "allow" | "deny" | "home">; scope: WorkspaceScope };
 }
 
 export interface CommandContext {
@@ -66,19 +80,41 @@ function cap(text: string): string {
     : text;
 }
 
+/** Whether a `` !`cmd` `` may run: the session's rules and mode with the command's `allowed-tools` added. */
+async function shellMayRun(command: string, options: CommandContextOptions): Promise<boolean> {
+  if (options.permission === undefined) return shellAllowed(command, options.allowedTools);
+  const { policy, scope } = options.permission;
+  const decision = await checkPermission(
+    bashTool,
+    { command },
+    {
+      mode: policy.mode,
+      allow: [...policy.allow, ...options.allowedTools],
+      deny: policy.deny,
+      ...(policy.home !== undefined ? { home: policy.home } : {}),
+    },
+    scope,
+  );
+  return decision.behavior === "allow";
+}
+
+/** `` !`cmd` `` inline, and a fenced block whose info string is `!` (its lines are one script), as Claude Code runs them. */
+const SHELL_PATTERN = /^```!\s*\n([\s\S]*?)^```[ \t]*$|!`([^`\n]+)`/gm;
+
 /** The `` !`cmd` `` outputs and `@file` contents of an expanded command prompt. */
 export async function expandCommandContext(prompt: string, options: CommandContextOptions): Promise<CommandContext> {
   const notices: string[] = [];
   let text = prompt;
-  for (const match of [...prompt.matchAll(/!`([^`\n]+)`/g)]) {
-    const command = match[1]!.trim();
+  for (const match of [...prompt.matchAll(SHELL_PATTERN)]) {
+    const command = (match[1] ?? match[2] ?? "").trim();
+    if (command === "") continue;
     let output: string;
     if (options.mayRunShell !== undefined && !options.mayRunShell(command)) {
       output = `(not run: \`${command}\` is the project's shell and this folder is not trusted)`;
       notices.push(
         `command: !\`${command}\` not run: this folder is not trusted (run with --trust-folder, or answer yes to the trust question)`,
       );
-    } else if (shellAllowed(command, options.allowedTools)) output = await runShell(command, options);
+    } else if (await shellMayRun(command, options)) output = await runShell(command, options);
     else {
       output = `(not run: \`${command}\` is not allowed by this command's allowed-tools)`;
       notices.push(`command: !\`${command}\` not run: its allowed-tools do not allow Bash(${command})`);

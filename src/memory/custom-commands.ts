@@ -24,7 +24,10 @@ export interface CustomCommand {
   allowedTools: string[];
   /** `model:` in the front matter: the model of this command's turn. Default the session's. */
   model?: string;
-  /** `disable-model-invocation: true` makes this false (threadline's model never invokes commands anyway). Default true. */
+  /**
+   * `disable-model-invocation: true` (or `hide-from-slash-command-tool: "true"`) makes this false: a plugin's
+   * command is then not offered in the Skill tool. Default true.
+   */
   modelInvocable?: boolean;
   /** The prompt template. */
   body: string;
@@ -37,9 +40,14 @@ export interface CustomCommand {
   projectCode?: boolean;
   /** Set by the CLI for project code: the trust gate's `commandShell` question (command-context.ts). */
   mayRunShell?: (command: string) => boolean;
+  /** A plugin's command: the plugin's folder (`${CLAUDE_PLUGIN_ROOT}`, expanded in the body and allowed-tools, and set for its shell). */
+  pluginRoot?: string;
   /** For a skill run as `/name`: its folder (the prompt names it, as the Skill tool's result does). */
   skillDirectory?: string;
 }
+
+/** How a plugin's files name their own folder. */
+const PLUGIN_ROOT_TEXT = `\${CLAUDE_PLUGIN_ROOT}`;
 
 export interface CommandsFound {
   commands: CustomCommand[];
@@ -59,11 +67,13 @@ export async function loadCustomCommands(
       scope: "plugin" as const,
       namespace: plugin.namespace,
       projectCode: plugin.projectCode === true,
+      root: plugin.root,
     })),
     ...configFolders(places, "commands").map((folder) => ({
       ...folder,
       namespace: undefined,
       projectCode: folder.scope === "project",
+      root: undefined,
     })),
   ];
   for (const folder of roots) {
@@ -83,16 +93,23 @@ export async function loadCustomCommands(
         notices.push(`commands: ${path}: ${parsed.problem}; kept the whole file as the prompt`);
       const argumentHint = stringField(parsed.data, "argument-hint");
       const model = stringField(parsed.data, "model");
+      // `${CLAUDE_PLUGIN_ROOT}` is the plugin's folder in its commands, as in its hooks (Claude Code expands both).
+      const root = folder.root;
+      const expandRoot = (text: string) => (root === undefined ? text : text.replaceAll(PLUGIN_ROOT_TEXT, root));
       byName.set(name, {
         name,
         description: stringField(parsed.data, "description") ?? firstLine(parsed.body) ?? "(custom command)",
         ...(argumentHint !== undefined ? { argumentHint } : {}),
-        allowedTools: listField(parsed.data, "allowed-tools"),
+        allowedTools: listField(parsed.data, "allowed-tools").map(expandRoot),
         ...(model !== undefined ? { model } : {}),
-        modelInvocable: !booleanField(parsed.data, "disable-model-invocation"),
-        body: parsed.body.trim(),
+        modelInvocable: !(
+          booleanField(parsed.data, "disable-model-invocation") ||
+          booleanField(parsed.data, "hide-from-slash-command-tool")
+        ),
+        body: expandRoot(parsed.body.trim()),
         path,
         scope: folder.scope,
+        ...(root !== undefined ? { pluginRoot: root } : {}),
         ...(folder.projectCode ? { projectCode: true } : {}),
       });
     }
@@ -127,6 +144,17 @@ export function expandCommand(command: CustomCommand, args: string): string {
   return expanded;
 }
 
+/**
+ * The command `/name` names: the one of that name; else, as Claude Code resolves `/commit`, a plugin's command
+ * whose name ends in `:name` when exactly one plugin has one. Undefined for none (or two).
+ */
+export function findCommand(commands: readonly CustomCommand[], name: string): CustomCommand | undefined {
+  const exact = commands.find((candidate) => candidate.name === name);
+  if (exact !== undefined) return exact;
+  const bare = commands.filter((candidate) => candidate.scope === "plugin" && candidate.name.endsWith(`:${name}`));
+  return bare.length === 1 ? bare[0] : undefined;
+}
+
 /** A line naming a custom command (`/name args`, `/ns:name`): the command and its prompt; else undefined. */
 export function customCommandPrompt(
   line: string,
@@ -134,7 +162,7 @@ export function customCommandPrompt(
 ): { command: CustomCommand; prompt: string } | undefined {
   const match = /^\/([A-Za-z0-9][\w.:-]*)(?:\s+([\s\S]*))?$/.exec(line.trim());
   if (match === null) return undefined;
-  const command = commands.find((candidate) => candidate.name === match[1]);
+  const command = findCommand(commands, match[1]!);
   if (command === undefined) return undefined;
   return { command, prompt: expandCommand(command, match[2] ?? "") };
 }

@@ -42,7 +42,7 @@ export function createSkillTool(all: readonly Skill[]): Tool<z.infer<typeof inpu
           content: `Error: no skill named "${input.skill}". Available: ${skills.map((known) => known.name).join(", ")}`,
           isError: true,
         };
-      const body = await skillBody(skill);
+      const body = skill.render !== undefined ? await skill.render() : await skillBody(skill);
       return { content: `Skill "${skill.name}" (base directory: ${skill.directory}):\n\n${body}` };
     },
   };

@@ -32,6 +32,11 @@ export interface Skill {
   /** Path of SKILL.md. */
   path: string;
   scope: ConfigScope;
+  /**
+   * A plugin command offered as a skill: its prompt, made when the model calls it (`` !`cmd` `` run then).
+   * Default none: the SKILL.md body is the prompt.
+   */
+  render?: () => Promise<string>;
   /** The project's own, or a plugin's the project enabled (its shell waits for trust). Default false. */
   projectCode?: boolean;
 }

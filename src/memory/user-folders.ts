@@ -35,6 +35,8 @@ export interface PluginFolder {
   path: string;
   /** The plugin's name. */
   namespace: string;
+  /** The plugin's folder: `${CLAUDE_PLUGIN_ROOT}` in its commands. Default none (nothing expanded). */
+  root?: string;
   /** The project's settings enabled the plugin: its `` !`cmd` `` is project code (docs/TRUST.md). Default false. */
   projectCode?: boolean;
 }

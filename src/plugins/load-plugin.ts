@@ -86,7 +86,7 @@ export function loadPluginFolder(
   const folders = (key: string, fallback: string): PluginFolder[] =>
     [join(root, fallback), ...paths(manifest[key]).map((path) => resolve(root, path))]
       .filter((path, index, all) => all.indexOf(path) === index && isDirectory(path))
-      .map((path) => ({ path, namespace: name }));
+      .map((path) => ({ path, namespace: name, root }));
   const hooks = pluginHooks(root, name, manifest.hooks, notices);
   const mcpServers = pluginServers(root, name, manifest.mcpServers, notices);
   return {

@@ -29,6 +29,9 @@ const commandHookSchema = z.object({
   timeout: z.number().positive().optional(),
   if: z.string().min(1).optional(),
   async: z.boolean().optional(),
+  asyncRewake: z.boolean().optional(),
+  rewakeMessage: z.string().optional(),
+  rewakeSummary: z.string().optional(),
 });
 
 /** The events whose hooks see a tool call, so an `if` rule has something to match (docs/HOOKS.md "if"). */
@@ -131,7 +134,15 @@ function readMatcherGroups(
         source,
         ...(parsed.data.timeout !== undefined ? { timeoutSeconds: parsed.data.timeout } : {}),
         ...(condition !== undefined ? { if: condition } : {}),
-        ...(parsed.data.async === true ? { async: true } : {}),
+        ...(parsed.data.async === true || parsed.data.asyncRewake === true ? { async: true } : {}),
+        ...(parsed.data.asyncRewake === true
+          ? {
+              rewake: {
+                ...(parsed.data.rewakeMessage !== undefined ? { message: parsed.data.rewakeMessage } : {}),
+                ...(parsed.data.rewakeSummary !== undefined ? { summary: parsed.data.rewakeSummary } : {}),
+              },
+            }
+          : {}),
       });
     });
     if (commands.length > 0) groups.push({ matcher, hooks: commands });
@@ -140,7 +151,16 @@ function readMatcherGroups(
 }
 
 /** Keys of a command hook threadline acts on; others (`asyncRewake`, `statusMessage`, `once`, `shell`) are named. */
-const KNOWN_HOOK_KEYS: ReadonlySet<string> = new Set(["type", "command", "timeout", "if", "async"]);
+const KNOWN_HOOK_KEYS: ReadonlySet<string> = new Set([
+  "type",
+  "command",
+  "timeout",
+  "if",
+  "async",
+  "asyncRewake",
+  "rewakeMessage",
+  "rewakeSummary",
+]);
 
 function validMatcher(matcher: string): boolean {
   if (matcher === "" || matcher === "*") return true;

@@ -76,6 +76,12 @@ export interface CommandHookSetting {
   /** `async: true`: runs in the background, never blocks; what it says reaches the next prompt. Default false. */
   async?: boolean;
   /**
+   * `asyncRewake: true` (with `async` implied): runs in the background, and when it exits 2 its stderr, after
+   * `rewakeMessage`, goes to the model with the next prompt instead of being a line that it cannot block
+   * (`rewakeSummary` is the person's line). Default none.
+   */
+  rewake?: { message?: string; summary?: string };
+  /**
    * An untrusted folder's PreToolUse hook: never run, and the calls it would have checked are refused
    * (settings/project-code.ts; docs/TRUST.md "Fail closed"). Default false.
    */

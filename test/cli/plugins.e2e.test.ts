@@ -4,6 +4,7 @@
  * the shapes Claude Code's published plugins use. Oracles: what reached the model (the emulator's logged
  * requests) and the marker file the plugin's SessionStart hook wrote.
  */
+import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Emulator, EmulatorOptions } from "@threadline/emulator";
@@ -51,9 +52,10 @@ describe("plugins in the CLI", () => {
     const [first] = bodies(emulator);
     const sent = JSON.stringify(first!.messages);
     expect(sent).toContain("Greet Alice (everything: Alice Bob).");
-    // Mutation caught: shellAllowed always true (whoami would run and its output replace the line).
+    // Mutation caught: shellAllowed always true (the touch would run and its output replace the line).
     expect(sent).toContain("Shell said: plugin-shell-ok");
-    expect(sent).toContain("(not run: `whoami` is not allowed by this command's allowed-tools)");
+    expect(existsSync(join(cwd, "hello-side-effect.txt"))).toBe(false);
+    expect(sent).toContain("(not run: `touch hello-side-effect.txt` is not allowed by this command's allowed-tools)");
     expect(sent).toContain(NOTES);
     // The front matter (argument-hint: [a] [b], hooks:) was understood, not sent as text.
     expect(sent).not.toContain("argument-hint");

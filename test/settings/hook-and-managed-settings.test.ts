@@ -43,7 +43,10 @@ describe("hook keys and unacted settings are named", () => {
         PreToolUse: [
           {
             matcher: "Bash",
-            hooks: [command("guard.sh", { if: "Bash(git commit:*)", async: true, asyncRewake: true })],
+            hooks: [
+              command("guard.sh", { if: "Bash(git commit:*)", async: true, asyncRewake: true, rewakeMessage: "M" }),
+              command("other.sh", { asyncTimeout: 5 }),
+            ],
           },
         ],
         Stop: [{ hooks: [command("stop.sh", { if: "Bash(ls)" })] }],
@@ -52,14 +55,21 @@ describe("hook keys and unacted settings are named", () => {
     });
     const { settings, problems } = parseSettingsFile(text, context);
     expect(problems.map(formatSettingsProblem)).toEqual([
-      '/p/.claude/settings.json: hooks.PreToolUse[0].hooks[0]: "asyncRewake" not acted on by threadline; the hook runs without them',
+      '/p/.claude/settings.json: hooks.PreToolUse[0].hooks[1]: "asyncTimeout" not acted on by threadline; the hook runs without them',
       "/p/.claude/settings.json: hooks.Stop[0].hooks[0].if: only tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest) have one; this hook never runs",
       "/p/.claude/settings.json: hooks.Setup: is a Claude Code event threadline does not fire; its hooks never run",
       // Mutation caught (settings-not-acted-on-silent): without it the two keys vanish without a word.
       "/p/.claude/settings.json: Claude Code settings threadline does not act on: apiKeyHelper, theme; ignored",
     ]);
     expect(settings.hooks.PreToolUse?.[0]?.hooks).toEqual([
-      { command: "guard.sh", source: "/p/.claude/settings.json", if: "Bash(git commit:*)", async: true },
+      {
+        command: "guard.sh",
+        source: "/p/.claude/settings.json",
+        if: "Bash(git commit:*)",
+        async: true,
+        rewake: { message: "M" },
+      },
+      { command: "other.sh", source: "/p/.claude/settings.json" },
     ]);
     // Mutation caught (hook-if-on-stop-kept): the Stop hook is kept, to run on every stop.
     expect(settings.hooks.Stop).toBeUndefined();

@@ -130,3 +130,21 @@ describe("checkPermission", () => {
     expect(await decide("ls build")).toBe("allow");
   });
 });
+
+describe('a program named in quotes (published plugin commands write "<root>/script.sh" args)', () => {
+  const allowed = async (command: string) =>
+    (await checkPermission(bashTool, { command }, policy({ allow: ["Bash(/opt/kit/start.sh:*)"] }))).behavior;
+
+  it("matches the prefix rule as the unquoted program does", async () => {
+    expect(await allowed('"/opt/kit/start.sh" Fix the tests --rounds 3')).toBe("allow");
+    expect(await allowed("'/opt/kit/start.sh' x")).toBe("allow");
+    expect(await allowed("/opt/kit/start.sh x")).toBe("allow");
+  });
+
+  it("never when the quotes hold more than the program, or another program", async () => {
+    expect(await allowed('"/opt/kit/start.sh x" y')).toBe("deny");
+    expect(await allowed('"/opt/kit/start.sh\'" y')).toBe("deny");
+    expect(await allowed('"/opt/kit/start.shx" y')).toBe("deny");
+    expect(await allowed('"/opt/kit/start.sh"x y')).toBe("deny");
+  });
+});

@@ -40,11 +40,11 @@ import { openReplTerminal } from "./repl-terminal.js";
 import { recapOutput, summarizeProblems } from "./resume-recap.js";
 import { bannerLines } from "./session-banner.js";
 import { OutputStyleChoice } from "./slash/output-style-command.js";
-import { isBuiltinCommand, isSlashCommand, type ReplHost, runSlashCommand } from "./slash/slash-commands.js";
+import { isSlashCommand, type ReplHost, runSlashCommand } from "./slash/slash-commands.js";
 import { ReplStatus } from "./status/repl-status.js";
 import { sessionStats } from "./status/session-stats.js";
 import { formatStatusLine, freshStats, type SessionStats } from "./status/status-line.js";
-import { commandTurn, loadUserSetup, type UserSetup } from "./user-setup.js";
+import { loadUserSetup, terminalCommandTurn, type UserSetup } from "./user-setup.js";
 
 /** Exit code after leaving with Ctrl-C (128 + SIGINT). */
 export const INTERRUPT_EXIT_CODE = 130;
@@ -213,9 +213,7 @@ class Repl implements ReplHost {
         if (line === null) break;
         const text = line.trim();
         if (text === "") continue;
-        const custom = isBuiltinCommand(/^\/(\S*)/.exec(text)?.[1] ?? "")
-          ? undefined
-          : await commandTurn(text, this.customCommands, { cwd: this.engine.cwd, env: this.#io.env });
+        const custom = await terminalCommandTurn(text, this.customCommands, this.engine, this.#cli, this.#io.env);
         if (custom !== undefined) {
           for (const line of custom.notices) this.print(this.#style.warning(`! ${line}`));
           await this.#turn(custom.prompt, custom.options);

@@ -48,6 +48,14 @@ function stripAssignments(segment: string): string {
   return segment.replace(/^(?:\s*[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, "").trim();
 }
 
+/**
+ * A program named in quotes (`"/plugin/scripts/setup.sh" args`, as published plugin commands write it) is the
+ * same program unquoted, when the quotes hold nothing the shell would expand or split.
+ */
+function unquoteProgram(command: string): string {
+  return command.replace(/^(["'])([^"'\s$`\\]+)\1(?=\s|$)/, "$2");
+}
+
 function prefixMatches(command: string, prefix: string): boolean {
   return command === prefix || command.startsWith(`${prefix} `);
 }
@@ -138,7 +146,7 @@ export function allowRuleMatches(rule: PermissionRule, toolName: string, input: 
     case "bash": {
       const command = bashCommandOf(input)?.trim();
       if (command === undefined || SHELL_COMPOSITION.test(command)) return false;
-      return bashSpecifierMatcher(rule.specifier ?? "")(stripAssignments(command));
+      return bashSpecifierMatcher(rule.specifier ?? "")(unquoteProgram(stripAssignments(command)));
     }
     case "path": {
       if (scope === undefined) return false;

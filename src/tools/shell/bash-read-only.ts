@@ -103,6 +103,24 @@ const READ_ONLY_COMMANDS: ReadonlyMap<string, CommandSpec> = new Map([
 /** git subcommands that only read. */
 const READ_ONLY_GIT_SUBCOMMANDS = new Set(["status", "log", "diff", "show", "rev-parse", "ls-files", "blame"]);
 
+/**
+ * `git branch` only lists with these words and nothing else (a name would create a branch; `-d`, `-m`, `-c`,
+ * `-u` and the rest change one): `git branch --show-current`, which published commit commands run.
+ */
+const READ_ONLY_GIT_BRANCH_WORDS = new Set([
+  "--show-current",
+  "--list",
+  "-l",
+  "-a",
+  "--all",
+  "-r",
+  "--remotes",
+  "-v",
+  "-vv",
+  "--verbose",
+  "--no-color",
+]);
+
 function isWithin(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
@@ -239,6 +257,7 @@ function segmentIsReadOnly(segment: ShellSegment, check: WorkspaceCheck): boolea
   if (program.text === "git") {
     // Global options such as `-c` or `-C` could set hooks, pagers or another repository: the subcommand first.
     const subcommand = rest[0];
+    if (subcommand?.text === "branch") return rest.slice(1).every((word) => READ_ONLY_GIT_BRANCH_WORDS.has(word.text));
     if (subcommand === undefined || !READ_ONLY_GIT_SUBCOMMANDS.has(subcommand.text)) return false;
     operands = rest.slice(1);
     // `rev:path` names a file relative to the repository root, which may lie outside the workspace.

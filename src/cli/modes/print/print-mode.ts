@@ -17,7 +17,7 @@ import { CliError, engineOptions, openSession, requireCredentials } from "../../
 import { openMcp, settingsServers } from "../mcp-session.js";
 import { TurnRenderer } from "../render/render.js";
 import { summarizeProblems } from "../resume-recap.js";
-import { commandTurn, loadUserSetup } from "../user-setup.js";
+import { commandPermission, commandTurn, loadUserSetup, unknownCommandLine } from "../user-setup.js";
 import { type PermissionDenial, permissionDenial, resultObject, streamJsonLine } from "./json-output.js";
 import { RetryCountdown } from "./retry-countdown.js";
 import { rewindFromFlags, rewindOnly } from "./rewind-flags.js";
@@ -89,12 +89,19 @@ export async function runPrintMode(cli: CliOptions, io: CliIo): Promise<number> 
   for (const line of setup.notices) io.stderr.write(`threadline: ${line}\n`);
   // `-p "/name args"` runs a custom command (or a skill) as in the interactive mode.
   if (cli.prompt.trim().startsWith("/")) {
-    const custom = await commandTurn(cli.prompt, setup.commands, io);
+    const policy = commandPermission(engineOptions(cli, io.cwd).permission ?? {}, cli, io.cwd);
+    const custom = await commandTurn(cli.prompt, setup.commands, io, policy);
     if (custom !== undefined) {
       for (const line of custom.notices) io.stderr.write(`threadline: ${line}\n`);
       // The argument comes last in the prompt (after piped stdin): it is what the command replaces.
       prompt = prompt.slice(0, prompt.length - cli.prompt.length) + custom.prompt;
       turnOptions = custom.options;
+    } else {
+      const unknown = unknownCommandLine(cli.prompt, setup.commands);
+      if (unknown !== undefined) {
+        io.stderr.write(`threadline: ${unknown}\n`);
+        return 1;
+      }
     }
   }
   // Media is checked before anything opens: an oversized image or PDF is one line and no request.

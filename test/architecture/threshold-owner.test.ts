@@ -14,7 +14,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
-const OWNERS = new Set([join("compaction", "thresholds.ts"), join("compaction", "context-thresholds.ts")]);
+const OWNERS = new Set([
+  join("compaction", "budget", "thresholds.ts"),
+  join("compaction", "budget", "context-thresholds.ts"),
+]);
 const FORMULAS = [
   "autoCompactThreshold",
   "blockingLimit",

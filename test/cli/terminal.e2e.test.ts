@@ -245,7 +245,7 @@ describe.skipIf(!HAVE_TMUX)("interactive mode in tmux", () => {
       await typeLine("/context", () => /Context\s+for\s+the\s+next/.test(screen()));
       const context = /Context\s+for\s+the\s+next\s+request\s+\(estimated\):\s+(\S+)k\s+of/.exec(screen())?.[1];
       expect(Number(context)).toBeCloseTo(compacted / 1000, 1);
-      expect(screen()).toMatch(new RegExp(`ctx \\d+% \\(${context?.replace(".", "\\.")}k/200k\\)`));
+      expect(screen()).toMatch(new RegExp(`ctx \\d+% \\(${context?.replace(".", "\\.")}k/200k(, ac \\d+k)?\\)`));
       // inspect reads the transcript file: the same totals, and each prompt once with its requests.
       const sessionId = /Session\s*([0-9a-f-]{36})/.exec(screen().replace(/\n/g, ""))?.[1] ?? "";
       expect(sessionId).not.toBe("");

@@ -88,7 +88,7 @@ describe("/context, the status line and the loop share one budget at a ratio of 
     expect(report).toContain(" of 200k ");
     expect(report).toContain("Thresholds (the server's tokens): warning 147k · autocompact 167k · blocking 177k");
     const line = formatStatusLine(sessionStats(engine));
-    expect(line).toContain("ctx 80% (160k/200k, autocompact at 167k)");
+    expect(line).toContain("ctx 80% (160k/200k, ac 167k)");
   });
 
   // 160,000 ÷ 4 = 40,000 estimated, under 41,750: the loop sends the prompt without compacting. Before, it

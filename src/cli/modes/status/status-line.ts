@@ -47,13 +47,13 @@ export function formatCost(dollars: number): string {
   return `$${dollars < 1 ? dollars.toFixed(4) : dollars.toFixed(2)}`;
 }
 
-/** `ctx 12% (24.3k/200k, autocompact at 167k) · in 1.2k · out 340 · cache 87% · $0.0123` */
+/** `ctx 12% (24.3k/200k, ac 167k) · in 1.2k · out 340 · cache 87% · $0.0123` ("ac": where autocompact runs; the line fits 80 columns) */
 export function formatStatusLine(stats: SessionStats): string {
   const percent = stats.contextWindow > 0 ? Math.round((100 * stats.contextTokens) / stats.contextWindow) : 0;
   const totals = stats.totals;
   const prompt = totals.inputTokens + totals.cacheReadInputTokens + totals.cacheCreationInputTokens;
   return [
-    `ctx ${percent}% (${formatTokens(stats.contextTokens)}/${formatTokens(stats.contextWindow)}${stats.thresholds !== undefined ? `, autocompact at ${formatTokens(stats.thresholds.autocompact)}` : ""})`,
+    `ctx ${percent}% (${formatTokens(stats.contextTokens)}/${formatTokens(stats.contextWindow)}${stats.thresholds !== undefined ? `, ac ${formatTokens(stats.thresholds.autocompact)}` : ""})`,
     `in ${formatTokens(prompt)}`,
     `out ${formatTokens(totals.outputTokens)}`,
     `cache ${Math.round(100 * cacheHitRatio(totals))}%`,

@@ -18,6 +18,8 @@ export const MUTATION_TESTS = [
   "test/trust/**/untrusted-table.test.ts",
   "test/trust/**/config-confinement.test.ts",
   "test/checkpoints/**/checkpoints.test.ts",
+  "test/reliability/**/checkpoint-disk.test.ts",
+  "test/checkpoints/**/checkpoint-failure.test.ts",
   "test/hooks/**/hook-decision.test.ts",
   "test/tools/**/workspace-paths.test.ts",
   "test/tools/**/permission-path-rules.test.ts",
